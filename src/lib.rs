@@ -1,0 +1,3 @@
+//! thudbot: correspondence games of Thud on Discord.
+
+pub mod game;
