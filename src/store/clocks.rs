@@ -1,0 +1,131 @@
+//! The move clock: each turn's deadline, the one reminder, and finding what is due.
+//!
+//! Several bot processes may share a database, so due work is claimed with
+//! `FOR UPDATE SKIP LOCKED` on the match row, the same lock every move takes: a reminder or a
+//! forfeit happens exactly once, and never in the middle of a move.
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, Row};
+
+use super::error::Result;
+use super::ids::{ChannelId, GuildId, MatchId, UserId};
+use super::Tx;
+
+/// The clock of the turn in play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnClock {
+    /// The player to move.
+    pub player: UserId,
+    pub turn_started_at: DateTime<Utc>,
+    pub deadline: DateTime<Utc>,
+    /// When to remind the player if they have not moved.
+    pub remind_at: DateTime<Utc>,
+    pub reminder_sent_at: Option<DateTime<Utc>>,
+}
+
+/// A reminder claimed for sending.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DueReminder {
+    pub match_id: MatchId,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub player: UserId,
+    pub deadline: DateTime<Utc>,
+}
+
+pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<Option<TurnClock>> {
+    let row = sqlx::query(
+        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at
+         FROM clocks WHERE match_id = $1",
+    )
+    .bind(match_id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|r| TurnClock {
+        player: UserId::from_db(r.get("player_id")),
+        turn_started_at: r.get("turn_started_at"),
+        deadline: r.get("deadline"),
+        remind_at: r.get("remind_at"),
+        reminder_sent_at: r.get("reminder_sent_at"),
+    }))
+}
+
+impl Tx {
+    /// Starts the clock of a new turn (replacing the previous turn's).
+    pub async fn set_clock(&mut self, id: MatchId, clock: &TurnClock) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO clocks (match_id, player_id, turn_started_at, deadline, remind_at, reminder_sent_at)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (match_id) DO UPDATE SET player_id = $2, turn_started_at = $3,
+                 deadline = $4, remind_at = $5, reminder_sent_at = $6",
+        )
+        .bind(id.db())
+        .bind(clock.player.db())
+        .bind(clock.turn_started_at)
+        .bind(clock.deadline)
+        .bind(clock.remind_at)
+        .bind(clock.reminder_sent_at)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Stops a match's clock.
+    pub async fn clear_clock(&mut self, id: MatchId) -> Result<()> {
+        sqlx::query("DELETE FROM clocks WHERE match_id = $1")
+            .bind(id.db())
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Claims up to `limit` reminders due at `now` and marks them sent; a reminder another
+    /// process is handling (or whose match is mid-move) is skipped, not waited for.
+    pub async fn claim_due_reminders(&mut self, now: DateTime<Utc>, limit: i64) -> Result<Vec<DueReminder>> {
+        let rows = sqlx::query(
+            "SELECT m.id, m.guild_id, m.channel_id, c.player_id, c.deadline
+             FROM clocks c JOIN matches m ON m.id = c.match_id
+             WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
+               AND m.state = 'active'
+             ORDER BY c.remind_at LIMIT $2
+             FOR UPDATE OF m SKIP LOCKED",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&mut *self.tx)
+        .await?;
+        let due: Vec<DueReminder> = rows
+            .iter()
+            .map(|r| DueReminder {
+                match_id: MatchId::from_db(r.get("id")),
+                guild: GuildId::from_db(r.get("guild_id")),
+                channel: ChannelId::from_db(r.get("channel_id")),
+                player: UserId::from_db(r.get("player_id")),
+                deadline: r.get("deadline"),
+            })
+            .collect();
+        let ids: Vec<i64> = due.iter().map(|d| d.match_id.db()).collect();
+        sqlx::query("UPDATE clocks SET reminder_sent_at = $2 WHERE match_id = ANY($1)")
+            .bind(&ids)
+            .bind(now)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(due)
+    }
+
+    /// Locks up to `limit` matches in play whose turn deadline passed before `before`,
+    /// skipping any another process holds.
+    pub async fn lock_overdue_matches(&mut self, before: DateTime<Utc>, limit: i64) -> Result<Vec<MatchId>> {
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
+             WHERE c.deadline <= $1 AND m.state = 'active'
+             ORDER BY c.deadline LIMIT $2
+             FOR UPDATE OF m SKIP LOCKED",
+        )
+        .bind(before)
+        .bind(limit)
+        .fetch_all(&mut *self.tx)
+        .await?;
+        Ok(ids.into_iter().map(MatchId::from_db).collect())
+    }
+}

@@ -1,0 +1,54 @@
+//! What can go wrong in storage.
+
+/// A rule the database enforces that a write would break.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Conflict {
+    /// The channel already has a match in play.
+    ChannelBusy,
+    /// The two players already have an open challenge in the channel.
+    DuplicateChallenge,
+    /// Another submission for the same turn landed first.
+    TurnTaken,
+    /// The battle already has an open end proposal.
+    ProposalOpen,
+}
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("conflicting write: {0:?}")]
+    Conflict(Conflict),
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+impl StoreError {
+    /// The conflict this error reports, if it is one.
+    pub fn conflict(&self) -> Option<Conflict> {
+        match self {
+            StoreError::Conflict(c) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+/// Maps a unique-constraint violation to the rule it stands for.
+pub(crate) fn classify(e: sqlx::Error) -> StoreError {
+    if let sqlx::Error::Database(db) = &e {
+        let conflict = match db.constraint() {
+            Some("matches_one_active_per_channel") => Some(Conflict::ChannelBusy),
+            Some("challenges_one_pending_per_pair") => Some(Conflict::DuplicateChallenge),
+            Some("moves_pkey") => Some(Conflict::TurnTaken),
+            Some("end_proposals_one_open_per_battle") => Some(Conflict::ProposalOpen),
+            _ => None,
+        };
+        if let Some(c) = conflict {
+            return StoreError::Conflict(c);
+        }
+    }
+    StoreError::Database(e)
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

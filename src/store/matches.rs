@@ -1,0 +1,593 @@
+//! Matches, their battles and their moves.
+//!
+//! A battle's position is never stored: loading a match replays its moves through the engine,
+//! so the move list is the single truth and a stored game can never hold an illegal move.
+
+use chrono::{DateTime, Utc};
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
+
+use super::clocks::TurnClock;
+use super::error::{classify, Result, StoreError};
+use super::ids::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use super::proposals::EndProposal;
+use super::{Store, Tx};
+use crate::game::{
+    BattleEnd, BattleRecord, BattleResult, Match, MatchRecord, Move, Points, Seat, Side, Variant,
+};
+
+/// Where a match stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MatchState {
+    Active,
+    Finished,
+    Aborted,
+}
+
+impl MatchState {
+    fn from_name(name: &str) -> Result<MatchState> {
+        Ok(match name {
+            "active" => MatchState::Active,
+            "finished" => MatchState::Finished,
+            "aborted" => MatchState::Aborted,
+            other => return Err(StoreError::Corrupt(format!("match state {other}"))),
+        })
+    }
+}
+
+/// How a match came to an end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Finish {
+    /// Both battles were played.
+    Completed,
+    /// A player resigned.
+    Resigned,
+    /// A player ran out of time and the match was claimed or forfeited by the clock.
+    Timeout,
+    /// A moderator stopped it; it is unrated.
+    Aborted,
+}
+
+impl Finish {
+    pub fn name(self) -> &'static str {
+        match self {
+            Finish::Completed => "completed",
+            Finish::Resigned => "resigned",
+            Finish::Timeout => "timeout",
+            Finish::Aborted => "aborted",
+        }
+    }
+
+    fn from_name(name: &str) -> Result<Finish> {
+        Ok(match name {
+            "completed" => Finish::Completed,
+            "resigned" => Finish::Resigned,
+            "timeout" => Finish::Timeout,
+            "aborted" => Finish::Aborted,
+            other => return Err(StoreError::Corrupt(format!("finish {other}"))),
+        })
+    }
+}
+
+/// Who played a stored move and when.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveStamp {
+    pub player: UserId,
+    pub played_at: DateTime<Utc>,
+}
+
+/// A battle's row: ids and times the game value does not carry.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StoredBattle {
+    pub id: i64,
+    pub number: u8,
+    pub started_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// One stamp per move, in order.
+    pub stamps: Vec<MoveStamp>,
+}
+
+/// A match as stored, with its game replayed.
+#[derive(Clone, Debug)]
+pub struct StoredMatch {
+    pub id: MatchId,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    /// The players by seat: `[first, second]`; the first commands the dwarfs in battle 1.
+    pub players: [UserId; 2],
+    pub variant: Variant,
+    pub days_per_move: u32,
+    pub state: MatchState,
+    pub finish: Option<Finish>,
+    pub winner: Option<UserId>,
+    pub rated: bool,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The game, rebuilt from the moves.
+    pub game: Match,
+    pub battles: Vec<StoredBattle>,
+    /// The clock of the turn in play, while the match is active.
+    pub clock: Option<TurnClock>,
+    /// The open end proposal in the current battle, if any.
+    pub proposal: Option<EndProposal>,
+}
+
+impl StoredMatch {
+    /// The player in `seat`.
+    pub fn player(&self, seat: Seat) -> UserId {
+        match seat {
+            Seat::First => self.players[0],
+            Seat::Second => self.players[1],
+        }
+    }
+
+    /// The seat of `user`, if they play in this match.
+    pub fn seat_of(&self, user: UserId) -> Option<Seat> {
+        Seat::BOTH.into_iter().find(|&s| self.player(s) == user)
+    }
+
+    /// The player commanding `side` in the current battle.
+    pub fn commander(&self, side: Side) -> UserId {
+        self.player(Seat::commanding(side, self.game.battle_number()))
+    }
+
+    /// The player whose turn it is, while the match is in play.
+    pub fn player_to_move(&self) -> Option<UserId> {
+        if self.state != MatchState::Active {
+            return None;
+        }
+        self.game.seat_to_move().map(|s| self.player(s))
+    }
+
+    /// The row of the current battle.
+    pub fn current_battle(&self) -> &StoredBattle {
+        self.battles.last().expect("a stored match has a battle")
+    }
+}
+
+/// A match about to begin.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NewMatch {
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub challenge: Option<ChallengeId>,
+    /// `[first, second]`: the first commands the dwarfs in battle 1.
+    pub players: [UserId; 2],
+    pub variant: Variant,
+    pub days_per_move: u32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// One line of a player's list of matches.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MatchSummary {
+    pub id: MatchId,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub players: [UserId; 2],
+    pub variant: Variant,
+    pub state: MatchState,
+    pub finish: Option<Finish>,
+    pub winner: Option<UserId>,
+    /// Match points in seat order, once finished.
+    pub points: Option<[Points; 2]>,
+    pub rated: bool,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// While active: who is to move and by when.
+    pub clock: Option<TurnClock>,
+}
+
+const MATCH_COLUMNS: &str = "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
+     m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
+     m.finished_at, m.first_points, m.second_points";
+
+fn variant_of(row: &PgRow) -> Result<Variant> {
+    let name: String = row.get("variant");
+    name.parse()
+        .map_err(|_| StoreError::Corrupt(format!("variant {name}")))
+}
+
+/// Loads everything about the match in `row` and replays its game.
+async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
+    let id: i64 = row.get("id");
+    let variant = variant_of(&row)?;
+    let players = [
+        UserId::from_db(row.get("first_player_id")),
+        UserId::from_db(row.get("second_player_id")),
+    ];
+    let state = MatchState::from_name(row.get("state"))?;
+    let finish = row
+        .get::<Option<String>, _>("finish")
+        .map(|f| Finish::from_name(&f))
+        .transpose()?;
+    let winner = row.get::<Option<i64>, _>("winner_id").map(UserId::from_db);
+
+    let battle_rows = sqlx::query(
+        "SELECT id, number, start_position, ended_by, started_at, finished_at
+         FROM battles WHERE match_id = $1 ORDER BY number",
+    )
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let battle_ids: Vec<i64> = battle_rows.iter().map(|r| r.get("id")).collect();
+    let move_rows = sqlx::query(
+        "SELECT battle_id, notation, player_id, played_at FROM moves
+         WHERE battle_id = ANY($1) ORDER BY battle_id, ply",
+    )
+    .bind(&battle_ids)
+    .fetch_all(&mut *conn)
+    .await?;
+
+    let mut records = Vec::new();
+    let mut battles = Vec::new();
+    for b in &battle_rows {
+        let battle_id: i64 = b.get("id");
+        let mine: Vec<&PgRow> = move_rows
+            .iter()
+            .filter(|m| m.get::<i64, _>("battle_id") == battle_id)
+            .collect();
+        records.push(BattleRecord {
+            variant,
+            start: b.get("start_position"),
+            moves: mine.iter().map(|m| m.get("notation")).collect(),
+            agreed: b.get::<Option<String>, _>("ended_by").as_deref() == Some("agreement"),
+        });
+        battles.push(StoredBattle {
+            id: battle_id,
+            number: b.get::<i16, _>("number") as u8,
+            started_at: b.get("started_at"),
+            finished_at: b.get("finished_at"),
+            stamps: mine
+                .iter()
+                .map(|m| MoveStamp {
+                    player: UserId::from_db(m.get("player_id")),
+                    played_at: m.get("played_at"),
+                })
+                .collect(),
+        });
+    }
+    // A forfeit is the loser's: whoever did not win a resigned or timed-out match.
+    let forfeited_by = match (finish, winner) {
+        (Some(Finish::Resigned | Finish::Timeout), Some(w)) => Some(if w == players[0] {
+            Seat::Second
+        } else {
+            Seat::First
+        }),
+        _ => None,
+    };
+    let game = Match::try_from(MatchRecord {
+        variant,
+        battles: records,
+        forfeited_by,
+    })
+    .map_err(|e| StoreError::Corrupt(format!("match {id}: {e}")))?;
+
+    let clock = super::clocks::clock_of(&mut *conn, id).await?;
+    let proposal = match battles.last() {
+        Some(b) => super::proposals::open_proposal(&mut *conn, b.id).await?,
+        None => None,
+    };
+    Ok(StoredMatch {
+        id: MatchId::from_db(id),
+        guild: GuildId::from_db(row.get("guild_id")),
+        channel: ChannelId::from_db(row.get("channel_id")),
+        players,
+        variant,
+        days_per_move: row.get::<i32, _>("days_per_move") as u32,
+        state,
+        finish,
+        winner,
+        rated: row.get("rated"),
+        created_at: row.get("created_at"),
+        finished_at: row.get("finished_at"),
+        game,
+        battles,
+        clock,
+        proposal,
+    })
+}
+
+fn summary(row: &PgRow) -> Result<MatchSummary> {
+    let first: Option<i32> = row.get("first_points");
+    let second: Option<i32> = row.get("second_points");
+    let clock = match row.try_get::<Option<i64>, _>("clock_player")? {
+        Some(player) => Some(TurnClock {
+            player: UserId::from_db(player),
+            turn_started_at: row.get("turn_started_at"),
+            deadline: row.get("deadline"),
+            remind_at: row.get("remind_at"),
+            reminder_sent_at: row.get("reminder_sent_at"),
+        }),
+        None => None,
+    };
+    Ok(MatchSummary {
+        id: MatchId::from_db(row.get("id")),
+        guild: GuildId::from_db(row.get("guild_id")),
+        channel: ChannelId::from_db(row.get("channel_id")),
+        players: [
+            UserId::from_db(row.get("first_player_id")),
+            UserId::from_db(row.get("second_player_id")),
+        ],
+        variant: variant_of(row)?,
+        state: MatchState::from_name(row.get("state"))?,
+        finish: row
+            .get::<Option<String>, _>("finish")
+            .map(|f| Finish::from_name(&f))
+            .transpose()?,
+        winner: row.get::<Option<i64>, _>("winner_id").map(UserId::from_db),
+        points: first
+            .zip(second)
+            .map(|(a, b)| [Points::from_halves(a as u32), Points::from_halves(b as u32)]),
+        rated: row.get("rated"),
+        created_at: row.get("created_at"),
+        finished_at: row.get("finished_at"),
+        clock,
+    })
+}
+
+const SUMMARY_QUERY: &str = "SELECT m.id, m.guild_id, m.channel_id, m.first_player_id, \
+     m.second_player_id, m.variant, m.state, m.finish, m.winner_id, m.first_points, \
+     m.second_points, m.rated, m.created_at, m.finished_at, c.player_id AS clock_player, \
+     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at \
+     FROM matches m LEFT JOIN clocks c ON c.match_id = m.id";
+
+impl Store {
+    /// A match by id, without locking it.
+    pub async fn load_match(&self, id: MatchId) -> Result<Option<StoredMatch>> {
+        let mut conn = self.pool.acquire().await?;
+        let row = sqlx::query(&format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"))
+            .bind(id.db())
+            .fetch_optional(&mut *conn)
+            .await?;
+        match row {
+            Some(row) => Ok(Some(load(&mut conn, row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The match in play in a channel, without locking it.
+    pub async fn active_match_in(&self, channel: ChannelId) -> Result<Option<StoredMatch>> {
+        let mut conn = self.pool.acquire().await?;
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.channel_id = $1 AND m.state = 'active'"
+        ))
+        .bind(channel.db())
+        .fetch_optional(&mut *conn)
+        .await?;
+        match row {
+            Some(row) => Ok(Some(load(&mut conn, row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The latest match played in a channel, in play or not.
+    pub async fn latest_match_in(&self, channel: ChannelId) -> Result<Option<MatchId>> {
+        let id: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM matches WHERE channel_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1",
+        )
+        .bind(channel.db())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(id.map(MatchId::from_db))
+    }
+
+    /// The matches `user` is playing, in a guild or everywhere, oldest deadline first.
+    pub async fn active_matches_of(&self, user: UserId, guild: Option<GuildId>) -> Result<Vec<MatchSummary>> {
+        let rows = sqlx::query(&format!(
+            "{SUMMARY_QUERY}
+             WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
+               AND ($2::BIGINT IS NULL OR m.guild_id = $2)
+             ORDER BY c.deadline NULLS LAST, m.id"
+        ))
+        .bind(user.db())
+        .bind(guild.map(GuildId::db))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(summary).collect()
+    }
+
+    /// The `limit` most recent finished or aborted matches of `user`, newest first.
+    pub async fn finished_matches_of(
+        &self,
+        user: UserId,
+        guild: Option<GuildId>,
+        limit: i64,
+    ) -> Result<Vec<MatchSummary>> {
+        let rows = sqlx::query(&format!(
+            "{SUMMARY_QUERY}
+             WHERE m.state <> 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
+               AND ($2::BIGINT IS NULL OR m.guild_id = $2)
+             ORDER BY m.finished_at DESC NULLS LAST, m.id DESC LIMIT $3"
+        ))
+        .bind(user.db())
+        .bind(guild.map(GuildId::db))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(summary).collect()
+    }
+
+    /// How many matches are in play (for the load test and logs).
+    pub async fn count_active_matches(&self) -> Result<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT count(*) FROM matches WHERE state = 'active'")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+}
+
+impl Tx {
+    /// Begins a match with battle 1; refused with [`super::Conflict::ChannelBusy`] when the
+    /// channel already has a match in play.
+    pub async fn insert_match(&mut self, new: &NewMatch) -> Result<MatchId> {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO matches (guild_id, channel_id, challenge_id, first_player_id,
+                                  second_player_id, variant, days_per_move, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(new.guild.db())
+        .bind(new.channel.db())
+        .bind(new.challenge.map(ChallengeId::db))
+        .bind(new.players[0].db())
+        .bind(new.players[1].db())
+        .bind(new.variant.name())
+        .bind(new.days_per_move as i32)
+        .bind(new.created_at)
+        .fetch_one(&mut *self.tx)
+        .await
+        .map_err(classify)?;
+        let id = MatchId::from_db(id);
+        self.insert_battle(id, 1, new.players, new.variant, new.created_at)
+            .await?;
+        Ok(id)
+    }
+
+    /// Begins battle `number` of a match; the seats' sides follow from the number.
+    pub async fn insert_battle(
+        &mut self,
+        id: MatchId,
+        number: u8,
+        players: [UserId; 2],
+        variant: Variant,
+        at: DateTime<Utc>,
+    ) -> Result<i64> {
+        let seat_player = |seat: Seat| match seat {
+            Seat::First => players[0],
+            Seat::Second => players[1],
+        };
+        let dwarfs = seat_player(Seat::commanding(Side::Dwarfs, number));
+        let trolls = seat_player(Seat::commanding(Side::Trolls, number));
+        let battle_id: i64 = sqlx::query_scalar(
+            "INSERT INTO battles (match_id, number, dwarfs_player_id, trolls_player_id,
+                                  start_position, started_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(id.db())
+        .bind(number as i16)
+        .bind(dwarfs.db())
+        .bind(trolls.db())
+        .bind(variant.start().fen())
+        .bind(at)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(battle_id)
+    }
+
+    /// The match in play in `channel`, locked until the transaction ends: every change to a
+    /// match happens under this lock, so turns are taken one at a time.
+    pub async fn lock_active_match(&mut self, channel: ChannelId) -> Result<Option<StoredMatch>> {
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches m
+             WHERE m.channel_id = $1 AND m.state = 'active' FOR UPDATE"
+        ))
+        .bind(channel.db())
+        .fetch_optional(&mut *self.tx)
+        .await?;
+        match row {
+            Some(row) => Ok(Some(load(&mut self.tx, row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A match by id, locked until the transaction ends.
+    pub async fn lock_match(&mut self, id: MatchId) -> Result<Option<StoredMatch>> {
+        let row = sqlx::query(&format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1 FOR UPDATE"))
+            .bind(id.db())
+            .fetch_optional(&mut *self.tx)
+            .await?;
+        match row {
+            Some(row) => Ok(Some(load(&mut self.tx, row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Appends move number `ply` (from 1) of a battle; refused with
+    /// [`super::Conflict::TurnTaken`] if that ply is already stored.
+    pub async fn insert_move(
+        &mut self,
+        battle_id: i64,
+        ply: u32,
+        mv: &Move,
+        player: UserId,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        let captured: Vec<String> = mv.captured().iter().map(|s| s.to_string()).collect();
+        sqlx::query(
+            "INSERT INTO moves (battle_id, ply, notation, captured, player_id, played_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(battle_id)
+        .bind(ply as i32)
+        .bind(mv.to_string())
+        .bind(&captured)
+        .bind(player.db())
+        .bind(at)
+        .execute(&mut *self.tx)
+        .await
+        .map_err(classify)?;
+        Ok(())
+    }
+
+    /// Records how a battle ended.
+    pub async fn finish_battle(&mut self, battle_id: i64, result: &BattleResult, at: DateTime<Utc>) -> Result<()> {
+        let ended_by = match result.end {
+            BattleEnd::Agreement => "agreement",
+            BattleEnd::NoLegalMove { .. } => "no-legal-move",
+            BattleEnd::Objective { .. } => "objective",
+        };
+        sqlx::query(
+            "UPDATE battles SET state = 'finished', ended_by = $2, dwarfs_score = $3,
+                    trolls_score = $4, winner_side = $5, margin = $6, finished_at = $7
+             WHERE id = $1",
+        )
+        .bind(battle_id)
+        .bind(ended_by)
+        .bind(result.score.dwarfs as i32)
+        .bind(result.score.trolls as i32)
+        .bind(result.winner.map(|s| s.to_string()))
+        .bind(result.margin.halves() as i32)
+        .bind(at)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Ends a match: its result, or an abort. Battles still in play are marked stopped.
+    pub async fn finish_match(
+        &mut self,
+        id: MatchId,
+        finish: Finish,
+        winner: Option<UserId>,
+        points: Option<[Points; 2]>,
+        aborted_by: Option<UserId>,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        let state = if finish == Finish::Aborted { "aborted" } else { "finished" };
+        sqlx::query(
+            "UPDATE matches SET state = $2, finish = $3, winner_id = $4, first_points = $5,
+                    second_points = $6, rated = $7, aborted_by = $8, finished_at = $9
+             WHERE id = $1",
+        )
+        .bind(id.db())
+        .bind(state)
+        .bind(finish.name())
+        .bind(winner.map(UserId::db))
+        .bind(points.map(|p| p[0].halves() as i32))
+        .bind(points.map(|p| p[1].halves() as i32))
+        .bind(finish != Finish::Aborted)
+        .bind(aborted_by.map(UserId::db))
+        .bind(at)
+        .execute(&mut *self.tx)
+        .await?;
+        sqlx::query(
+            "UPDATE battles SET state = 'stopped', finished_at = $2 WHERE match_id = $1 AND state = 'active'",
+        )
+        .bind(id.db())
+        .bind(at)
+        .execute(&mut *self.tx)
+        .await?;
+        self.clear_clock(id).await
+    }
+}

@@ -1,0 +1,65 @@
+//! Storage in PostgreSQL: every SQL statement of thudbot lives in this module.
+//!
+//! Reads that need no lock are methods of [`Store`]. Every change to a match happens in a
+//! [`Tx`] that first locks the match row ([`Tx::lock_active_match`]); that lock is the one
+//! place concurrency is decided, so two submissions of the same turn are taken one at a time
+//! and the second sees the first's result. The unique `(battle, ply)` key backs it up.
+
+mod challenges;
+mod clocks;
+mod error;
+mod ids;
+mod matches;
+mod players;
+mod proposals;
+mod ratings;
+
+pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
+pub use clocks::{TurnClock, DueReminder};
+pub use error::{Conflict, Result, StoreError};
+pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
+pub use matches::{Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch};
+pub use players::{BoardStyle, Player, Settings};
+pub use proposals::{EndProposal, ProposalAnswer};
+pub use ratings::{Rating, Standing};
+
+use sqlx::{PgPool, Postgres, Transaction};
+
+/// The migrations, embedded in the binary.
+pub static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// The database of matches, players and ratings.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: PgPool,
+}
+
+impl Store {
+    /// A store over a connected, migrated pool.
+    pub fn new(pool: PgPool) -> Store {
+        Store { pool }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Begins a transaction for a change to a match.
+    pub async fn begin(&self) -> Result<Tx> {
+        Ok(Tx {
+            tx: self.pool.begin().await?,
+        })
+    }
+}
+
+/// A transaction: the writes of one action land together or not at all.
+pub struct Tx {
+    tx: Transaction<'static, Postgres>,
+}
+
+impl Tx {
+    pub async fn commit(self) -> Result<()> {
+        self.tx.commit().await?;
+        Ok(())
+    }
+}
