@@ -250,8 +250,44 @@ async fn the_pool_survives_the_managed_server_stopping_and_restarting() {
     assert!(!data.path().join("postgres/postmaster.pid").exists());
 }
 
+/// Log output gathered for a test to read.
+#[derive(Clone, Default)]
+struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Log {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Log {
+    fn text(&self) -> String {
+        let bytes = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
 #[tokio::test]
 async fn an_unreachable_database_is_retried_then_reported() {
+    let log = Log::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    // The test runs on this thread alone, so a thread-local subscriber sees all it logs.
+    let _logging = tracing::subscriber::set_default(subscriber);
     let data = TempDir::new("unreachable");
     let mut config = DatabaseConfig::new(data.path());
     // Port 1 on loopback: nothing listens, every attempt is refused.
@@ -268,6 +304,21 @@ async fn an_unreachable_database_is_retried_then_reported() {
     assert!(message.contains("127.0.0.1:1"), "{message}");
     assert!(!message.contains("hunter2"), "no password in messages");
     assert!(!data.path().join("postgres").exists(), "no managed server");
+
+    let log = log.text();
+    let retries = log.matches("database not reachable yet; retrying").count();
+    assert_eq!(
+        retries as u32,
+        attempts - 1,
+        "one line per failed attempt:\n{log}"
+    );
+    assert!(log.contains("WARN"), "{log}");
+    assert!(
+        log.contains("127.0.0.1:1"),
+        "the log says which database:\n{log}"
+    );
+    assert!(log.contains("giving up on reaching the database"), "{log}");
+    assert!(!log.contains("hunter2"), "no password in the log");
 }
 
 #[tokio::test]

@@ -158,7 +158,14 @@ impl Database {
             }
         };
         let options = options.application_name("thudbot");
-        let target = describe(&options);
+        let target = match &server {
+            // Its socket may be named through /proc/self/fd; the directory says more.
+            Some(server) => format!(
+                "database {DATABASE_NAME} on the managed server in {}",
+                server.cluster_dir().display()
+            ),
+            None => describe(&options),
+        };
         reach(&options, config).await?.close().await.ok();
         let pool = config.pool_options().connect_lazy_with(options);
         MIGRATOR.run(&pool).await?;

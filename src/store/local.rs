@@ -689,7 +689,9 @@ impl LocalServer {
             .next()
             .and_then(|l| l.trim().parse::<i32>().ok());
         if let Some(pid) = recorded {
-            if process_cwd(pid).as_deref() == Some(self.cluster.as_path()) {
+            // A live process we may not inspect could be the server: leave its lock alone.
+            let unknown = process_cwd(pid).is_none() && Path::new(&format!("/proc/{pid}")).exists();
+            if unknown || process_cwd(pid).as_deref() == Some(self.cluster.as_path()) {
                 return Err(LocalServerError::AlreadyRunning {
                     dir: self.cluster.clone(),
                     pid,
