@@ -347,7 +347,8 @@ async fn migrations_apply_to_an_empty_database_and_again_change_nothing() {
     config.url = Some(scratch.url());
     let applied = || async {
         sqlx::query_as::<_, (i64, bool, Vec<u8>, chrono::DateTime<chrono::Utc>)>(
-            "SELECT version, success, checksum, installed_on FROM _sqlx_migrations ORDER BY version",
+            "SELECT version, success, checksum, installed_on \
+             FROM _sqlx_migrations ORDER BY version",
         )
         .fetch_all(scratch.pool())
         .await

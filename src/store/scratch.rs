@@ -10,7 +10,7 @@
 //! a thread that lives as long as it, with a parent-death signal, so it stops whenever the
 //! test process ends — a failed test, Ctrl-C or a kill included — and no server is ever left
 //! running after `cargo test`, nor shared by test binaries that would need to agree on who
-//! stops it. The cost is one `initdb` per test binary (about a second). The cluster lives in
+//! stops it. The cost is one `initdb` and start per test binary (about 1.5 s). The cluster lives in
 //! `$TMPDIR/thudbot-test-postgres.<uid>/<pid>` (a short path, far from the unix socket limit);
 //! it is removed when the process exits normally, and clusters of processes that died are
 //! swept by the next test process.
