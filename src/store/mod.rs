@@ -1,4 +1,4 @@
-//! Storage in PostgreSQL: every SQL statement of thudbot lives in this module.
+//! Storage in PostgreSQL: every SQL statement and the migrations of thudbot live here.
 //!
 //! Reads that need no lock are methods of [`Store`]. Every change to a match happens in a
 //! [`Tx`] that first locks the match row ([`Tx::lock_active_match`]); that lock is the one
@@ -7,26 +7,29 @@
 
 mod challenges;
 mod clocks;
+pub mod connect;
 mod error;
 mod ids;
+pub mod local;
 mod matches;
 mod players;
 mod proposals;
 mod ratings;
+pub mod scratch;
 
 pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
-pub use clocks::{TurnClock, DueReminder};
+pub use clocks::{DueReminder, TurnClock};
+pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};
 pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
+pub use local::{Binaries, Durability, LocalServer, LocalServerError};
 pub use matches::{Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch};
 pub use players::{BoardStyle, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
+pub use scratch::{ScratchDatabase, ScratchError};
 
 use sqlx::{PgPool, Postgres, Transaction};
-
-/// The migrations, embedded in the binary.
-pub static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// The database of matches, players and ratings.
 #[derive(Clone, Debug)]
