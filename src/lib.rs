@@ -1,4 +1,6 @@
 //! thudbot: correspondence games of Thud on Discord.
 
 pub mod game;
+pub mod render;
+pub mod service;
 pub mod store;
