@@ -1,4 +1,8 @@
 //! thudbot: correspondence games of Thud on Discord.
 
+pub mod config;
+pub mod console;
 pub mod game;
+pub mod render;
+pub mod service;
 pub mod store;

@@ -2,18 +2,36 @@
 
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use clap::{Parser, Subcommand};
+use thudbot::config::Config;
+use thudbot::console::Console;
 use thudbot::game::{perft, Position, Variant};
+use thudbot::render::Renderer;
+use thudbot::service::{Service, SystemClock};
+use thudbot::store::{Database, Store};
 
 #[derive(Parser)]
 #[command(name = "thudbot", version, about = "Correspondence Thud on Discord")]
 struct Cli {
+    /// The configuration file (default: config.toml if present).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Try the bot without Discord: read `<player>: /thud <subcommand> [option:value ...]`
+    /// lines from standard input and print what the bot would post.
+    Local {
+        /// Where to write board pictures, replays and records (default: <data_dir>/local).
+        #[arg(long)]
+        pictures: Option<PathBuf>,
+    },
     /// Count the leaves of the legal-move tree from a position, for each depth up to DEPTH.
     Perft {
         /// The position, e.g. the classic start
@@ -34,11 +52,77 @@ fn main() -> ExitCode {
             depth,
             variant,
         }) => run_perft(&fen, depth, &variant),
+        Some(Command::Local { pictures }) => run_local(cli.config, pictures),
         None => {
             eprintln!("thudbot: give a command; see `thudbot --help`");
             ExitCode::from(2)
         }
     }
+}
+
+/// Reads the configuration and starts logging, or says why it cannot.
+fn setup(path: Option<PathBuf>) -> Result<Config, ExitCode> {
+    let config = match Config::load(path.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("thudbot: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(&config.log_level))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+    Ok(config)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Runtime::new().map_err(|e| {
+        eprintln!("thudbot: cannot start the async runtime: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+fn run_local(config: Option<PathBuf>, pictures: Option<PathBuf>) -> ExitCode {
+    let config = match setup(config) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let runtime = match runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    runtime.block_on(async {
+        let db = match Database::open(&config.database()).await {
+            Ok(db) => db,
+            Err(e) => {
+                eprintln!("thudbot: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let service = Service::new(
+            Store::new(db.pool().clone()),
+            Arc::new(Renderer::new()),
+            Arc::new(SystemClock),
+            config.service(),
+        );
+        let pictures = pictures.unwrap_or_else(|| config.data_dir.join("local"));
+        let mut console = Console::new(&service, &pictures);
+        let input = tokio::io::BufReader::new(tokio::io::stdin());
+        let mut out = std::io::stdout();
+        let result = console.run(input, &mut out).await;
+        db.close().await;
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("thudbot: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
 }
 
 fn run_perft(fen: &str, depth: u32, variant: &str) -> ExitCode {

@@ -13,6 +13,7 @@ mod moves;
 mod notation;
 mod perft;
 mod position;
+mod record;
 mod score;
 mod square;
 mod square_set;
@@ -26,6 +27,7 @@ pub use moves::{Around, Jumps, Move, MAX_JUMPS};
 pub use notation::{MoveText, NotationError};
 pub use perft::{divide, perft};
 pub use position::{Piece, Position, Side};
+pub use record::{GameRecord, GameRecordError};
 pub use r#match::{
     Match, MatchError, MatchRecord, MatchRecordError, MatchResult, Progress, Seat, BATTLES,
 };

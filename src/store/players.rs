@@ -1,11 +1,13 @@
 //! Players and their settings.
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
+use std::collections::HashMap;
+
+use sqlx::{PgConnection, Row};
 
 use super::error::Result;
 use super::ids::UserId;
-use super::Store;
+use super::{Store, Tx};
 
 /// A Discord user as the bot last saw them.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -58,15 +60,47 @@ impl Default for Settings {
     }
 }
 
+const SAVE_PLAYER: &str = "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
+     VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (user_id) DO UPDATE
+     SET display_name = EXCLUDED.display_name, is_bot = EXCLUDED.is_bot, last_seen = $4";
+
+async fn names_on(conn: &mut PgConnection, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
+    let db_ids: Vec<i64> = ids.iter().map(|i| i.db()).collect();
+    let rows = sqlx::query("SELECT user_id, display_name FROM players WHERE user_id = ANY($1)")
+        .bind(&db_ids)
+        .fetch_all(conn)
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| (UserId::from_db(r.get("user_id")), r.get("display_name")))
+        .collect())
+}
+
+impl Tx {
+    /// [`Store::names`] inside the transaction: a transaction holding a match lock must not
+    /// wait for a second connection, or a crowd of waiting transactions starves the pool.
+    pub async fn names(&mut self, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
+        names_on(&mut self.tx, ids).await
+    }
+
+    /// [`Store::save_player`] inside the transaction.
+    pub async fn save_player(&mut self, player: &Player, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query(SAVE_PLAYER)
+            .bind(player.id.db())
+            .bind(&player.name)
+            .bind(player.is_bot)
+            .bind(now)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+}
+
 impl Store {
     /// Records a player's current name, creating the player on first sight.
     pub async fn save_player(&self, player: &Player, now: DateTime<Utc>) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
-             VALUES ($1, $2, $3, $4, $4)
-             ON CONFLICT (user_id) DO UPDATE
-             SET display_name = EXCLUDED.display_name, is_bot = EXCLUDED.is_bot, last_seen = $4",
-        )
+        sqlx::query(SAVE_PLAYER)
         .bind(player.id.db())
         .bind(&player.name)
         .bind(player.is_bot)
@@ -112,6 +146,12 @@ impl Store {
             .await?
             .map(|p| p.name)
             .unwrap_or_else(|| format!("player {id}")))
+    }
+
+    /// Display names of several players; ids the bot has never seen are left out.
+    pub async fn names(&self, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
+        let mut conn = self.pool.acquire().await?;
+        names_on(&mut conn, ids).await
     }
 
     /// A player's settings (the defaults until they change them).

@@ -1,6 +1,71 @@
 //! Shared pieces of the integration tests.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::ops::Deref;
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+use thudbot::render::Renderer;
+use thudbot::service::{Actor, ManualClock, Place, Service, ServiceConfig};
+use thudbot::store::{ChannelId, GuildId, ScratchDatabase, Store, UserId};
+
+/// A service over a fresh scratch database, with a clock the test sets. The database is
+/// dropped with it.
+pub struct TestService {
+    pub service: Service,
+    pub clock: Arc<ManualClock>,
+    pub db: ScratchDatabase,
+}
+
+impl Deref for TestService {
+    type Target = Service;
+    fn deref(&self) -> &Service {
+        &self.service
+    }
+}
+
+/// The time every test starts at.
+pub fn start_time() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
+}
+
+pub async fn service_with(config: ServiceConfig) -> TestService {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let clock = Arc::new(ManualClock::new(start_time()));
+    let service = Service::new(
+        Store::new(db.pool().clone()),
+        Arc::new(Renderer::new()),
+        clock.clone(),
+        config,
+    );
+    TestService { service, clock, db }
+}
+
+pub async fn service() -> TestService {
+    service_with(ServiceConfig::default()).await
+}
+
+pub fn alice() -> Actor {
+    Actor::new(UserId(1001), "alice")
+}
+
+pub fn bob() -> Actor {
+    Actor::new(UserId(1002), "bob")
+}
+
+pub fn carol() -> Actor {
+    Actor::new(UserId(1003), "carol")
+}
+
+pub const GUILD: GuildId = GuildId(77);
+
+pub fn place(channel: u64) -> Place {
+    Place {
+        guild: GUILD,
+        channel: ChannelId(channel),
+    }
+}
 
 /// A directory under the system temp dir (reachable by the database server's OS user), removed
 /// when dropped.

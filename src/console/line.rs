@@ -1,0 +1,124 @@
+//! Reading a console line: `alice: /thud move from:F1 to:F5`, optionally `alice@2:` to act in
+//! channel 2.
+
+/// One typed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub player: String,
+    /// The channel number, 1 unless given with `@`.
+    pub channel: u64,
+    pub subcommand: String,
+    /// `option:value` pairs in order; a value runs up to the next ` name:`.
+    pub options: Vec<(String, String)>,
+}
+
+impl Line {
+    /// The value of option `name`, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("write lines as `<player>: /thud <subcommand> [option:value ...]`, e.g. `alice: /thud challenge opponent:bob`")]
+    Shape,
+    #[error("`{0}` is not a channel number")]
+    Channel(String),
+    #[error("`{0}` is not option:value")]
+    Option(String),
+}
+
+/// Reads a line; `Ok(None)` for blank lines and `#` comments.
+pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(None);
+    }
+    let (who, command) = text.split_once(':').ok_or(LineError::Shape)?;
+    let (player, channel) = match who.trim().split_once('@') {
+        Some((p, c)) => (
+            p.trim(),
+            c.trim()
+                .parse::<u64>()
+                .map_err(|_| LineError::Channel(c.trim().to_string()))?,
+        ),
+        None => (who.trim(), 1),
+    };
+    if player.is_empty() || player.contains(char::is_whitespace) {
+        return Err(LineError::Shape);
+    }
+    let command = command.trim();
+    let rest = command.strip_prefix("/thud").ok_or(LineError::Shape)?;
+    let rest = rest.trim_start();
+    let (subcommand, args) = match rest.split_once(char::is_whitespace) {
+        Some((s, a)) => (s, a.trim()),
+        None => (rest, ""),
+    };
+    if subcommand.is_empty() {
+        return Err(LineError::Shape);
+    }
+    Ok(Some(Line {
+        player: player.to_string(),
+        channel,
+        subcommand: subcommand.to_ascii_lowercase(),
+        options: options(args)?,
+    }))
+}
+
+/// Splits `a:1 b:E5, F5 c:x` into pairs; a word followed by `:` starts a new option.
+fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for word in args.split_whitespace() {
+        let starts_option = word
+            .split_once(':')
+            .is_some_and(|(k, _)| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()));
+        match (starts_option, out.last_mut()) {
+            (true, _) => {
+                let (k, v) = word.split_once(':').unwrap_or((word, ""));
+                out.push((k.to_ascii_lowercase(), v.to_string()));
+            }
+            (false, Some((_, v))) => {
+                if !v.is_empty() {
+                    v.push(' ');
+                }
+                v.push_str(word);
+            }
+            (false, None) => return Err(LineError::Option(word.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_name_player_channel_subcommand_and_options() {
+        let line = parse("alice: /thud challenge opponent:bob side:dwarfs").unwrap().unwrap();
+        assert_eq!(line.player, "alice");
+        assert_eq!(line.channel, 1);
+        assert_eq!(line.subcommand, "challenge");
+        assert_eq!(line.get("opponent"), Some("bob"));
+        assert_eq!(line.get("side"), Some("dwarfs"));
+        let line = parse("bob@3: /thud shove from:G7 to:G5 capture:F4, G4").unwrap().unwrap();
+        assert_eq!(line.channel, 3);
+        assert_eq!(line.get("capture"), Some("F4, G4"));
+        assert_eq!(parse("  # a comment").unwrap(), None);
+        assert_eq!(parse("").unwrap(), None);
+    }
+
+    #[test]
+    fn malformed_lines_are_errors() {
+        assert_eq!(parse("alice /thud accept"), Err(LineError::Shape));
+        assert_eq!(parse("alice: accept"), Err(LineError::Shape));
+        assert_eq!(parse("alice: /thud"), Err(LineError::Shape));
+        assert!(matches!(parse("alice@x: /thud accept"), Err(LineError::Channel(_))));
+        assert!(matches!(parse("alice: /thud move F1"), Err(LineError::Option(_))));
+    }
+}

@@ -1,0 +1,353 @@
+//! The offline console: the same service as the bot, driven by typed lines such as
+//! `alice: /thud challenge opponent:bob`, printing what the bot would post. Players are made
+//! up by name on first use; everyone may press buttons with `/thud press button:<label>` and
+//! act as a moderator, since the console is the operator's own table.
+
+mod line;
+
+pub use line::{parse, Line, LineError};
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{TimeZone, Utc};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+use crate::game::Variant;
+use crate::render::Theme;
+use crate::service::{
+    Action, Actor, Button, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
+    ServiceError, Verb,
+};
+use crate::store::{BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, UserId};
+
+/// The console's one server.
+const GUILD: GuildId = GuildId(1);
+
+/// A console session over a service.
+pub struct Console<'a> {
+    service: &'a Service,
+    pictures: PathBuf,
+    /// The buttons last shown in each channel, by label.
+    buttons: HashMap<ChannelId, Vec<Button>>,
+}
+
+impl<'a> Console<'a> {
+    /// A console writing pictures and records into `pictures`.
+    pub fn new(service: &'a Service, pictures: &Path) -> Console<'a> {
+        Console {
+            service,
+            pictures: pictures.to_path_buf(),
+            buttons: HashMap::new(),
+        }
+    }
+
+    /// Reads lines until the input ends, answering each, then lets the clock speak.
+    pub async fn run(&mut self, input: impl AsyncBufRead + Unpin, out: &mut impl Write) -> std::io::Result<()> {
+        let mut lines = input.lines();
+        while let Some(text) = lines.next_line().await? {
+            self.handle(&text, out).await?;
+        }
+        Ok(())
+    }
+
+    /// Answers one line.
+    pub async fn handle(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
+        let line = match parse(text) {
+            Ok(Some(line)) => line,
+            Ok(None) => return Ok(()),
+            Err(e) => return writeln!(out, "! {e}"),
+        };
+        let place = Place {
+            guild: GUILD,
+            channel: ChannelId(line.channel),
+        };
+        let actor = match self.actor(&line.player).await {
+            Ok(a) => a,
+            Err(e) => return writeln!(out, "! {}", e.player_message()),
+        };
+        let result = self.dispatch(&line, place, &actor).await;
+        match result {
+            Ok(reply) => self.print(place, Some(&actor), &reply, out).await?,
+            Err(e) => {
+                if let ServiceError::System(detail) = &e {
+                    tracing::error!(%detail, "console command failed");
+                }
+                writeln!(out, "thudbot (only {} sees this): {}", actor.name, e.player_message())?;
+            }
+        }
+        match self.service.tick().await {
+            Ok(notices) => {
+                for n in notices {
+                    let at = Place {
+                        guild: n.guild,
+                        channel: n.channel,
+                    };
+                    self.print(at, None, &n.reply, out).await?;
+                }
+            }
+            Err(e) => writeln!(out, "! the clock failed: {}", e.player_message())?,
+        }
+        Ok(())
+    }
+
+    /// The player called `name`, made up on first use.
+    async fn actor(&self, name: &str) -> Result<Actor, ServiceError> {
+        let id = match self.service.store().player_named(name).await? {
+            Some(p) => p.id,
+            None => UserId(console_id(name)),
+        };
+        Ok(Actor::new(id, name))
+    }
+
+    async fn dispatch(&mut self, line: &Line, place: Place, actor: &Actor) -> Result<Reply, ServiceError> {
+        let s = self.service;
+        let opt = |name: &str| line.get(name).map(str::to_string);
+        let number = |name: &str| -> Result<Option<u64>, ServiceError> {
+            match line.get(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .trim_start_matches('#')
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| ServiceError::Refused(format!("{name}: `{v}` is not a number"))),
+            }
+        };
+        let verb_move = |verb: Verb| MoveRequest::Verb {
+            verb,
+            from: opt("from").unwrap_or_default(),
+            to: opt("to").unwrap_or_default(),
+            captures: opt("capture").unwrap_or_default(),
+        };
+        match line.subcommand.as_str() {
+            "challenge" => {
+                let Some(name) = line.get("opponent") else {
+                    return Err(ServiceError::Refused("challenge needs opponent:<name>".into()));
+                };
+                let opponent = self.actor(name.trim_start_matches('@')).await?;
+                let options = ChallengeOptions {
+                    variant: opt("variant"),
+                    side: opt("side"),
+                    days_per_move: number("days")?.map(|d| d.min(u32::MAX as u64) as u32),
+                };
+                s.challenge(place, actor, &opponent, &options).await
+            }
+            "accept" => s.accept(place, actor, number("challenge")?.map(ChallengeId), None).await,
+            "decline" => s.decline(place, actor, number("challenge")?.map(ChallengeId)).await,
+            "cancel" => s.cancel(place, actor, number("challenge")?.map(ChallengeId)).await,
+            "move" => s.play(place, actor, &verb_move(Verb::Move)).await,
+            "hurl" => s.play(place, actor, &verb_move(Verb::Hurl)).await,
+            "shove" => s.play(place, actor, &verb_move(Verb::Shove)).await,
+            "play" => {
+                let notation = opt("notation").or_else(|| opt("move")).unwrap_or_default();
+                s.play(place, actor, &MoveRequest::Notation(notation)).await
+            }
+            "board" => {
+                let style = match line.get("style") {
+                    None => None,
+                    Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(|| {
+                        ServiceError::Refused(format!("`{v}` is not a board style; choose full or brief"))
+                    })?),
+                };
+                s.board(place, actor, style).await
+            }
+            "end" => match line.get("action").unwrap_or("propose").to_ascii_lowercase().as_str() {
+                "propose" => s.propose_end(place, actor).await,
+                "agree" => s.answer_end(place, actor, true, None).await,
+                "decline" => s.answer_end(place, actor, false, None).await,
+                other => Err(ServiceError::Refused(format!(
+                    "`{other}` is not an end action; choose propose, agree or decline"
+                ))),
+            },
+            "resign" => s.resign_prompt(place, actor).await,
+            "claim" => s.claim(place, actor).await,
+            "games" => s.my_games(place, actor).await,
+            "leaderboard" => {
+                let scope = match line.get("scope").map(str::to_ascii_lowercase).as_deref() {
+                    None | Some("server") => LadderScope::Server,
+                    Some("global") => LadderScope::Global,
+                    Some(other) => {
+                        return Err(ServiceError::Refused(format!(
+                            "`{other}` is not a scope; choose server or global"
+                        )))
+                    }
+                };
+                let page = number("page")?.unwrap_or(1).clamp(1, u32::MAX as u64) as u32;
+                s.leaderboard(place, scope, page).await
+            }
+            "stats" | "history" => {
+                let who = match line.get("player") {
+                    Some(name) => self.actor(name.trim_start_matches('@')).await?,
+                    None => actor.clone(),
+                };
+                if line.subcommand == "stats" {
+                    s.stats(place, &who).await
+                } else {
+                    s.history(place, &who).await
+                }
+            }
+            "record" => s.record(place, number("match")?.map(MatchId)).await,
+            "replay" => {
+                let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
+                let theme = match line.get("theme") {
+                    Some(t) => Some(t.parse::<Theme>().map_err(|_| {
+                        ServiceError::Refused(format!("`{t}` is not a theme; choose default or high-contrast"))
+                    })?),
+                    None => None,
+                };
+                s.replay(place, number("match")?.map(MatchId), battle, theme).await
+            }
+            "settings" => s.settings(actor, line.get("style"), line.get("theme")).await,
+            "rules" => s.rules(line.get("variant")),
+            "abort" => s.abort(place, actor, true).await,
+            "press" => self.press(place, actor, line.get("button").unwrap_or_default()).await,
+            "help" => Ok(Reply::private(help())),
+            other => Err(ServiceError::Refused(format!(
+                "`{other}` is not a command; try `/thud help`"
+            ))),
+        }
+    }
+
+    /// Presses the button labelled `label` on the last message that showed it here.
+    async fn press(&mut self, place: Place, actor: &Actor, label: &str) -> Result<Reply, ServiceError> {
+        let wanted = label.trim().to_ascii_lowercase();
+        let found = self.buttons.get(&place.channel).and_then(|buttons| {
+            buttons
+                .iter()
+                .find(|b| b.label.to_ascii_lowercase().starts_with(&wanted) && !wanted.is_empty())
+                .map(|b| b.action)
+        });
+        let Some(action) = found else {
+            return Err(ServiceError::Refused(format!("there is no `{label}` button here")));
+        };
+        let s = self.service;
+        match action {
+            Action::Accept(id) => s.accept(place, actor, Some(id), None).await,
+            Action::Decline(id) => s.decline(place, actor, Some(id)).await,
+            Action::Cancel(id) => s.cancel(place, actor, Some(id)).await,
+            Action::AgreeEnd { match_id, proposal } => {
+                s.answer_end(place, actor, true, Some((match_id, proposal))).await
+            }
+            Action::KeepPlaying { match_id, proposal } => {
+                s.answer_end(place, actor, false, Some((match_id, proposal))).await
+            }
+            Action::ConfirmResign(id) => s.resign(place, actor, Some(id)).await,
+        }
+    }
+
+    /// Prints a reply as the bot would post it.
+    async fn print(&mut self, place: Place, asker: Option<&Actor>, reply: &Reply, out: &mut impl Write) -> std::io::Result<()> {
+        let text = self.plain(&reply.text).await;
+        match (reply.private, asker) {
+            (true, Some(a)) => writeln!(out, "thudbot (only {} sees this): {text}", a.name)?,
+            _ if place.channel.0 != 1 => writeln!(out, "thudbot in #{}: {text}", place.channel)?,
+            _ => writeln!(out, "thudbot: {text}")?,
+        }
+        if reply.spend_buttons {
+            self.buttons.remove(&place.channel);
+        }
+        if !reply.buttons.is_empty() {
+            let labels: Vec<String> = reply.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
+            writeln!(out, "  buttons: {}  (press with `/thud press button:<label>`)", labels.join(" "))?;
+            self.buttons.insert(place.channel, reply.buttons.clone());
+        }
+        if let (Some(board), false) = (&reply.board_text, reply.text.contains("```")) {
+            for l in board.lines() {
+                writeln!(out, "  {l}")?;
+            }
+        }
+        for a in &reply.attachments {
+            std::fs::create_dir_all(&self.pictures)?;
+            let path = self.pictures.join(&a.filename);
+            std::fs::write(&path, &a.bytes)?;
+            writeln!(out, "  file: {}", path.display())?;
+        }
+        Ok(())
+    }
+
+    /// Turns `<@id>`, `<#id>` and `<t:unix:…>` into plain text.
+    async fn plain(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find('<') {
+            out.push_str(&rest[..start]);
+            let tail = &rest[start..];
+            let Some(end) = tail.find('>') else {
+                out.push_str(tail);
+                return out;
+            };
+            let token = &tail[1..end];
+            out.push_str(&self.token(token).await.unwrap_or_else(|| tail[..=end].to_string()));
+            rest = &tail[end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    async fn token(&self, token: &str) -> Option<String> {
+        if let Some(id) = token.strip_prefix('@') {
+            let id = UserId(id.parse().ok()?);
+            return Some(format!("@{}", self.service.store().name_of(id).await.ok()?));
+        }
+        if let Some(id) = token.strip_prefix('#') {
+            return Some(format!("#{id}"));
+        }
+        if let Some(time) = token.strip_prefix("t:") {
+            let (seconds, style) = time.split_once(':').unwrap_or((time, "f"));
+            let at = Utc.timestamp_opt(seconds.parse().ok()?, 0).single()?;
+            return Some(match style {
+                "R" => relative(at - Utc::now()),
+                _ => at.format("%Y-%m-%d %H:%M UTC").to_string(),
+            });
+        }
+        None
+    }
+}
+
+/// "in 2 days 3 hours", "5 hours ago".
+fn relative(delta: chrono::Duration) -> String {
+    let past = delta < chrono::Duration::zero();
+    let minutes = delta.num_minutes().unsigned_abs();
+    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let unit = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let span = match (days, hours) {
+        (0, 0) => unit(mins, "minute"),
+        (0, h) => unit(h, "hour"),
+        (d, 0) => unit(d, "day"),
+        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
+    };
+    if past {
+        format!("{span} ago")
+    } else {
+        format!("in {span}")
+    }
+}
+
+/// A stable id for a console player's name, far above any test or sample id.
+fn console_id(name: &str) -> u64 {
+    // FNV-1a: the same name gets the same id in every run, so matches survive restarts.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.to_lowercase().bytes() {
+        hash ^= b as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash >> 12) | (1 << 50)
+}
+
+fn help() -> String {
+    let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    format!(
+        "Lines look like `<player>: /thud <subcommand> [option:value ...]`; `<player>@2:` acts in channel 2.\n\
+         challenge opponent:<name> [variant:{}] [side:dwarfs|trolls|random] [days:1|2|3|5|7|10|14]\n\
+         accept | decline | cancel [challenge:<id>]\n\
+         move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
+         play notation:<move, e.g. dD4-G7xG7>\n\
+         board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
+         games | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
+         record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] | rules [variant:<name>]\n\
+         press button:<label> presses a button of the last message that showed it.",
+        variants.join("|")
+    )
+}

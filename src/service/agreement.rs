@@ -1,0 +1,148 @@
+//! Ending a battle by agreement: one player proposes, the other agrees or declines.
+
+use super::error::{refuse, Result};
+use super::outcome::{mention, Action, ButtonStyle, Reply};
+use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use crate::game::MatchError;
+use crate::store::{Conflict, MatchId, ProposalAnswer, StoreError};
+
+impl Service {
+    /// `actor` proposes ending the current battle.
+    pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let m = match_in_play(&mut tx, place.channel).await?;
+        let seat = seat_of(&m, actor)?;
+        let names = names_in(&mut tx, &m).await?;
+        if let Some(p) = &m.proposal {
+            return if p.proposer == actor.id {
+                refuse(format!(
+                    "You have already proposed ending this battle; {} has not answered yet.",
+                    names.of(m.player(seat.other()))
+                ))
+            } else {
+                refuse(format!(
+                    "{} has already proposed ending this battle. Answer with `/thud end action:agree` or `action:decline`.",
+                    names.of(p.proposer)
+                ))
+            };
+        }
+        let battle = m.current_battle();
+        let proposal = match tx
+            .open_proposal(battle.id, actor.id, battle.stamps.len() as u32, now)
+            .await
+        {
+            Ok(p) => p,
+            Err(StoreError::Conflict(Conflict::ProposalOpen)) => {
+                return refuse("A proposal to end this battle is already open.")
+            }
+            Err(e) => return Err(e.into()),
+        };
+        tx.commit().await?;
+        let other = m.player(seat.other());
+        let number = m.game.battle_number();
+        let mut text = format!(
+            "{}, **{}** proposes ending battle {number} now.",
+            mention(other),
+            actor.name
+        );
+        if !m.variant.wins_by_objective() {
+            let score = m.game.current_battle().score();
+            let standing = match score.leader() {
+                Some((side, by)) => format!("the {side} lead by {by}"),
+                None => "level".to_string(),
+            };
+            text.push_str(&format!(
+                " The score would stand: Dwarfs {} · Trolls {} ({standing}).",
+                score.dwarfs, score.trolls
+            ));
+        } else {
+            text.push_str(" An agreed Koom Valley battle is a draw.");
+        }
+        text.push_str(" Moving instead lets the proposal lapse.");
+        Ok(Reply::public(text)
+            .mention(other)
+            .button(
+                Action::AgreeEnd {
+                    match_id: m.id,
+                    proposal: proposal.id,
+                },
+                "Agree",
+                ButtonStyle::Success,
+            )
+            .button(
+                Action::KeepPlaying {
+                    match_id: m.id,
+                    proposal: proposal.id,
+                },
+                "Keep playing",
+                ButtonStyle::Secondary,
+            ))
+    }
+
+    /// `actor` answers the open proposal; `pressed` names the proposal when answered by
+    /// button, so a stale button is refused.
+    pub async fn answer_end(
+        &self,
+        place: Place,
+        actor: &Actor,
+        agree: bool,
+        pressed: Option<(MatchId, i64)>,
+    ) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let mut m = match_in_play(&mut tx, place.channel).await?;
+        let seat = seat_of(&m, actor)?;
+        let Some(proposal) = m.proposal else {
+            return refuse("There is no open proposal to end the battle.");
+        };
+        if let Some((match_id, id)) = pressed {
+            if match_id != m.id || id != proposal.id {
+                return refuse("That proposal is no longer open.");
+            }
+        }
+        if proposal.proposer == actor.id {
+            return refuse("You cannot answer your own proposal; the other player must.");
+        }
+        let names = names_in(&mut tx, &m).await?;
+        if !agree {
+            tx.answer_proposal(proposal.id, ProposalAnswer::Declined, now).await?;
+            tx.commit().await?;
+            let mut reply = Reply::public(format!(
+                "**{}** wants to keep playing; battle {} goes on.",
+                actor.name,
+                m.game.battle_number()
+            ))
+            .mention(proposal.proposer);
+            reply.spend_buttons = pressed.is_some();
+            return Ok(reply);
+        }
+        let battle_row = m.current_battle().clone();
+        let progress = match m.game.end_battle_by_agreement() {
+            Ok(p) => p,
+            Err(MatchError::Over) => return refuse("This match is over."),
+            Err(e) => return refuse(format!("{e}.")),
+        };
+        tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now).await?;
+        let (mut lines, next) = self
+            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
+            .await?;
+        tx.commit().await?;
+        lines.insert(
+            0,
+            format!(
+                "**{}** agrees with {} to end battle {}.",
+                actor.name,
+                names.of(m.player(seat.other())),
+                progress.battle
+            ),
+        );
+        let mut reply = Reply::public(lines.join("\n"));
+        if let Some(next) = next {
+            reply = reply.mention(next);
+        }
+        reply.spend_buttons = pressed.is_some();
+        let settings = self.store.settings(actor.id).await?;
+        Ok(self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply))
+    }
+}

@@ -1,0 +1,116 @@
+//! Looking at a match: the board for anyone in the channel, and a player's list of games.
+
+
+use super::error::Result;
+use super::outcome::{channel, full_time, relative_time, Reply};
+use super::{battle_status, Actor, Names, Place, Service};
+use crate::store::{BoardStyle, MatchState};
+
+impl Service {
+    /// The board of the match in play here (or of the last one played here), with the score,
+    /// whose turn it is and the deadline. Spectators may look too.
+    pub async fn board(&self, place: Place, viewer: &Actor, style: Option<BoardStyle>) -> Result<Reply> {
+        let m = match self.store.active_match_in(place.channel).await? {
+            Some(m) => m,
+            None => match self.store.latest_match_in(place.channel).await? {
+                Some(id) => match self.store.load_match(id).await? {
+                    Some(m) => m,
+                    None => return Ok(Reply::private("There is no match in this channel yet.")),
+                },
+                None => {
+                    return Ok(Reply::private(
+                        "There is no match in this channel yet. Start one with `/thud challenge`.",
+                    ))
+                }
+            },
+        };
+        let names = self.names(&m).await?;
+        let index = m.game.battles().len() - 1;
+        let battle = &m.game.battles()[index];
+        let mut lines = vec![format!(
+            "**Match #{}** · {} · battle {} of 2 · **{}** commands the dwarfs, **{}** the trolls.",
+            m.id,
+            m.variant.title(),
+            index + 1,
+            names.of(m.commander(crate::game::Side::Dwarfs)),
+            names.of(m.commander(crate::game::Side::Trolls)),
+        )];
+        if !m.variant.wins_by_objective() {
+            let score = battle.score();
+            lines.push(format!("Score: Dwarfs {} · Trolls {}.", score.dwarfs, score.trolls));
+        }
+        match m.state {
+            MatchState::Active => {
+                lines.push(format!("{}.", battle_status(&m, &names, index)));
+                if let Some(clock) = m.clock {
+                    lines.push(format!(
+                        "Deadline {} ({}).",
+                        full_time(clock.deadline),
+                        relative_time(clock.deadline)
+                    ));
+                }
+                if let Some(p) = m.proposal {
+                    lines.push(format!("{} has proposed ending this battle.", names.of(p.proposer)));
+                }
+            }
+            MatchState::Finished => lines.push(format!(
+                "This match is over{}.",
+                m.winner
+                    .map(|w| format!(": **{}** won", names.of(w)))
+                    .unwrap_or_else(|| ": it was drawn".to_string())
+            )),
+            MatchState::Aborted => lines.push("This match was aborted by a moderator.".to_string()),
+        }
+        if let Some(last) = battle.last_move() {
+            lines.push(format!("Last move: `{last}`."));
+        }
+        let mut settings = self.store.settings(viewer.id).await?;
+        if let Some(style) = style {
+            settings.board_style = style;
+        }
+        Ok(self.board_output(&m, &names, index, &settings, Reply::public(lines.join("\n"))))
+    }
+
+    /// `actor`'s matches in play on this server, with opponent, whose turn and time left.
+    pub async fn my_games(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let games = self.store.active_matches_of(actor.id, Some(place.guild)).await?;
+        if games.is_empty() {
+            return Ok(Reply::private(
+                "You have no matches in play on this server. Challenge someone with `/thud challenge`.",
+            ));
+        }
+        let ids: Vec<_> = games.iter().flat_map(|g| g.players).collect();
+        let names = Names(self.store.names(&ids).await?);
+        let now = self.now();
+        let mut text = format!("**Your matches in play** ({})\n", games.len());
+        for g in &games {
+            let opponent = if g.players[0] == actor.id { g.players[1] } else { g.players[0] };
+            let turn = match g.clock {
+                Some(c) if c.player == actor.id => {
+                    let left = if c.deadline > now {
+                        format!("deadline {}", relative_time(c.deadline))
+                    } else {
+                        "**deadline passed**".to_string()
+                    };
+                    format!("**your move**, {left}")
+                }
+                Some(c) => {
+                    if c.deadline > now {
+                        format!("{}'s move, deadline {}", names.of(c.player), relative_time(c.deadline))
+                    } else {
+                        format!("{}'s deadline passed: you may `/thud claim`", names.of(c.player))
+                    }
+                }
+                None => "waiting".to_string(),
+            };
+            text.push_str(&format!(
+                "{} · `#{}` vs **{}** · {} · {turn}\n",
+                channel(g.channel),
+                g.id,
+                names.of(opponent),
+                g.variant.title()
+            ));
+        }
+        Ok(Reply::private(text.trim_end().to_string()))
+    }
+}

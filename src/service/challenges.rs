@@ -1,0 +1,276 @@
+//! Challenging a player, and answering a challenge.
+
+use rand::Rng;
+
+use super::error::{refuse, Result};
+use super::outcome::{full_time, mention, relative_time, Action, ButtonStyle, Reply};
+use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
+use crate::game::{Seat, Side, Variant};
+use crate::store::{
+    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, NewChallenge, NewMatch, SideChoice,
+    StoreError,
+};
+
+/// What a challenger may choose; `None` means the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChallengeOptions {
+    pub variant: Option<String>,
+    /// `dwarfs`, `trolls` or `random`: the challenger's side in battle 1.
+    pub side: Option<String>,
+    pub days_per_move: Option<u32>,
+}
+
+impl Service {
+    /// `challenger` invites `opponent` to a match in this channel.
+    pub async fn challenge(
+        &self,
+        place: Place,
+        challenger: &Actor,
+        opponent: &Actor,
+        options: &ChallengeOptions,
+    ) -> Result<Reply> {
+        let variant: Variant = match &options.variant {
+            None => Variant::default(),
+            Some(v) => match v.parse() {
+                Ok(v) => v,
+                Err(e) => return refuse(format!("{e}.")),
+            },
+        };
+        let side = match &options.side {
+            None => SideChoice::default(),
+            Some(s) => match SideChoice::from_name(s) {
+                Some(side) => side,
+                None => return refuse(format!("`{s}` is not a side; choose dwarfs, trolls or random.")),
+            },
+        };
+        let days = options.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+        if !DAYS_PER_MOVE.contains(&days) {
+            return refuse(format!(
+                "{days} days per move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."
+            ));
+        }
+        if opponent.id == challenger.id {
+            return refuse("You cannot challenge yourself. Pick another player.");
+        }
+        if opponent.is_bot {
+            return refuse(format!("{} is a bot and cannot play Thud. Challenge a person.", opponent.name));
+        }
+        if self.store.active_match_in(place.channel).await?.is_some() {
+            return refuse("This channel already has a match in play. Finish it first, or challenge in another channel.");
+        }
+        self.see(challenger).await?;
+        self.see(opponent).await?;
+        let now = self.now();
+        let new = NewChallenge {
+            guild: place.guild,
+            channel: place.channel,
+            challenger: challenger.id,
+            opponent: opponent.id,
+            variant,
+            side,
+            days_per_move: days,
+            created_at: now,
+            expires_at: now + self.config.challenge_expiry,
+        };
+        let challenge = match self.store.create_challenge(&new).await {
+            Ok(c) => c,
+            Err(StoreError::Conflict(Conflict::DuplicateChallenge)) => {
+                return refuse(format!(
+                    "You and {} already have an open challenge in this channel. Answer or cancel it first.",
+                    opponent.name
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let sides = match side {
+            SideChoice::Dwarfs => format!("{} commands the dwarfs in battle 1", challenger.name),
+            SideChoice::Trolls => format!("{} commands the trolls in battle 1", challenger.name),
+            SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
+        };
+        let text = format!(
+            "{}, **{}** challenges you to a match of **{}** (match of two battles, roles swapped; {sides}; {days} {} per move). \
+             The challenge expires {}.",
+            mention(opponent.id),
+            challenger.name,
+            variant.title(),
+            if days == 1 { "day" } else { "days" },
+            relative_time(challenge.expires_at),
+        );
+        Ok(Reply::public(text)
+            .mention(opponent.id)
+            .button(Action::Accept(challenge.id), "Accept", ButtonStyle::Success)
+            .button(Action::Decline(challenge.id), "Decline", ButtonStyle::Danger)
+            .button(Action::Cancel(challenge.id), "Cancel", ButtonStyle::Secondary))
+    }
+
+    /// The open challenge `actor` could accept here, without accepting it: lets a front-end
+    /// check before it opens a thread for the match.
+    pub async fn challenge_to_accept(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Challenge> {
+        let challenge = self.find_challenge(place, actor, id, Role::Opponent).await?;
+        if challenge.expires_at <= self.now() {
+            return refuse("This challenge has expired. Ask for a new one.");
+        }
+        Ok(challenge)
+    }
+
+    /// The opponent accepts; battle 1 begins in `match_channel` (a thread of its own) or, by
+    /// default, in the channel of the challenge.
+    pub async fn accept(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: Option<ChallengeId>,
+        match_channel: Option<ChannelId>,
+    ) -> Result<Reply> {
+        let challenge = self.challenge_to_accept(place, actor, id).await?;
+        self.see(actor).await?;
+        let now = self.now();
+        let challenger_first = match challenge.side {
+            SideChoice::Dwarfs => true,
+            SideChoice::Trolls => false,
+            SideChoice::Random => rand::thread_rng().gen_bool(0.5),
+        };
+        let players = if challenger_first {
+            [challenge.challenger, challenge.opponent]
+        } else {
+            [challenge.opponent, challenge.challenger]
+        };
+        let mut tx = self.store.begin().await?;
+        if tx
+            .close_challenge(challenge.id, ChallengeState::Accepted, now)
+            .await?
+            .is_none()
+        {
+            return refuse("This challenge is no longer open.");
+        }
+        let new = NewMatch {
+            guild: challenge.guild,
+            channel: match_channel.unwrap_or(challenge.channel),
+            challenge: Some(challenge.id),
+            players,
+            variant: challenge.variant,
+            days_per_move: challenge.days_per_move,
+            created_at: now,
+        };
+        let match_id = match tx.insert_match(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                return refuse("That channel already has a match in play; the challenge stays open until it is free.")
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let clock = super::turn_clock(players[0], now, challenge.days_per_move);
+        tx.set_clock(match_id, &clock).await?;
+        let m = tx
+            .lock_match(match_id)
+            .await?
+            .ok_or_else(|| super::ServiceError::System(format!("match {match_id} vanished")))?;
+        tx.commit().await?;
+
+        let names = self.names(&m).await?;
+        let text = format!(
+            "**Match #{}** of **{}** begins: two battles, roles swapped after the first.\n\
+             **Battle 1**: **{}** commands the dwarfs, **{}** the trolls. Dwarfs move first.\n\
+             {}, your move (dwarfs). Deadline {} ({}).",
+            m.id,
+            m.variant.title(),
+            names.of(m.player(Seat::commanding(Side::Dwarfs, 1))),
+            names.of(m.player(Seat::commanding(Side::Trolls, 1))),
+            mention(players[0]),
+            full_time(clock.deadline),
+            relative_time(clock.deadline),
+        );
+        let settings = self.store.settings(actor.id).await?;
+        let mut reply = self.board_output(&m, &names, 0, &settings, Reply::public(text).mention(players[0]));
+        reply.spend_buttons = id.is_some();
+        Ok(reply)
+    }
+
+    /// The opponent declines.
+    pub async fn decline(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply> {
+        let challenge = self.find_challenge(place, actor, id, Role::Opponent).await?;
+        self.close(challenge, ChallengeState::Declined, id.is_some(), |names, c| {
+            format!("**{}** declines {}'s challenge.", names.of(c.opponent), names.of(c.challenger))
+        })
+        .await
+    }
+
+    /// The challenger withdraws.
+    pub async fn cancel(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply> {
+        let challenge = self.find_challenge(place, actor, id, Role::Challenger).await?;
+        self.close(challenge, ChallengeState::Cancelled, id.is_some(), |names, c| {
+            format!("**{}** withdraws the challenge to {}.", names.of(c.challenger), names.of(c.opponent))
+        })
+        .await
+    }
+
+    async fn close(
+        &self,
+        challenge: Challenge,
+        state: ChallengeState,
+        from_button: bool,
+        say: impl Fn(&Names, &Challenge) -> String,
+    ) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {
+            return refuse("This challenge is no longer open.");
+        };
+        tx.commit().await?;
+        let names = Names(self.store.names(&[closed.challenger, closed.opponent]).await?);
+        let mut reply = Reply::public(say(&names, &closed));
+        reply.spend_buttons = from_button;
+        Ok(reply)
+    }
+
+    /// The challenge `id`, or the newest open one here where `actor` plays `role`.
+    async fn find_challenge(&self, place: Place, actor: &Actor, id: Option<ChallengeId>, role: Role) -> Result<Challenge> {
+        let challenge = match id {
+            Some(id) => match self.store.challenge(id).await? {
+                Some(c) => c,
+                None => return refuse("That challenge does not exist."),
+            },
+            None => {
+                let open = self.store.pending_challenges(place.channel, actor.id).await?;
+                let mine = open.into_iter().find(|c| role.of(c) == actor.id);
+                match mine {
+                    Some(c) => c,
+                    None => {
+                        return refuse(match role {
+                            Role::Opponent => "Nobody has challenged you in this channel.",
+                            Role::Challenger => "You have no open challenge in this channel.",
+                        })
+                    }
+                }
+            }
+        };
+        if challenge.state != ChallengeState::Pending {
+            return refuse(format!("This challenge was already {}.", challenge.state.name()));
+        }
+        if role.of(&challenge) != actor.id {
+            return refuse(match role {
+                Role::Opponent if challenge.challenger == actor.id => {
+                    "You cannot answer your own challenge; you can cancel it."
+                }
+                Role::Opponent => "This challenge is not addressed to you.",
+                Role::Challenger => "Only the challenger can cancel a challenge.",
+            });
+        }
+        Ok(challenge)
+    }
+}
+
+/// The part a player has in a challenge.
+#[derive(Clone, Copy)]
+enum Role {
+    Challenger,
+    Opponent,
+}
+
+impl Role {
+    fn of(self, c: &Challenge) -> crate::store::UserId {
+        match self {
+            Role::Challenger => c.challenger,
+            Role::Opponent => c.opponent,
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Ending a match early: resigning, claiming it on time, a moderator's abort.
+
+use super::error::{refuse, Result};
+use super::outcome::{full_time, Action, ButtonStyle, Reply};
+use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use crate::game::Seat;
+use crate::store::{Finish, MatchId, StoredMatch, Tx};
+
+impl Service {
+    /// Asks `actor` to confirm resigning: a private message with a Confirm button.
+    pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let m = match self.store.active_match_in(place.channel).await? {
+            Some(m) => m,
+            None => return refuse("There is no match in play in this channel."),
+        };
+        seat_of(&m, actor)?;
+        Ok(Reply::private(
+            "Resigning forfeits the whole match (both battles) to your opponent, and counts as a loss. Are you sure?",
+        )
+        .button(Action::ConfirmResign(m.id), "Confirm resignation", ButtonStyle::Danger))
+    }
+
+    /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
+    pub async fn resign(&self, place: Place, actor: &Actor, confirmed: Option<MatchId>) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let m = match_in_play(&mut tx, place.channel).await?;
+        if confirmed.is_some_and(|id| id != m.id) {
+            return refuse("That match is no longer in play.");
+        }
+        let seat = seat_of(&m, actor)?;
+        let mut reply = self
+            .forfeit(tx, m, seat, Finish::Resigned, format!("**{}** resigns.", actor.name))
+            .await?;
+        reply.spend_buttons = confirmed.is_some();
+        Ok(reply)
+    }
+
+    /// `actor` claims the match because the opponent let the deadline pass.
+    pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let m = match_in_play(&mut tx, place.channel).await?;
+        let seat = seat_of(&m, actor)?;
+        if m.game.seat_to_move() == Some(seat) {
+            return refuse("It is your turn; only the player waiting can claim a match on time.");
+        }
+        let Some(clock) = m.clock else {
+            return refuse("This match has no running clock.");
+        };
+        if now < clock.deadline {
+            return refuse(format!(
+                "Your opponent still has time: the deadline is {}. You can claim the match after that.",
+                full_time(clock.deadline)
+            ));
+        }
+        let names = names_in(&mut tx, &m).await?;
+        let late = names.of(clock.player);
+        self.forfeit(
+            tx,
+            m,
+            seat.other(),
+            Finish::Timeout,
+            format!(
+                "**{}** claims the match: {late} missed the deadline of {}.",
+                actor.name,
+                full_time(clock.deadline)
+            ),
+        )
+        .await
+    }
+
+    /// A moderator stops the match in this channel; it is recorded and unrated.
+    pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
+        if !is_moderator {
+            return refuse("Only a server moderator (with the Manage Server permission) can abort a match.");
+        }
+        let mut tx = self.store.begin().await?;
+        let m = match_in_play(&mut tx, place.channel).await?;
+        tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), self.now())
+            .await?;
+        tx.commit().await?;
+        self.see(actor).await?;
+        Ok(Reply::public(format!(
+            "**Match #{}** was aborted by {}. It is recorded but not rated.",
+            m.id, actor.name
+        )))
+    }
+
+    /// `loser` forfeits `m`; writes the result and ratings and announces it.
+    pub(super) async fn forfeit(
+        &self,
+        mut tx: Tx,
+        mut m: StoredMatch,
+        loser: Seat,
+        finish: Finish,
+        opening: String,
+    ) -> Result<Reply> {
+        let result = match m.game.forfeit(loser) {
+            Ok(r) => r,
+            Err(e) => return refuse(format!("{e}.")),
+        };
+        let names = names_in(&mut tx, &m).await?;
+        let mut lines = vec![opening];
+        lines.extend(self.finish(&mut tx, &m, &names, &result, finish).await?);
+        tx.commit().await?;
+        let winner = m.player(loser.other());
+        Ok(Reply::public(lines.join("\n")).mention(winner))
+    }
+}

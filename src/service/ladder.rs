@@ -1,0 +1,231 @@
+//! Ratings (Glicko-2, per server and global), leaderboards, stats and history.
+
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+use super::error::Result;
+use super::outcome::{channel, Reply};
+use super::{Actor, Names, Place, Service};
+use crate::game::{MatchResult, Points, Seat};
+use crate::store::{Finish, MatchState, Rating, Scope, StoredMatch, Tx, UserId};
+
+/// A rating is provisional while its deviation is above this.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// Lines on one leaderboard page.
+const PAGE: i64 = 10;
+
+/// Which ladder to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LadderScope {
+    /// This server's players.
+    #[default]
+    Server,
+    Global,
+}
+
+fn fresh(player: UserId) -> Rating {
+    let g = Glicko2Rating::new();
+    Rating {
+        player,
+        rating: g.rating,
+        deviation: g.deviation,
+        volatility: g.volatility,
+        games: 0,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        points_for: Points::ZERO,
+        points_against: Points::ZERO,
+    }
+}
+
+/// A rating as shown: `1662`, or `1500?` while provisional.
+fn shown(r: &Rating) -> String {
+    let mark = if r.deviation > PROVISIONAL_DEVIATION { "?" } else { "" };
+    format!("{:.0}{mark}", r.rating)
+}
+
+/// Points won minus points conceded, signed: `+12`, `-3½`, `0`.
+fn net(r: &Rating) -> String {
+    let (f, a) = (r.points_for.halves(), r.points_against.halves());
+    let diff = Points::from_halves(f.abs_diff(a));
+    match f.cmp(&a) {
+        std::cmp::Ordering::Greater => format!("+{diff}"),
+        std::cmp::Ordering::Less => format!("-{diff}"),
+        std::cmp::Ordering::Equal => "0".to_string(),
+    }
+}
+
+impl Service {
+    /// Rates a finished match on the server's ladder and the global one. Forfeits count;
+    /// aborted matches never reach here.
+    pub(super) async fn rate(&self, tx: &mut Tx, m: &StoredMatch, names: &Names, result: &MatchResult) -> Result<Vec<String>> {
+        if !m.rated {
+            return Ok(Vec::new());
+        }
+        let now = self.now();
+        let outcome = match result.winner {
+            Some(Seat::First) => Outcomes::WIN,
+            Some(Seat::Second) => Outcomes::LOSS,
+            None => Outcomes::DRAW,
+        };
+        let mut line = String::new();
+        for scope in [Scope::Guild(m.guild), Scope::Global] {
+            // Lock both rows in id order so two matches finishing at once cannot deadlock.
+            let mut ordered = m.players;
+            ordered.sort();
+            let mut rows = Vec::new();
+            for p in ordered {
+                rows.push(tx.rating_for_update(scope, p).await?.unwrap_or_else(|| fresh(p)));
+            }
+            let row = |p: UserId| rows.iter().find(|r| r.player == p).copied().unwrap_or_else(|| fresh(p));
+            let (a, b) = (row(m.players[0]), row(m.players[1]));
+            let g = |r: &Rating| Glicko2Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            };
+            let (na, nb) = glicko2(&g(&a), &g(&b), &outcome, &Glicko2Config::new());
+            for (seat, old, new) in [(Seat::First, a, na), (Seat::Second, b, nb)] {
+                let mut r = old;
+                r.rating = new.rating;
+                r.deviation = new.deviation;
+                r.volatility = new.volatility;
+                r.games += 1;
+                match result.winner {
+                    Some(w) if w == seat => r.wins += 1,
+                    Some(_) => r.losses += 1,
+                    None => r.draws += 1,
+                }
+                r.points_for = r.points_for + result.total(seat);
+                r.points_against = r.points_against + result.total(seat.other());
+                tx.save_rating(scope, &r, now).await?;
+                if matches!(scope, Scope::Guild(_)) {
+                    if !line.is_empty() {
+                        line.push_str(" · ");
+                    }
+                    line.push_str(&format!(
+                        "{} {} → {}",
+                        names.of(r.player),
+                        shown(&old),
+                        shown(&r)
+                    ));
+                }
+            }
+        }
+        Ok(vec![format!("Ratings on this server: {line}.")])
+    }
+
+    /// One page (from 1) of a ladder.
+    pub async fn leaderboard(&self, place: Place, scope: LadderScope, page: u32) -> Result<Reply> {
+        let page = page.max(1);
+        let (store_scope, title) = match scope {
+            LadderScope::Server => (Scope::Guild(place.guild), "this server"),
+            LadderScope::Global => (Scope::Global, "all servers"),
+        };
+        let (standings, total) = self
+            .store
+            .leaderboard(store_scope, (page as i64 - 1) * PAGE, PAGE)
+            .await?;
+        let pages = ((total + PAGE - 1) / PAGE).max(1);
+        if standings.is_empty() {
+            return Ok(Reply::public(if total == 0 {
+                format!("No rated matches on {title} yet. Finish a match to appear here.")
+            } else {
+                format!("The leaderboard of {title} has {pages} page(s); page {page} is empty.")
+            }));
+        }
+        let mut text = format!("**Leaderboard — {title}** (page {page} of {pages})\n");
+        for s in &standings {
+            let r = &s.rating;
+            text.push_str(&format!(
+                "`{:>3}.` **{}** {} · {} {} · {}W {}D {}L · net {}\n",
+                s.rank,
+                s.name,
+                shown(r),
+                r.games,
+                if r.games == 1 { "match" } else { "matches" },
+                r.wins,
+                r.draws,
+                r.losses,
+                net(r)
+            ));
+        }
+        text.push_str(&format!(
+            "A `?` marks a provisional rating (deviation above {PROVISIONAL_DEVIATION:.0})."
+        ));
+        Ok(Reply::public(text))
+    }
+
+    /// A player's ratings and record.
+    pub async fn stats(&self, place: Place, player: &Actor) -> Result<Reply> {
+        let mut text = format!("**{}**\n", player.name);
+        let mut any = false;
+        for (scope, title) in [(Scope::Guild(place.guild), "This server"), (Scope::Global, "All servers")] {
+            if let Some((r, rank)) = self.store.standing(scope, player.id).await? {
+                any = true;
+                text.push_str(&format!(
+                    "{title}: rating {} (±{:.0}), rank {rank} · {} matches · {}W {}D {}L · points {} won, {} conceded (net {})\n",
+                    shown(&r),
+                    r.deviation,
+                    r.games,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.points_for,
+                    r.points_against,
+                    net(&r)
+                ));
+            }
+        }
+        let active = self.store.active_matches_of(player.id, Some(place.guild)).await?;
+        if !active.is_empty() {
+            text.push_str(&format!("Playing now: {} match(es) on this server.\n", active.len()));
+        }
+        if !any {
+            text.push_str("No rated matches yet.");
+        }
+        Ok(Reply::public(text.trim_end().to_string()))
+    }
+
+    /// A player's recent matches.
+    pub async fn history(&self, place: Place, player: &Actor) -> Result<Reply> {
+        let matches = self.store.finished_matches_of(player.id, Some(place.guild), 10).await?;
+        if matches.is_empty() {
+            return Ok(Reply::public(format!("{} has no finished matches on this server yet.", player.name)));
+        }
+        let ids: Vec<UserId> = matches.iter().flat_map(|m| m.players).collect();
+        let names = Names(self.store.names(&ids).await?);
+        let mut text = format!("**Recent matches of {}**\n", player.name);
+        for m in &matches {
+            let opponent = if m.players[0] == player.id { m.players[1] } else { m.players[0] };
+            let mine = usize::from(m.players[0] != player.id);
+            let verdict = match (m.state, m.winner) {
+                (MatchState::Aborted, _) => "aborted".to_string(),
+                (_, Some(w)) if w == player.id => "won".to_string(),
+                (_, Some(_)) => "lost".to_string(),
+                (_, None) => "drew".to_string(),
+            };
+            let how = match m.finish {
+                Some(Finish::Resigned) => " by resignation",
+                Some(Finish::Timeout) => " on time",
+                _ => "",
+            };
+            let score = m
+                .points
+                .map(|p| format!(" {}–{}", p[mine], p[1 - mine]))
+                .unwrap_or_default();
+            let date = m.finished_at.unwrap_or(m.created_at).format("%Y-%m-%d");
+            text.push_str(&format!(
+                "`#{}` vs **{}** · {} · {verdict}{score}{how} · {date} · {}\n",
+                m.id,
+                names.of(opponent),
+                m.variant.title(),
+                channel(m.channel)
+            ));
+        }
+        Ok(Reply::public(text.trim_end().to_string()))
+    }
+
+}

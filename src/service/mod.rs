@@ -1,0 +1,401 @@
+//! The application: one function per thing a player or the clock does.
+//!
+//! Functions take plain ids and text and return a [`Reply`] (or [`Notice`]s for the clock).
+//! Every change to a match runs in one store transaction that locks the match first, so a
+//! refusal changes nothing and two requests for the same match are taken one at a time.
+//! Nothing here knows of Discord: the same service runs the bot and the offline console.
+
+mod agreement;
+mod board;
+mod challenges;
+mod clock;
+mod error;
+mod forfeits;
+mod ladder;
+mod outcome;
+mod play;
+mod records;
+mod settings;
+mod suggestions;
+mod timekeeping;
+
+pub use challenges::ChallengeOptions;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::{Result, ServiceError};
+pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
+pub use outcome::{full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Notice, Reply};
+pub use play::{MoveRequest, Verb};
+pub use suggestions::Choice;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::game::{BattleEnd, BattleResult, MatchResult, Progress, Seat, Side, Variant};
+use crate::render::{BoardView, Caption, Renderer, Theme};
+use crate::store::{
+    ChannelId, Finish, GuildId, Player, Settings, Store, StoredMatch, TurnClock, Tx, UserId,
+};
+
+/// The days a player may take over a move, and the default.
+pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+pub const DEFAULT_DAYS_PER_MOVE: u32 = 3;
+
+/// Settings of the match flow.
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    /// How long a challenge stays open.
+    pub challenge_expiry: Duration,
+    /// When set, the clock forfeits a match this long after a missed deadline.
+    pub auto_forfeit_after: Option<Duration>,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> ServiceConfig {
+        ServiceConfig {
+            challenge_expiry: Duration::hours(24),
+            auto_forfeit_after: None,
+        }
+    }
+}
+
+/// The person acting, as the front-end knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub id: UserId,
+    pub name: String,
+    pub is_bot: bool,
+}
+
+impl Actor {
+    pub fn new(id: UserId, name: impl Into<String>) -> Actor {
+        Actor {
+            id,
+            name: name.into(),
+            is_bot: false,
+        }
+    }
+}
+
+impl Actor {
+    fn player(&self) -> Player {
+        Player {
+            id: self.id,
+            name: self.name.clone(),
+            is_bot: self.is_bot,
+        }
+    }
+}
+
+/// The display names of a match's players, read inside the match's transaction.
+async fn names_in(tx: &mut Tx, m: &StoredMatch) -> Result<Names> {
+    Ok(Names(tx.names(&m.players).await?))
+}
+
+/// Where the action happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub guild: GuildId,
+    pub channel: ChannelId,
+}
+
+/// The match service.
+pub struct Service {
+    store: Store,
+    renderer: Arc<Renderer>,
+    clock: Arc<dyn Clock>,
+    config: ServiceConfig,
+}
+
+impl Service {
+    pub fn new(store: Store, renderer: Arc<Renderer>, clock: Arc<dyn Clock>, config: ServiceConfig) -> Service {
+        Service {
+            store,
+            renderer,
+            clock,
+            config,
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    /// Remembers the actor's current name.
+    async fn see(&self, actor: &Actor) -> Result<()> {
+        self.store.save_player(&actor.player(), self.now()).await?;
+        Ok(())
+    }
+
+    /// The display names of a match's players.
+    async fn names(&self, m: &StoredMatch) -> Result<Names> {
+        Ok(Names(self.store.names(&m.players).await?))
+    }
+
+    /// The board of battle `index` (from 0) as the viewer likes it: a picture, or the text
+    /// board in the message.
+    fn board_output(&self, m: &StoredMatch, names: &Names, index: usize, settings: &Settings, reply: Reply) -> Reply {
+        let battle = &m.game.battles()[index];
+        let number = index as u8 + 1;
+        let caption = Caption {
+            title: format!(
+                "Match #{} · Battle {number} of 2 · {}",
+                m.id,
+                m.variant.title()
+            ),
+            dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
+            trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
+            status: battle_status(m, names, index),
+        };
+        let text_board = crate::render::text_board(battle.position());
+        let mut reply = reply;
+        reply.board_text = Some(text_board.clone());
+        if settings.board_style == crate::store::BoardStyle::Brief {
+            reply.text.push_str(&format!("\n```\n{text_board}```"));
+            return reply;
+        }
+        let theme: Theme = settings.theme.parse().unwrap_or_default();
+        let view = BoardView {
+            position: battle.position(),
+            last_move: battle.last_move(),
+            caption: Some(&caption),
+        };
+        let png = self.renderer.board_png(&view, theme);
+        reply.attach(format!("thud-match-{}-battle-{number}.png", m.id), png)
+    }
+
+    /// Writes what an action did to the match beyond the move itself: a battle ended, battle 2
+    /// begun, the match finished and rated, or the next turn's clock. Returns the lines to
+    /// announce and who to ping.
+    async fn record_progress(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        names: &Names,
+        progress: &Progress,
+        battle_id: i64,
+    ) -> Result<(Vec<String>, Option<UserId>)> {
+        let now = self.now();
+        let mut lines = Vec::new();
+        if let Some(result) = &progress.battle_result {
+            tx.finish_battle(battle_id, result, now).await?;
+            lines.push(battle_over_text(m, names, progress.battle, result));
+            if progress.match_result.is_none() && m.game.battles().len() == 2 && progress.battle == 1 {
+                tx.insert_battle(m.id, 2, m.players, m.variant, now).await?;
+                lines.push(format!(
+                    "**Battle 2** begins with the roles swapped: **{}** commands the dwarfs, **{}** the trolls.",
+                    names.of(m.player(Seat::commanding(Side::Dwarfs, 2))),
+                    names.of(m.player(Seat::commanding(Side::Trolls, 2))),
+                ));
+            }
+        }
+        if let Some(result) = &progress.match_result {
+            lines.extend(self.finish(tx, m, names, result, Finish::Completed).await?);
+            return Ok((lines, None));
+        }
+        let next = m
+            .game
+            .seat_to_move()
+            .map(|s| m.player(s))
+            .ok_or_else(|| ServiceError::System(format!("match {} has no player to move", m.id)))?;
+        let clock = turn_clock(next, now, m.days_per_move);
+        tx.set_clock(m.id, &clock).await?;
+        let side = side_of(m, next);
+        lines.push(format!(
+            "{}, your move ({side}). Deadline {} ({}).",
+            mention(next),
+            full_time(clock.deadline),
+            relative_time(clock.deadline)
+        ));
+        Ok((lines, Some(next)))
+    }
+
+    /// Ends a match with `result` and rates it; returns the lines announcing it.
+    async fn finish(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        names: &Names,
+        result: &MatchResult,
+        finish: Finish,
+    ) -> Result<Vec<String>> {
+        let now = self.now();
+        let winner = result.winner.map(|s| m.player(s));
+        tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
+            .await?;
+        let mut lines = vec![match_result_text(m, names, result)];
+        lines.extend(self.rate(tx, m, names, result).await?);
+        Ok(lines)
+    }
+}
+
+/// Display names by id, with a fallback for players never seen.
+struct Names(HashMap<UserId, String>);
+
+impl Names {
+    fn of(&self, id: UserId) -> String {
+        self.0
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("player {id}"))
+    }
+}
+
+/// The clock of a turn that starts `now`: the deadline, and one reminder when a quarter of the
+/// time is left but never more than a day before the deadline.
+fn turn_clock(player: UserId, now: DateTime<Utc>, days: u32) -> TurnClock {
+    let allowance = Duration::days(days as i64);
+    let deadline = now + allowance;
+    let warning = (allowance / 4).min(Duration::hours(24));
+    TurnClock {
+        player,
+        turn_started_at: now,
+        deadline,
+        remind_at: deadline - warning,
+        reminder_sent_at: None,
+    }
+}
+
+/// The side `player` commands in the current battle.
+fn side_of(m: &StoredMatch, player: UserId) -> Side {
+    let number = m.game.battle_number();
+    match m.seat_of(player) {
+        Some(seat) => seat.side_in(number),
+        None => Side::Dwarfs,
+    }
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Dwarfs => "Dwarfs",
+        Side::Trolls => "Trolls",
+    }
+}
+
+/// One line on where battle `index` (from 0) stands: whose move, or how it ended.
+fn battle_status(m: &StoredMatch, names: &Names, index: usize) -> String {
+    let battle = &m.game.battles()[index];
+    let number = index as u8 + 1;
+    if let Some(result) = battle.result() {
+        return battle_result_line(m.variant, number, &result);
+    }
+    match m.state {
+        crate::store::MatchState::Aborted => "Match aborted".to_string(),
+        crate::store::MatchState::Finished => "Match over".to_string(),
+        crate::store::MatchState::Active => match battle.side_to_move() {
+            Some(side) => format!(
+                "{} to move ({})",
+                names.of(m.player(Seat::commanding(side, number))),
+                side
+            ),
+            None => "Battle over".to_string(),
+        },
+    }
+}
+
+/// "Trolls win battle 1 by 8", "Battle 2 drawn".
+fn battle_result_line(variant: Variant, number: u8, result: &BattleResult) -> String {
+    match result.winner {
+        Some(side) if variant.wins_by_objective() => {
+            format!("{} win battle {number}", side_title(side))
+        }
+        Some(side) => format!("{} win battle {number} by {}", side_title(side), result.margin),
+        None => format!("Battle {number} drawn"),
+    }
+}
+
+/// The announcement of a finished battle.
+fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleResult) -> String {
+    let why = match result.end {
+        BattleEnd::Agreement => "both players agreed to end it".to_string(),
+        BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
+        BattleEnd::Objective { winner: Side::Trolls } => {
+            "three trolls stand around the Rock".to_string()
+        }
+        BattleEnd::Objective { winner: Side::Dwarfs } => {
+            "the dwarfs brought the Rock to the far side of the valley".to_string()
+        }
+    };
+    let verdict = match result.winner {
+        Some(side) => {
+            let winner = names.of(m.player(Seat::commanding(side, number)));
+            if m.variant.wins_by_objective() {
+                format!("**{winner}** ({side}) wins battle {number}.")
+            } else {
+                format!("**{winner}** ({side}) wins battle {number} by {}.", result.margin)
+            }
+        }
+        None => format!("Battle {number} is drawn."),
+    };
+    let score = if m.variant.wins_by_objective() {
+        String::new()
+    } else {
+        format!(
+            " Dwarfs {} · Trolls {}.",
+            result.score.dwarfs, result.score.trolls
+        )
+    };
+    format!("**Battle {number} is over**: {why}.{score} {verdict}")
+}
+
+/// The announcement of a finished match.
+fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> String {
+    let first = names.of(m.players[0]);
+    let second = names.of(m.players[1]);
+    let mut per_battle = Vec::new();
+    for (i, points) in result.battles.iter().enumerate() {
+        per_battle.push(format!(
+            "battle {}: {first} {} – {second} {}",
+            i + 1,
+            points[0],
+            points[1]
+        ));
+    }
+    let totals = format!(
+        "{first} {} – {second} {}",
+        result.total(Seat::First),
+        result.total(Seat::Second)
+    );
+    let verdict = match (result.winner, result.forfeited_by) {
+        (Some(w), Some(_)) => format!("**{}** wins the match by forfeit.", names.of(m.player(w))),
+        (Some(w), None) => format!(
+            "**{}** wins the match by {}.",
+            names.of(m.player(w)),
+            result.margin
+        ),
+        (None, _) => "The match is drawn.".to_string(),
+    };
+    if per_battle.is_empty() {
+        format!("**Match over.** {verdict}")
+    } else {
+        format!(
+            "**Match over** ({}). Total: {totals}. {verdict}",
+            per_battle.join("; ")
+        )
+    }
+}
+
+/// The match a spectator or player means: the one in play in the channel.
+async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
+    match tx.lock_active_match(channel).await? {
+        Some(m) => Ok(m),
+        None => error::refuse("There is no match in play in this channel. Start one with `/thud challenge`."),
+    }
+}
+
+/// The seat of `actor` in `m`, or a refusal for spectators.
+fn seat_of(m: &StoredMatch, actor: &Actor) -> Result<Seat> {
+    match m.seat_of(actor.id) {
+        Some(s) => Ok(s),
+        None => error::refuse("You are not playing in this match. Anyone can watch with `/thud board`; only the two players act."),
+    }
+}

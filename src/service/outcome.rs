@@ -1,0 +1,212 @@
+//! What the service hands back to a front-end: plain text, files, buttons and who to mention.
+//!
+//! Text uses Discord's markdown, which reads fine as plain text, and three tokens a front-end
+//! may turn into something of its own: `<@user>` (a player), `<#channel>` and `<t:unix:R>` /
+//! `<t:unix:f>` (a time, relative or in full). Only the users in [`Reply::mentions`] may be
+//! pinged; every other `<@user>` is shown as a name without a notification.
+
+use chrono::{DateTime, Utc};
+
+use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+
+/// A file to attach: a board picture, a replay or a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub filename: String,
+    pub bytes: Vec<u8>,
+}
+
+/// How a button looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ButtonStyle {
+    Primary,
+    Secondary,
+    Success,
+    Danger,
+}
+
+/// What pressing a button asks the service to do. The id carries the match or challenge, so a
+/// press is checked against the current state and the presser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Accept(ChallengeId),
+    Decline(ChallengeId),
+    Cancel(ChallengeId),
+    /// Agree to the end proposal `proposal` of a match.
+    AgreeEnd { match_id: MatchId, proposal: i64 },
+    KeepPlaying { match_id: MatchId, proposal: i64 },
+    ConfirmResign(MatchId),
+}
+
+impl Action {
+    /// The button's custom id (at most 100 characters, as Discord requires).
+    pub fn custom_id(&self) -> String {
+        match *self {
+            Action::Accept(c) => format!("thud:accept:{c}"),
+            Action::Decline(c) => format!("thud:decline:{c}"),
+            Action::Cancel(c) => format!("thud:cancel:{c}"),
+            Action::AgreeEnd { match_id, proposal } => format!("thud:agree:{match_id}:{proposal}"),
+            Action::KeepPlaying { match_id, proposal } => format!("thud:keep:{match_id}:{proposal}"),
+            Action::ConfirmResign(m) => format!("thud:resign:{m}"),
+        }
+    }
+
+    /// Reads a custom id back; `None` for anything that is not one of ours.
+    pub fn parse(id: &str) -> Option<Action> {
+        let mut parts = id.split(':');
+        if parts.next()? != "thud" {
+            return None;
+        }
+        let verb = parts.next()?;
+        let first: u64 = parts.next()?.parse().ok()?;
+        let second: Option<i64> = match parts.next() {
+            Some(p) => Some(p.parse().ok()?),
+            None => None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(match (verb, second) {
+            ("accept", None) => Action::Accept(ChallengeId(first)),
+            ("decline", None) => Action::Decline(ChallengeId(first)),
+            ("cancel", None) => Action::Cancel(ChallengeId(first)),
+            ("agree", Some(p)) => Action::AgreeEnd {
+                match_id: MatchId(first),
+                proposal: p,
+            },
+            ("keep", Some(p)) => Action::KeepPlaying {
+                match_id: MatchId(first),
+                proposal: p,
+            },
+            ("resign", None) => Action::ConfirmResign(MatchId(first)),
+            _ => return None,
+        })
+    }
+}
+
+/// A button under a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    pub action: Action,
+    pub label: String,
+    pub style: ButtonStyle,
+}
+
+/// A message for the channel (or, when `private`, for the asking player only).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Reply {
+    pub text: String,
+    pub attachments: Vec<Attachment>,
+    pub buttons: Vec<Button>,
+    /// The users this message pings.
+    pub mentions: Vec<UserId>,
+    /// Shown only to the player who asked (Discord's ephemeral messages).
+    pub private: bool,
+    /// When answering a button: the buttons of the message pressed are spent and should be
+    /// disabled.
+    pub spend_buttons: bool,
+    /// The board in text whenever the message shows a board: for a console, or as the
+    /// picture's description for screen readers.
+    pub board_text: Option<String>,
+}
+
+impl Reply {
+    /// A message for the channel.
+    pub fn public(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            ..Reply::default()
+        }
+    }
+
+    /// A message for the asking player only.
+    pub fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            private: true,
+            ..Reply::default()
+        }
+    }
+
+    pub fn mention(mut self, user: UserId) -> Reply {
+        if !self.mentions.contains(&user) {
+            self.mentions.push(user);
+        }
+        self
+    }
+
+    pub fn attach(mut self, filename: impl Into<String>, bytes: Vec<u8>) -> Reply {
+        self.attachments.push(Attachment {
+            filename: filename.into(),
+            bytes,
+        });
+        self
+    }
+
+    pub fn button(mut self, action: Action, label: &str, style: ButtonStyle) -> Reply {
+        self.buttons.push(Button {
+            action,
+            label: label.to_string(),
+            style,
+        });
+        self
+    }
+}
+
+/// Something the clock worker has to say in a channel, unasked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub reply: Reply,
+}
+
+/// A player mention token.
+pub fn mention(user: UserId) -> String {
+    format!("<@{user}>")
+}
+
+/// A channel token.
+pub fn channel(channel: ChannelId) -> String {
+    format!("<#{channel}>")
+}
+
+/// A time shown relative to now ("in 2 days").
+pub fn relative_time(at: DateTime<Utc>) -> String {
+    format!("<t:{}:R>", at.timestamp())
+}
+
+/// A time shown in full in the reader's time zone.
+pub fn full_time(at: DateTime<Utc>) -> String {
+    format!("<t:{}:f>", at.timestamp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn button_ids_read_back_and_foreign_ids_are_ignored() {
+        let actions = [
+            Action::Accept(ChallengeId(7)),
+            Action::Decline(ChallengeId(7)),
+            Action::Cancel(ChallengeId(8)),
+            Action::AgreeEnd {
+                match_id: MatchId(3),
+                proposal: 9,
+            },
+            Action::KeepPlaying {
+                match_id: MatchId(3),
+                proposal: 9,
+            },
+            Action::ConfirmResign(MatchId(u64::MAX)),
+        ];
+        for a in actions {
+            assert!(a.custom_id().len() <= 100);
+            assert_eq!(Action::parse(&a.custom_id()), Some(a));
+        }
+        for bad in ["", "thud", "thud:accept", "thud:accept:x", "other:accept:1", "thud:agree:1", "thud:accept:1:2:3"] {
+            assert_eq!(Action::parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Playing a move, as the MUD's verbs or as one notation string.
+
+use super::error::{refuse, Result};
+use super::outcome::Reply;
+use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use crate::game::{parse_square_list, Move, MoveText, Square};
+use crate::store::{Conflict, ProposalAnswer, StoreError};
+
+/// The MUD's move verbs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    /// Any move; captures are named for a troll.
+    Move,
+    /// A dwarf hurled onto a troll.
+    Hurl,
+    /// A troll shoved along its line, capturing.
+    Shove,
+}
+
+/// A move as a player asks for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveRequest {
+    /// `dD4-G7xG7`, `TG7-F6xE5xF5`, …
+    Notation(String),
+    /// `move from:F1 to:F5`, `shove from:G7 to:G5 capture:F4,G4`.
+    Verb {
+        verb: Verb,
+        from: String,
+        to: String,
+        /// Comma-separated squares; empty (or `none`) for no captures.
+        captures: String,
+    },
+}
+
+impl MoveRequest {
+    /// The move text, or why it cannot be read.
+    pub fn text(&self) -> Result<MoveText> {
+        match self {
+            MoveRequest::Notation(s) => match s.parse::<MoveText>() {
+                Ok(t) => Ok(t),
+                Err(e) => refuse(format!("I could not read that move: {e}.")),
+            },
+            MoveRequest::Verb {
+                from, to, captures, ..
+            } => {
+                let square = |what: &str, s: &str| -> Result<Square> {
+                    s.parse()
+                        .or_else(|e| refuse(format!("The {what} square: {e}.")))
+                };
+                let from = square("from", from)?;
+                let to = square("to", to)?;
+                let captures = match captures.trim().to_ascii_lowercase().as_str() {
+                    "" | "none" | "-" => Vec::new(),
+                    _ => match parse_square_list(captures) {
+                        Ok(list) => list,
+                        Err(e) => return refuse(format!("The captured squares: {e}.")),
+                    },
+                };
+                Ok(MoveText::new(from, to, captures))
+            }
+        }
+    }
+
+    fn verb(&self) -> Option<Verb> {
+        match self {
+            MoveRequest::Notation(_) => None,
+            MoveRequest::Verb { verb, .. } => Some(*verb),
+        }
+    }
+}
+
+/// Refuses a move that does not fit the verb used: the player meant something else.
+fn check_verb(verb: Option<Verb>, mv: &Move) -> Result<()> {
+    match (verb, mv) {
+        (Some(Verb::Hurl), Move::Hurl { .. }) => Ok(()),
+        (Some(Verb::Hurl), _) => refuse(format!(
+            "`{mv}` is not a hurl: a hurl lands a dwarf on a troll and captures it. Use `/thud move` for a plain move."
+        )),
+        (Some(Verb::Shove), Move::Troll { captures, .. }) if !captures.is_empty() => Ok(()),
+        (Some(Verb::Shove), Move::Troll { .. }) => refuse("A shove must capture a dwarf. Use `/thud move` for a plain step."),
+        (Some(Verb::Shove), _) => refuse(format!("`{mv}` is not a shove: only trolls shove.")),
+        _ => Ok(()),
+    }
+}
+
+impl Service {
+    /// `actor` plays a move in this channel's match.
+    pub async fn play(&self, place: Place, actor: &Actor, request: &MoveRequest) -> Result<Reply> {
+        let text = request.text()?;
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let mut m = match_in_play(&mut tx, place.channel).await?;
+        let seat = seat_of(&m, actor)?;
+        if m.game.seat_to_move() != Some(seat) {
+            let other = m.player(seat.other());
+            let names = names_in(&mut tx, &m).await?;
+            return refuse(format!("It is not your turn; {} is to move.", names.of(other)));
+        }
+        let battle_row = m.current_battle().clone();
+        let (mv, progress) = match m.game.play(seat, &text) {
+            Ok(done) => done,
+            Err(e) => return refuse(format!("`{text}` is not legal: {e}.")),
+        };
+        check_verb(request.verb(), &mv)?;
+        let ply = battle_row.stamps.len() as u32 + 1;
+        match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict(Conflict::TurnTaken)) => {
+                return refuse("Another move for this turn landed first. Look at the board and try again.")
+            }
+            Err(e) => return Err(e.into()),
+        }
+        tx.save_player(&actor.player(), now).await?;
+        let names = names_in(&mut tx, &m).await?;
+        let mut lines = Vec::new();
+        if let Some(p) = m.proposal.take() {
+            if p.proposer != actor.id {
+                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now).await?;
+                lines.push(format!(
+                    "{}'s proposal to end the battle lapses: {} moved instead.",
+                    names.of(p.proposer),
+                    actor.name
+                ));
+            }
+        }
+        let battle = &m.game.battles()[progress.battle as usize - 1];
+        let side = battle.start().side_to_move();
+        let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
+        let captured = mv.captured();
+        let mut said = format!("**{}** ({mover_side}) plays `{mv}`", actor.name);
+        if !captured.is_empty() {
+            said.push_str(&format!(", capturing {captured}"));
+        }
+        said.push('.');
+        if !m.variant.wins_by_objective() {
+            let score = battle.score();
+            said.push_str(&format!(" Dwarfs {} · Trolls {}.", score.dwarfs, score.trolls));
+        }
+        lines.insert(0, said);
+        let (more, next) = self
+            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
+            .await?;
+        lines.extend(more);
+        tx.commit().await?;
+
+        let settings = self.store.settings(actor.id).await?;
+        let mut reply = Reply::public(lines.join("\n"));
+        if let Some(next) = next {
+            reply = reply.mention(next);
+        }
+        Ok(self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply))
+    }
+}

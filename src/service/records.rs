@@ -1,0 +1,115 @@
+//! A match's record as text, and a battle's replay as an animated picture.
+
+use super::error::{refuse, Result};
+use super::outcome::Reply;
+use super::{battle_result_line, Names, Place, Service};
+use crate::game::{GameRecord, Seat, Side};
+use crate::render::{Caption, Theme};
+use crate::store::{MatchId, StoredMatch};
+
+impl Service {
+    /// The match `id` of this server, or the latest one played in this channel.
+    async fn match_for_record(&self, place: Place, id: Option<MatchId>) -> Result<StoredMatch> {
+        let id = match id {
+            Some(id) => id,
+            None => match self.store.latest_match_in(place.channel).await? {
+                Some(id) => id,
+                None => return refuse("No match has been played in this channel; name one with `match:`."),
+            },
+        };
+        match self.store.load_match(id).await? {
+            Some(m) if m.guild == place.guild => Ok(m),
+            _ => refuse(format!("There is no match #{id} on this server.")),
+        }
+    }
+
+    /// The game record of a match, attached as a text file the engine can replay.
+    pub async fn record(&self, place: Place, id: Option<MatchId>) -> Result<Reply> {
+        let m = self.match_for_record(place, id).await?;
+        let names = self.names(&m).await?;
+        let record = game_record(&m, &names);
+        let text = record.to_text();
+        let moves: usize = m.game.battles().iter().map(|b| b.moves().len()).sum();
+        Ok(Reply::public(format!(
+            "Record of **match #{}** ({}, {moves} moves): {} v {}.",
+            m.id,
+            m.variant.title(),
+            names.of(m.players[0]),
+            names.of(m.players[1])
+        ))
+        .attach(format!("thud-match-{}.txt", m.id), text.into_bytes()))
+    }
+
+    /// A battle of a match (the current or last one by default) as an animated GIF.
+    pub async fn replay(&self, place: Place, id: Option<MatchId>, battle: Option<u8>, theme: Option<Theme>) -> Result<Reply> {
+        let m = self.match_for_record(place, id).await?;
+        let battles = m.game.battles();
+        let number = battle.unwrap_or(battles.len() as u8);
+        let Some(b) = battles.get((number as usize).wrapping_sub(1)) else {
+            return refuse(format!("Match #{} has no battle {number} yet.", m.id));
+        };
+        if b.moves().is_empty() {
+            return refuse(format!("Battle {number} of match #{} has no moves to replay yet.", m.id));
+        }
+        let names = self.names(&m).await?;
+        let caption = Caption {
+            title: format!("Match #{} · Battle {number} of 2 · {}", m.id, m.variant.title()),
+            dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
+            trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
+            status: b
+                .result()
+                .map(|r| battle_result_line(m.variant, number, &r))
+                .unwrap_or_else(|| format!("{} moves so far", b.moves().len())),
+        };
+        let gif = self.renderer.replay_gif(b, Some(&caption), theme.unwrap_or_default());
+        Ok(Reply::public(format!(
+            "Replay of battle {number} of **match #{}**: {} moves.",
+            m.id,
+            b.moves().len()
+        ))
+        .attach(format!("thud-match-{}-battle-{number}.gif", m.id), gif))
+    }
+}
+
+/// The record of a stored match with its tags.
+pub(super) fn game_record(m: &StoredMatch, names: &Names) -> GameRecord {
+    let mut tags = vec![
+        ("Event".to_string(), format!("thudbot match #{}", m.id)),
+        ("First".to_string(), names.of(m.players[0])),
+        ("Second".to_string(), names.of(m.players[1])),
+        ("DaysPerMove".to_string(), m.days_per_move.to_string()),
+        ("Started".to_string(), m.created_at.to_rfc3339()),
+    ];
+    if let Some(at) = m.finished_at {
+        tags.push(("Finished".to_string(), at.to_rfc3339()));
+    }
+    for (i, b) in m.game.battles().iter().enumerate() {
+        let number = i as u8 + 1;
+        let who = format!(
+            "{} (dwarfs) v {} (trolls)",
+            names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
+            names.of(m.player(Seat::commanding(Side::Trolls, number)))
+        );
+        let result = b
+            .result()
+            .map(|r| format!(": {}", battle_result_line(m.variant, number, &r)))
+            .unwrap_or_default();
+        tags.push((format!("Battle{number}"), format!("{who}{result}")));
+    }
+    let result = match (m.state, m.game.result()) {
+        (crate::store::MatchState::Aborted, _) => "aborted".to_string(),
+        (_, Some(r)) => {
+            let totals = format!("{}-{}", r.total(Seat::First), r.total(Seat::Second));
+            match r.winner {
+                Some(w) => format!("{} wins {totals}", names.of(m.player(w))),
+                None => format!("draw {totals}"),
+            }
+        }
+        (_, None) => "in play".to_string(),
+    };
+    tags.push(("Result".to_string(), result));
+    GameRecord {
+        tags,
+        game: m.game.clone(),
+    }
+}

@@ -1,0 +1,101 @@
+//! The offline console, run as a user would: `thudbot local` with lines on standard input.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::TempDir;
+use thudbot::store::ScratchDatabase;
+
+fn run_console(db: &ScratchDatabase, dir: &TempDir, input: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_thudbot"))
+        .arg("local")
+        .arg("--pictures")
+        .arg(dir.path())
+        .env("DATABASE_URL", db.url())
+        .env("RUST_LOG", "warn")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the thudbot binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("the console reads its input");
+    let out = child.wait_with_output().expect("the console finishes");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[tokio::test]
+async fn a_match_can_be_started_and_played_from_the_console() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console");
+    let input = "\
+alice: /thud challenge opponent:bob side:dwarfs
+bob: /thud accept
+alice: /thud move from:F1 to:F5
+alice: /thud move from:F5 to:F6
+bob: /thud shove from:G7 to:E5 capture:F5
+bob: /thud shove from:G7 to:G5 capture:F5
+carol: /thud board style:brief
+bob: /thud end
+alice: /thud press button:agree
+alice: /thud nonsense
+this is not a command
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("@bob, **alice** challenges you"), "{out}");
+    assert!(out.contains("buttons: [Accept] [Decline] [Cancel]"), "{out}");
+    assert!(out.contains("**Match #1**"), "{out}");
+    assert!(out.contains("plays `dF1-F5`"), "{out}");
+    assert!(out.contains("(only alice sees this): It is not your turn; bob is to move."), "{out}");
+    // H8, behind G7 on that diagonal, is the Thudstone: G7 is a line of one.
+    assert!(
+        out.contains("(only bob sees this): `G7-E5xF5` is not legal: a line of 1 troll can be shoved at most 1 square."),
+        "{out}"
+    );
+    assert!(out.contains("plays `TG7-G5xF5`, capturing F5"), "{out}");
+    assert!(out.contains("Dwarfs 31 · Trolls 32"), "{out}");
+    assert!(out.contains("**Battle 2** begins with the roles swapped"), "{out}");
+    assert!(out.contains("`nonsense` is not a command"), "{out}");
+    assert!(out.contains("! write lines as"), "{out}");
+    // Times are shown as dates and spans, not as Discord tokens.
+    assert!(!out.contains("<t:") && !out.contains("<@"), "{out}");
+    // The brief board is printed, and each picture is written where the console says.
+    assert!(out.contains("A B C D E F G H I J K L M N O"), "{out}");
+    let pictures: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("file: "))
+        .collect();
+    assert!(!pictures.is_empty());
+    for path in pictures {
+        let bytes = std::fs::read(path).expect("the file the console names exists");
+        assert!(bytes.starts_with(b"\x89PNG"), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_console_keeps_matches_between_runs() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-again");
+    let (out, _, ok) = run_console(
+        &db,
+        &dir,
+        "alice: /thud challenge opponent:bob\nbob: /thud accept\nalice: /thud play notation:dF1-F5\n",
+    );
+    assert!(ok && out.contains("plays `dF1-F5`"), "{out}");
+    let (out, _, ok) = run_console(&db, &dir, "bob: /thud games\nalice: /thud board\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("**your move**"), "{out}");
+    assert!(out.contains("Last move: `dF1-F5`"), "{out}");
+}
