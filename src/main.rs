@@ -1,15 +1,14 @@
 //! The thudbot command line: run the bot, or use the engine and renderer directly.
 
-use std::process::ExitCode;
-
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use thudbot::config::Config;
 use thudbot::console::Console;
-use thudbot::game::{perft, Position, Variant};
-use thudbot::render::Renderer;
+use thudbot::game::{perft, MoveText, Position, Variant};
+use thudbot::render::{last_move_into, text_board, BoardView, Renderer, Theme};
 use thudbot::service::{Service, SystemClock};
 use thudbot::store::{Database, Store};
 
@@ -42,6 +41,27 @@ enum Command {
         #[arg(long, default_value = "classic")]
         variant: String,
     },
+    /// Draw a position as a PNG board picture, or print it as the brief text board.
+    Render {
+        /// The position to draw (the position after --last-move, if one is given).
+        fen: String,
+        /// Where to write the PNG.
+        #[arg(long, required_unless_present = "text")]
+        out: Option<std::path::PathBuf>,
+        /// The move that led to the position, with its captures as a record writes them
+        /// (e.g. TG7-F6xE5xF5); it is checked by taking it back and playing it again.
+        #[arg(long)]
+        last_move: Option<String>,
+        /// default or high-contrast.
+        #[arg(long, default_value = "default")]
+        theme: String,
+        /// Rules the position is played under: classic, original or koom-valley.
+        #[arg(long, default_value = "classic")]
+        variant: String,
+        /// Print the brief text board instead of writing a picture.
+        #[arg(long)]
+        text: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +73,21 @@ fn main() -> ExitCode {
             variant,
         }) => run_perft(&fen, depth, &variant),
         Some(Command::Local { pictures }) => run_local(cli.config, pictures),
+        Some(Command::Render {
+            fen,
+            out,
+            last_move,
+            theme,
+            variant,
+            text,
+        }) => run_render(RenderArgs {
+            fen: &fen,
+            out: out.as_deref(),
+            last_move: last_move.as_deref(),
+            theme: &theme,
+            variant: &variant,
+            text,
+        }),
         None => {
             eprintln!("thudbot: give a command; see `thudbot --help`");
             ExitCode::from(2)
@@ -144,4 +179,65 @@ fn run_perft(fen: &str, depth: u32, variant: &str) -> ExitCode {
         println!("perft {d}: {}", perft(&position, d));
     }
     ExitCode::SUCCESS
+}
+
+struct RenderArgs<'a> {
+    fen: &'a str,
+    out: Option<&'a std::path::Path>,
+    last_move: Option<&'a str>,
+    theme: &'a str,
+    variant: &'a str,
+    text: bool,
+}
+
+fn run_render(args: RenderArgs<'_>) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("thudbot render: {message}");
+        ExitCode::from(2)
+    };
+    let variant: Variant = match args.variant.parse() {
+        Ok(v) => v,
+        Err(e) => return fail(e.to_string()),
+    };
+    let theme: Theme = match args.theme.parse() {
+        Ok(t) => t,
+        Err(e) => return fail(e.to_string()),
+    };
+    let position = match Position::from_fen(args.fen, variant) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("bad position: {e}")),
+    };
+    if args.text {
+        println!("{}", text_board(&position));
+        return ExitCode::SUCCESS;
+    }
+    let last_move = match args.last_move {
+        None => None,
+        Some(notation) => {
+            let parsed: MoveText = match notation.parse() {
+                Ok(m) => m,
+                Err(e) => return fail(format!("bad last move: {e}")),
+            };
+            match last_move_into(&position, &parsed) {
+                Ok(mv) => Some(mv),
+                Err(e) => return fail(format!("last move `{notation}`: {e}")),
+            }
+        }
+    };
+    let Some(out) = args.out else {
+        return fail("give --out FILE.png, or --text to print the board".into());
+    };
+    let view = BoardView {
+        position: &position,
+        last_move: last_move.as_ref(),
+        caption: None,
+    };
+    let png = Renderer::new().board_png(&view, theme);
+    match std::fs::write(out, png) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("thudbot render: cannot write {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
 }
