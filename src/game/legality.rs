@@ -200,7 +200,7 @@ impl Position {
                 }
             }
             (Piece::Dwarf, _) => {
-                if let Some(blocked) = self.blocked(from, d, distance - 1) {
+                if let Some(blocked) = self.in_the_way(from, d, distance - 1) {
                     return blocked;
                 }
                 match self.piece_at(to) {
@@ -229,6 +229,18 @@ impl Position {
                 } else {
                     IllegalMove::InTheWay { square: at }
                 });
+            }
+        }
+        None
+    }
+
+    /// The first square taken among the `passed` squares a piece travels over (not onto).
+    fn in_the_way(&self, from: Square, d: Direction, passed: u8) -> Option<IllegalMove> {
+        let mut at = from;
+        for _ in 0..passed {
+            at = at.step(d)?;
+            if self.piece_at(at).is_some() {
+                return Some(IllegalMove::InTheWay { square: at });
             }
         }
         None
@@ -281,6 +293,9 @@ impl Position {
                 return IllegalMove::CapturesAreAutomatic {
                     captures: first.captured(),
                 }
+            }
+            Move::Troll { .. } if self.variant() == Variant::KoomValley => {
+                return IllegalMove::WalkCannotCapture
             }
             Move::Troll { .. } => {}
         }

@@ -1,0 +1,213 @@
+//! perft: the count of the legal-move tree, checked against the figures of RULES.md §6 and the
+//! shared test positions (checked there against two independent implementations).
+
+use std::process::Command;
+
+use thudbot::game::{divide, perft, Position, Variant, CLASSIC_START, KOOM_VALLEY_START};
+
+/// The shared positions, copied from the rules folder so a clean clone of the project has them.
+const POSITIONS: &str = include_str!("data/positions.jsonl");
+
+fn classic(fen: &str) -> Position {
+    Position::from_fen(fen, Variant::Classic).expect("a valid test position")
+}
+
+/// The classic start with the trolls to move.
+fn trolls_first() -> Position {
+    classic(&CLASSIC_START.replace(" d", " t"))
+}
+
+#[test]
+fn classic_start_depth_1_is_656() {
+    assert_eq!(perft(&classic(CLASSIC_START), 1), 656);
+}
+
+#[test]
+fn classic_start_depth_2_is_22_624() {
+    assert_eq!(perft(&classic(CLASSIC_START), 2), 22_624);
+}
+
+#[test]
+fn classic_start_depth_3_is_14_142_624() {
+    assert_eq!(perft(&classic(CLASSIC_START), 3), 14_142_624);
+}
+
+#[test]
+#[ignore = "takes seconds in a release build, minutes in the dev profile: cargo test --release --test perft -- --ignored"]
+fn classic_start_depth_4_is_589_900_928() {
+    assert_eq!(perft(&classic(CLASSIC_START), 4), 589_900_928);
+}
+
+#[test]
+fn depth_0_is_the_position_itself() {
+    assert_eq!(perft(&classic(CLASSIC_START), 0), 1);
+}
+
+#[test]
+fn classic_start_with_trolls_first() {
+    let position = trolls_first();
+    assert_eq!(perft(&position, 1), 32);
+    assert_eq!(perft(&position, 2), 20_360);
+}
+
+/// One line of `positions.jsonl`.
+struct Shared {
+    fen: String,
+    perft1: u64,
+    perft2: u64,
+}
+
+fn shared_positions() -> Vec<Shared> {
+    POSITIONS
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            Shared {
+                fen: value["fen"].as_str().expect("a fen field").to_string(),
+                perft1: value["perft1"].as_u64().expect("a perft1 field"),
+                perft2: value["perft2"].as_u64().expect("a perft2 field"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_shared_position_at_depths_1_and_2() {
+    let positions = shared_positions();
+    assert_eq!(positions.len(), 8, "positions.jsonl holds eight positions");
+    let mut wrong = Vec::new();
+    for p in &positions {
+        let position = classic(&p.fen);
+        let found = (perft(&position, 1), perft(&position, 2));
+        if found != (p.perft1, p.perft2) {
+            wrong.push(format!(
+                "{}: expected {} / {}, found {} / {}",
+                p.fen, p.perft1, p.perft2, found.0, found.1
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn shared_positions_count_the_same_with_listing_and_with_counting() {
+    // perft counts the last ply without listing it; listing every move must agree.
+    for p in shared_positions() {
+        let position = classic(&p.fen);
+        let listed: u64 = position
+            .legal_moves()
+            .iter()
+            .map(|m| position.after(m).legal_moves().len() as u64)
+            .sum();
+        assert_eq!(listed, p.perft2, "{}", p.fen);
+    }
+}
+
+#[test]
+fn divide_splits_perft_by_first_move() {
+    let position = classic(CLASSIC_START);
+    let split = divide(&position, 2);
+    assert_eq!(split.len(), 656);
+    assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 22_624);
+}
+
+#[test]
+fn original_rules_sanity() {
+    // The dwarfs move the same under both rules; the trolls of the start touch no dwarf, so
+    // trolls-first the counts agree too. They part once trolls can capture.
+    let start = Position::from_fen(CLASSIC_START, Variant::Original).unwrap();
+    assert_eq!(perft(&start, 1), 656);
+    let trolls = Position::from_fen(&CLASSIC_START.replace(" d", " t"), Variant::Original).unwrap();
+    assert_eq!(perft(&trolls, 1), 32);
+    // Captures are the difference: a classic troll step next to n dwarfs is 2^n moves, an
+    // original one 1 + n, and shoves capture all or nothing.
+    let mut differ = 0;
+    for p in shared_positions() {
+        let classic_pos = classic(&p.fen);
+        let original_pos = Position::from_fen(&p.fen, Variant::Original).unwrap();
+        let (c, o) = (perft(&classic_pos, 2), perft(&original_pos, 2));
+        assert!(o <= c, "{}: original {o} > classic {c}", p.fen);
+        assert_eq!(
+            original_pos.count_legal_moves(),
+            original_pos.legal_moves().len() as u64
+        );
+        if o != c {
+            differ += 1;
+        }
+    }
+    assert!(differ > 0, "the original rules never changed a count");
+}
+
+#[test]
+fn koom_valley_start_depths_1_to_3() {
+    let start = Position::from_fen(KOOM_VALLEY_START, Variant::KoomValley).unwrap();
+    assert_eq!(perft(&start, 1), 388);
+    assert_eq!(perft(&start, 2), 33_974);
+    // Confirmed by the independent generator in tests/koom_valley_brute.rs.
+    assert_eq!(perft(&start, 3), 12_973_988);
+}
+
+fn thudbot(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_thudbot"))
+        .args(args)
+        .output()
+        .expect("the thudbot binary runs")
+}
+
+#[test]
+fn cli_prints_one_line_per_depth() {
+    let out = thudbot(&["perft", CLASSIC_START, "3"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "perft 1: 656\nperft 2: 22624\nperft 3: 14142624\n"
+    );
+}
+
+#[test]
+fn cli_counts_under_the_variant_named() {
+    let out = thudbot(&["perft", KOOM_VALLEY_START, "2", "--variant", "koom-valley"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "perft 1: 388\nperft 2: 33974\n"
+    );
+    let out = thudbot(&["perft", "--variant", "original", CLASSIC_START, "1"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "perft 1: 656\n");
+}
+
+#[test]
+fn cli_refuses_a_bad_position_with_exit_code_2() {
+    let bad_row = CLASSIC_START.replacen("dd1dd", "dd2dd", 1);
+    let out = thudbot(&["perft", &bad_row, "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing counted: {out:?}");
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("row 15 should hold 5 squares but holds 6"),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+
+    let out = thudbot(&["perft", "not a position", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad position"));
+}
+
+#[test]
+fn cli_refuses_an_unknown_variant_with_exit_code_2() {
+    let out = thudbot(&["perft", CLASSIC_START, "1", "--variant", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("`chess` is not a variant"), "{message}");
+}
+
+#[test]
+fn cli_counts_under_classic_rules_unless_told_otherwise() {
+    // A Koom Valley board is a valid classic position too; counting it under the wrong rules
+    // gives different figures, which is why --variant matters.
+    let out = thudbot(&["perft", KOOM_VALLEY_START, "1"]);
+    assert!(out.status.success());
+    assert_ne!(String::from_utf8_lossy(&out.stdout), "perft 1: 388\n");
+}
