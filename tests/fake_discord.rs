@@ -192,6 +192,33 @@ async fn gateway_payloads_deserialize_into_serenity_models() {
     assert_eq!(click.message.id, posted.id);
     assert_eq!(click.user.id.get(), BOB.id);
 
+    // Edits, deletions and threads are announced in shapes serenity reads.
+    serenity::ChannelId::new(GENERAL_CHANNEL)
+        .edit_message(&http, posted.id, serenity::EditMessage::new().content("Accepted"))
+        .await
+        .expect("message edited");
+    assert_eq!(next_payload(&mut socket).await["t"], "MESSAGE_UPDATE");
+    let thread = serenity::ChannelId::new(THUD_CHANNEL)
+        .create_thread(&http, serenity::CreateThread::new("bob vs vimes"))
+        .await
+        .expect("thread created");
+    assert_eq!(thread.kind, serenity::ChannelType::PrivateThread, "API v10 still defaults to a private thread");
+    let created = next_payload(&mut socket).await;
+    assert_eq!(created["t"], "THREAD_CREATE");
+    assert!(matches!(dispatched_event(&created), Event::ThreadCreate(_)));
+    serenity::ChannelId::new(GENERAL_CHANNEL).delete_message(&http, posted.id).await.expect("message deleted");
+    assert!(matches!(dispatched_event(&next_payload(&mut socket).await), Event::MessageDelete(_)));
+    assert_eq!(fake.frames_serenity_cannot_read(), Vec::<String>::new());
+
+    // A payload serenity cannot read is reported, although serenity itself stays silent.
+    let mut broken = fake.command_payload(&SlashCommand::thud("pick").option("square", "F1")).expect("a payload");
+    broken.as_object_mut().expect("an object").remove("attachment_size_limit");
+    fake.dispatch_interaction(broken).await.expect("delivered");
+    assert!(matches!(dispatched_event(&next_payload(&mut socket).await), Event::Unknown(_)));
+    let unreadable = fake.frames_serenity_cannot_read();
+    assert_eq!(unreadable.len(), 1);
+    assert!(unreadable[0].contains("INTERACTION_CREATE") && unreadable[0].contains("attachment_size_limit"), "{unreadable:?}");
+
     // Heartbeats are acknowledged.
     socket.send(Message::Text(json!({"op": 1, "d": 4}).to_string())).await.expect("heartbeat sent");
     let ack = next_payload(&mut socket).await;
@@ -347,6 +374,31 @@ async fn discord_rules_are_enforced() {
     assert_eq!(discord_error(answer), (404, 10062));
 }
 
+#[tokio::test]
+async fn serenity_heartbeats_are_acknowledged() {
+    let fake = FakeDiscord::start_with_heartbeat(200).await;
+    let mut client = serenity::ClientBuilder::new_with_http(fake.http(), serenity::GatewayIntents::GUILDS)
+        .await
+        .expect("client built");
+    let shard_manager = client.shard_manager.clone();
+    let bot = tokio::spawn(async move { client.start().await });
+    // serenity sends its first heartbeat one interval after IDENTIFY, and the next only if the
+    // previous one was acknowledged (otherwise it reconnects): three heartbeats on the first
+    // connection prove the acks are understood.
+    let heartbeats = |frames: &[GatewayFrame]| {
+        frames.iter().filter(|f| f.direction == Direction::Received && f.payload["op"] == 1).count()
+    };
+    let frames = fake.wait_for_frames(|frames| heartbeats(frames) >= 3, WAIT).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(frames.iter().all(|f| f.connection == 1), "serenity reconnected");
+    let first = frames.iter().find(|f| f.payload["op"] == 1).expect("a heartbeat");
+    assert_eq!(first.payload["d"], 2, "the heartbeat carries the last sequence number (READY, GUILD_CREATE)");
+    let acks = frames.iter().filter(|f| f.direction == Direction::Sent && f.payload["op"] == 11).count();
+    assert!(acks >= 2, "{acks} acks");
+    shard_manager.shutdown_all().await;
+    tokio::time::timeout(WAIT, bot).await.expect("the client stops").expect("no panic").expect("clean stop");
+    fake.wait_until_disconnected(WAIT).await.unwrap_or_else(|e| panic!("{e}"));
+}
+
 // ----- a real poise bot ---------------------------------------------------------------------
 
 struct Data;
@@ -440,6 +492,7 @@ async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &s
 
 #[tokio::test]
 async fn poise_bot_runs_against_the_fake() {
+    let logs = capture_logs();
     let fake = FakeDiscord::start().await;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -531,6 +584,7 @@ async fn poise_bot_runs_against_the_fake() {
     let shown = fake.original_response(&show).expect("stored");
     assert_eq!((shown["attachments"][0]["width"].clone(), shown["attachments"][0]["height"].clone()), (json!(8), json!(6)));
 
+    assert_eq!(fake.frames_serenity_cannot_read(), Vec::<String>::new());
     assert!(fake.unexpected_requests().is_empty(), "unexpected calls: {:?}", fake.unexpected_requests());
     assert!(fake.failed_requests().is_empty(), "refused calls: {:?}", fake.failed_requests().iter().map(RecordedRequest::summary).collect::<Vec<_>>());
 
@@ -539,4 +593,5 @@ async fn poise_bot_runs_against_the_fake() {
     let finished = tokio::time::timeout(WAIT, bot).await.expect("the client stops");
     finished.expect("the client task did not panic").expect("the client stopped cleanly");
     fake.wait_until_disconnected(WAIT).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(logs.lines().is_empty(), "serenity or poise complained:\n{}", logs.lines().join("\n"));
 }

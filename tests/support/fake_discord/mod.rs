@@ -3,10 +3,12 @@
 //!
 //! QUIRKS_PLACEHOLDER
 
+mod decoding;
 mod fixture;
 mod gateway;
 mod http1;
 mod interactions;
+mod logs;
 mod multipart;
 mod record;
 mod world;
@@ -22,6 +24,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use fixture::*;
+pub use logs::{capture_logs, CapturedLogs};
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
 pub use record::{mentioned_users, snowflake, RecordedFile, RecordedRequest};
 pub use world::{intent, Direction, GatewayFrame};
@@ -272,6 +275,12 @@ impl FakeDiscord {
         self.shared.with_world(|world| world.gateway_log.clone())
     }
 
+    /// Every frame the fake sent that serenity would drop or misread (see `decoding`); tests
+    /// should assert this is empty, since serenity itself says nothing.
+    pub fn frames_serenity_cannot_read(&self) -> Vec<String> {
+        decoding::unreadable(&self.gateway_frames())
+    }
+
     /// The `d` of the last IDENTIFY received.
     pub fn identify(&self) -> Option<Value> {
         self.gateway_frames()
@@ -370,6 +379,18 @@ impl FakeDiscord {
     ) -> Result<GatewayFrame, FakeError> {
         self.wait_until(timeout, "a matching gateway frame", |world| {
             world.gateway_log.iter().find(|f| predicate(f)).cloned()
+        })
+        .await
+    }
+
+    /// Waits until the gateway log as a whole satisfies `predicate` (e.g. "three heartbeats").
+    pub async fn wait_for_frames(
+        &self,
+        predicate: impl Fn(&[GatewayFrame]) -> bool,
+        timeout: Duration,
+    ) -> Result<Vec<GatewayFrame>, FakeError> {
+        self.wait_until(timeout, "the gateway log to match", |world| {
+            predicate(&world.gateway_log).then(|| world.gateway_log.clone())
         })
         .await
     }
