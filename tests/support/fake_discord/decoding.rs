@@ -34,17 +34,30 @@ pub fn unreadable(frames: &[GatewayFrame]) -> Vec<String> {
                     Some(match name.as_str() {
                         "READY" => model_error::<serenity::model::gateway::Ready>(data),
                         "GUILD_CREATE" => model_error::<serenity::model::guild::Guild>(data),
-                        "INTERACTION_CREATE" => model_error::<serenity::model::application::Interaction>(data),
+                        "INTERACTION_CREATE" => {
+                            model_error::<serenity::model::application::Interaction>(data)
+                        }
                         "MESSAGE_CREATE" => model_error::<serenity::model::channel::Message>(data),
-                        "MESSAGE_UPDATE" => model_error::<serenity::model::event::MessageUpdateEvent>(data),
-                        "MESSAGE_DELETE" => model_error::<serenity::model::event::MessageDeleteEvent>(data),
-                        "THREAD_CREATE" => model_error::<serenity::model::channel::GuildChannel>(data),
+                        "MESSAGE_UPDATE" => {
+                            model_error::<serenity::model::event::MessageUpdateEvent>(data)
+                        }
+                        "MESSAGE_DELETE" => {
+                            model_error::<serenity::model::event::MessageDeleteEvent>(data)
+                        }
+                        "THREAD_CREATE" => {
+                            model_error::<serenity::model::channel::GuildChannel>(data)
+                        }
                         _ => "serenity does not know this event".to_string(),
                     })
                 }
                 Ok(_) => None,
             };
-            problem.map(|why| format!("connection {} {} {name}: {why}", frame.connection, payload["op"]))
+            problem.map(|why| {
+                format!(
+                    "connection {} {} {name}: {why}",
+                    frame.connection, payload["op"]
+                )
+            })
         })
         .collect()
 }

@@ -91,14 +91,29 @@ pub struct TestUser {
 }
 
 /// A player.
-pub const ALICE: TestUser =
-    TestUser { id: 1_000_000_000_000_000_001, name: "alice", global_name: Some("Alice"), bot: false, roles: &[] };
+pub const ALICE: TestUser = TestUser {
+    id: 1_000_000_000_000_000_001,
+    name: "alice",
+    global_name: Some("Alice"),
+    bot: false,
+    roles: &[],
+};
 /// Another player.
-pub const BOB: TestUser =
-    TestUser { id: 1_000_000_000_000_000_002, name: "bob", global_name: Some("Bob"), bot: false, roles: &[] };
+pub const BOB: TestUser = TestUser {
+    id: 1_000_000_000_000_000_002,
+    name: "bob",
+    global_name: Some("Bob"),
+    bot: false,
+    roles: &[],
+};
 /// A third player, for "someone else clicks the button".
-pub const CAROL: TestUser =
-    TestUser { id: 1_000_000_000_000_000_003, name: "carol", global_name: None, bot: false, roles: &[] };
+pub const CAROL: TestUser = TestUser {
+    id: 1_000_000_000_000_000_003,
+    name: "carol",
+    global_name: None,
+    bot: false,
+    roles: &[],
+};
 /// A moderator: holds [`MODERATOR_ROLE`] (Manage Server) but does not own the guild.
 pub const VIMES: TestUser = TestUser {
     id: 1_000_000_000_000_000_004,
@@ -116,11 +131,21 @@ pub const VETINARI: TestUser = TestUser {
     roles: &[],
 };
 /// Another bot account in the guild (bots cannot be challenged or sent DMs).
-pub const GOLEM: TestUser =
-    TestUser { id: 1_000_000_000_000_000_006, name: "golem", global_name: None, bot: true, roles: &[] };
+pub const GOLEM: TestUser = TestUser {
+    id: 1_000_000_000_000_000_006,
+    name: "golem",
+    global_name: None,
+    bot: true,
+    roles: &[],
+};
 /// The bot under test, as a guild member.
-pub const THUDBOT: TestUser =
-    TestUser { id: BOT_ID, name: "thudbot", global_name: None, bot: true, roles: &[BOT_ROLE] };
+pub const THUDBOT: TestUser = TestUser {
+    id: BOT_ID,
+    name: "thudbot",
+    global_name: None,
+    bot: true,
+    roles: &[BOT_ROLE],
+};
 
 /// Everyone in the test guild, the bot included.
 pub const MEMBERS: [TestUser; 7] = [ALICE, BOB, CAROL, VIMES, VETINARI, GOLEM, THUDBOT];
@@ -252,7 +277,14 @@ pub fn application_json() -> Value {
 pub const APPLICATION_FLAGS: u64 = (1 << 19) | (1 << 23);
 
 /// A role object.
-fn role_json(id: u64, name: &str, permissions: u64, position: u64, managed: bool, tags: Value) -> Value {
+fn role_json(
+    id: u64,
+    name: &str,
+    permissions: u64,
+    position: u64,
+    managed: bool,
+    tags: Value,
+) -> Value {
     json!({
         "id": id.to_string(),
         "name": name,
@@ -274,15 +306,43 @@ fn role_json(id: u64, name: &str, permissions: u64, position: u64, managed: bool
 /// The guild's roles: `@everyone`, the moderator role and the bot's managed role.
 pub fn roles_json() -> Vec<Value> {
     vec![
-        role_json(EVERYONE_ROLE, "@everyone", EVERYONE_PERMISSIONS, 0, false, json!({})),
-        role_json(MODERATOR_ROLE, "Moderator", MODERATOR_PERMISSIONS, 1, false, json!({})),
-        role_json(BOT_ROLE, "thudbot", BOT_PERMISSIONS, 2, true, json!({"bot_id": BOT_ID.to_string()})),
+        role_json(
+            EVERYONE_ROLE,
+            "@everyone",
+            EVERYONE_PERMISSIONS,
+            0,
+            false,
+            json!({}),
+        ),
+        role_json(
+            MODERATOR_ROLE,
+            "Moderator",
+            MODERATOR_PERMISSIONS,
+            1,
+            false,
+            json!({}),
+        ),
+        role_json(
+            BOT_ROLE,
+            "thudbot",
+            BOT_PERMISSIONS,
+            2,
+            true,
+            json!({"bot_id": BOT_ID.to_string()}),
+        ),
     ]
 }
 
 /// A guild text channel or category object; `with_guild_id` is false inside GUILD_CREATE, where
 /// Discord leaves it out.
-fn guild_channel_json(id: u64, kind: u8, name: &str, position: u64, parent: Option<u64>, with_guild_id: bool) -> Value {
+fn guild_channel_json(
+    id: u64,
+    kind: u8,
+    name: &str,
+    position: u64,
+    parent: Option<u64>,
+    with_guild_id: bool,
+) -> Value {
     let mut channel = json!({
         "id": id.to_string(),
         "type": kind,
@@ -310,7 +370,14 @@ fn guild_channel_json(id: u64, kind: u8, name: &str, position: u64, parent: Opti
 pub fn guild_channels_json() -> Vec<Value> {
     vec![
         guild_channel_json(CATEGORY_CHANNEL, 4, "Text Channels", 0, None, true),
-        guild_channel_json(GENERAL_CHANNEL, 0, "general", 0, Some(CATEGORY_CHANNEL), true),
+        guild_channel_json(
+            GENERAL_CHANNEL,
+            0,
+            "general",
+            0,
+            Some(CATEGORY_CHANNEL),
+            true,
+        ),
         guild_channel_json(THUD_CHANNEL, 0, "thud", 1, Some(CATEGORY_CHANNEL), true),
     ]
 }

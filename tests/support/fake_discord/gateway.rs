@@ -21,7 +21,9 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     let mut connections = tokio::task::JoinSet::new();
     let mut number = 0;
     loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
         number += 1;
         connections.spawn(connection(stream, shared.clone(), number));
         // Reap finished connections so the set does not grow.
@@ -30,13 +32,16 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
 }
 
 /// One gateway connection: HELLO, then IDENTIFY → READY + GUILD_CREATE, heartbeats, dispatches.
+// tungstenite's handshake callback signature fixes the (large) error type.
+#[allow(clippy::result_large_err)]
 async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
     let mut request_uri = String::new();
-    let handshake = tokio_tungstenite::accept_hdr_async(stream, |request: &Request, response: Response| {
-        request_uri = request.uri().to_string();
-        Ok(response)
-    })
-    .await;
+    let handshake =
+        tokio_tungstenite::accept_hdr_async(stream, |request: &Request, response: Response| {
+            request_uri = request.uri().to_string();
+            Ok(response)
+        })
+        .await;
     let Ok(mut socket) = handshake else { return };
     shared.with_world(|world| {
         world.gateway_log.push(GatewayFrame {
@@ -51,7 +56,8 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
     let mut seq: u64 = 0;
     let mut identified = false;
 
-    let hello = json!({"op": 10, "d": {"heartbeat_interval": heartbeat_interval}, "s": null, "t": null});
+    let hello =
+        json!({"op": 10, "d": {"heartbeat_interval": heartbeat_interval}, "s": null, "t": null});
     if send(&mut socket, &shared, number, hello).await.is_err() {
         return;
     }
@@ -157,7 +163,10 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
 }
 
 fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame { code: CloseCode::from(code), reason: reason.into() }))
+    Message::Close(Some(CloseFrame {
+        code: CloseCode::from(code),
+        reason: reason.into(),
+    }))
 }
 
 fn dispatch_frame(event: &str, seq: u64, data: Value) -> Value {
@@ -170,7 +179,11 @@ where
 {
     let text = payload.to_string();
     shared.with_world(|world| {
-        world.gateway_log.push(GatewayFrame { connection: number, direction: Direction::Sent, payload })
+        world.gateway_log.push(GatewayFrame {
+            connection: number,
+            direction: Direction::Sent,
+            payload,
+        })
     });
     shared.notify();
     socket.send(Message::Text(text)).await.map_err(|_| ())
@@ -178,7 +191,11 @@ where
 
 /// The READY payload; the guild is listed as unavailable, as Discord does before GUILD_CREATE.
 fn ready_json(gateway_url: &str, number: usize, shard: [u64; 2], holds_guild: bool) -> Value {
-    let guilds = if holds_guild { json!([{"id": GUILD_ID.to_string(), "unavailable": true}]) } else { json!([]) };
+    let guilds = if holds_guild {
+        json!([{"id": GUILD_ID.to_string(), "unavailable": true}])
+    } else {
+        json!([])
+    };
     json!({
         "v": 10,
         "user_settings": {},

@@ -30,12 +30,16 @@ pub struct WireRequest {
 impl WireRequest {
     /// The first header with this (lower-case) name.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether the client asked to close the connection after this exchange.
     pub fn wants_close(&self) -> bool {
-        self.header("connection").is_some_and(|v| v.eq_ignore_ascii_case("close"))
+        self.header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"))
     }
 }
 
@@ -45,7 +49,10 @@ fn invalid(message: impl Into<String>) -> io::Error {
 
 async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Option<String>> {
     let mut line = Vec::new();
-    let read = (&mut *reader).take(MAX_LINE as u64 + 2).read_until(b'\n', &mut line).await?;
+    let read = (&mut *reader)
+        .take(MAX_LINE as u64 + 2)
+        .read_until(b'\n', &mut line)
+        .await?;
     if read == 0 {
         return Ok(None);
     }
@@ -55,11 +62,15 @@ async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Option
     while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
         line.pop();
     }
-    String::from_utf8(line).map(Some).map_err(|_| invalid("header line is not UTF-8"))
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| invalid("header line is not UTF-8"))
 }
 
 /// Reads the next request; `None` when the client closed the connection between requests.
-pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Option<WireRequest>> {
+pub async fn read_request<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+) -> io::Result<Option<WireRequest>> {
     // Tolerate empty lines before a request line (RFC 9112 §2.2).
     let request_line = loop {
         match read_line(reader).await? {
@@ -79,20 +90,27 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result
 
     let mut headers = Vec::new();
     loop {
-        let line = read_line(reader).await?.ok_or_else(|| invalid("connection closed in headers"))?;
+        let line = read_line(reader)
+            .await?
+            .ok_or_else(|| invalid("connection closed in headers"))?;
         if line.is_empty() {
             break;
         }
         if headers.len() == MAX_HEADERS {
             return Err(invalid("too many headers"));
         }
-        let (name, value) =
-            line.split_once(':').ok_or_else(|| invalid(format!("bad header {line:?}")))?;
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| invalid(format!("bad header {line:?}")))?;
         headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
     }
 
-    let mut request =
-        WireRequest { method: method.to_string(), target: target.to_string(), headers, body: Vec::new() };
+    let mut request = WireRequest {
+        method: method.to_string(),
+        target: target.to_string(),
+        headers,
+        body: Vec::new(),
+    };
     let chunked = request
         .header("transfer-encoding")
         .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
@@ -113,7 +131,9 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result
 async fn read_chunked<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Vec<u8>> {
     let mut body = Vec::new();
     loop {
-        let line = read_line(reader).await?.ok_or_else(|| invalid("connection closed in body"))?;
+        let line = read_line(reader)
+            .await?
+            .ok_or_else(|| invalid("connection closed in body"))?;
         let size = line.split(';').next().unwrap_or("").trim();
         let size = usize::from_str_radix(size, 16).map_err(|_| invalid("bad chunk size"))?;
         if size == 0 {

@@ -141,27 +141,52 @@ impl SlashCommand {
 
     /// The INTERACTION_CREATE `d` for this command, given the registered command and the
     /// channel object it is typed in.
-    pub fn to_json(&self, registered: &Value, channel: &Value, id: u64, token: &str) -> Result<Value, FakeError> {
+    pub fn to_json(
+        &self,
+        registered: &Value,
+        channel: &Value,
+        id: u64,
+        token: &str,
+    ) -> Result<Value, FakeError> {
         let shown = self.display();
-        let mut declared = registered.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut declared = registered
+            .get("options")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let mut path = Vec::new();
         for level in [&self.group, &self.subcommand].into_iter().flatten() {
-            let found = declared.iter().find(|o| o["name"] == level.as_str() && matches!(o["type"].as_u64(), Some(1 | 2)));
+            let found = declared
+                .iter()
+                .find(|o| o["name"] == level.as_str() && matches!(o["type"].as_u64(), Some(1 | 2)));
             let Some(found) = found.cloned() else {
-                return Err(FakeError::Rejected(format!("{shown}: `{level}` is not a registered subcommand or group")));
+                return Err(FakeError::Rejected(format!(
+                    "{shown}: `{level}` is not a registered subcommand or group"
+                )));
             };
             path.push((level.clone(), found["type"].as_u64().unwrap_or(1)));
-            declared = found.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
+            declared = found
+                .get("options")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
         }
-        if declared.iter().any(|o| matches!(o["type"].as_u64(), Some(1 | 2))) {
-            return Err(FakeError::Rejected(format!("{shown}: a subcommand must be chosen")));
+        if declared
+            .iter()
+            .any(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+        {
+            return Err(FakeError::Rejected(format!(
+                "{shown}: a subcommand must be chosen"
+            )));
         }
 
         let mut resolved = Map::new();
         let mut options = Vec::new();
         for (name, value) in &self.options {
             let Some(definition) = declared.iter().find(|o| o["name"] == name.as_str()) else {
-                return Err(FakeError::Rejected(format!("{shown}: no option `{name}` is registered")));
+                return Err(FakeError::Rejected(format!(
+                    "{shown}: no option `{name}` is registered"
+                )));
             };
             let kind = definition["type"].as_u64().unwrap_or(3);
             let focused = self.focused.as_deref() == Some(name.as_str());
@@ -169,17 +194,29 @@ impl SlashCommand {
                 // While typing, Discord sends the raw text whatever the option's type.
                 match value {
                     OptionValue::Text(text) => json!(text),
-                    other => return Err(FakeError::Rejected(format!("{shown}: focused option `{name}` must be text, not {other:?}"))),
+                    other => {
+                        return Err(FakeError::Rejected(format!(
+                            "{shown}: focused option `{name}` must be text, not {other:?}"
+                        )))
+                    }
                 }
             } else {
                 typed_value(kind, value, &mut resolved).ok_or_else(|| {
-                    FakeError::Rejected(format!("{shown}: option `{name}` has type {kind}; {value:?} does not fit"))
+                    FakeError::Rejected(format!(
+                        "{shown}: option `{name}` has type {kind}; {value:?} does not fit"
+                    ))
                 })?
             };
             if !focused {
-                if let Some(choices) = definition.get("choices").and_then(Value::as_array).filter(|c| !c.is_empty()) {
+                if let Some(choices) = definition
+                    .get("choices")
+                    .and_then(Value::as_array)
+                    .filter(|c| !c.is_empty())
+                {
                     if !choices.iter().any(|c| c["value"] == value_json) {
-                        return Err(FakeError::Rejected(format!("{shown}: {value_json} is not a choice of `{name}`")));
+                        return Err(FakeError::Rejected(format!(
+                            "{shown}: {value_json} is not a choice of `{name}`"
+                        )));
                     }
                 }
             }
@@ -191,9 +228,20 @@ impl SlashCommand {
         }
         if self.focused.is_none() {
             for definition in &declared {
-                let required = definition.get("required").and_then(Value::as_bool).unwrap_or(false);
-                if required && !self.options.iter().any(|(n, _)| definition["name"] == n.as_str()) {
-                    return Err(FakeError::Rejected(format!("{shown}: required option `{}` is missing", definition["name"])));
+                let required = definition
+                    .get("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                if required
+                    && !self
+                        .options
+                        .iter()
+                        .any(|(n, _)| definition["name"] == n.as_str())
+                {
+                    return Err(FakeError::Rejected(format!(
+                        "{shown}: required option `{}` is missing",
+                        definition["name"]
+                    )));
                 }
             }
         }
@@ -215,7 +263,15 @@ impl SlashCommand {
             data["resolved"] = Value::Object(resolved);
         }
         let kind = if self.focused.is_some() { 4 } else { 2 };
-        Ok(envelope(kind, id, token, data, self.user, channel, &self.locale))
+        Ok(envelope(
+            kind,
+            id,
+            token,
+            data,
+            self.user,
+            channel,
+            &self.locale,
+        ))
     }
 
     /// How the command looks in the chat box, for error messages.
@@ -232,7 +288,9 @@ impl SlashCommand {
 /// The JSON value for an option of this type, adding users, channels and roles to `resolved`.
 fn typed_value(kind: u64, value: &OptionValue, resolved: &mut Map<String, Value>) -> Option<Value> {
     let mut resolve = |section: &str, id: u64, object: Value| {
-        let entry = resolved.entry(section.to_string()).or_insert_with(|| json!({}));
+        let entry = resolved
+            .entry(section.to_string())
+            .or_insert_with(|| json!({}));
         entry[id.to_string()] = object;
     };
     Some(match (kind, value) {
@@ -251,12 +309,16 @@ fn typed_value(kind: u64, value: &OptionValue, resolved: &mut Map<String, Value>
             json!(user.id.to_string())
         }
         (7, OptionValue::Channel(id)) => {
-            let channel = fixture::guild_channels_json().into_iter().find(|c| snowflake(&c["id"]) == Some(*id))?;
+            let channel = fixture::guild_channels_json()
+                .into_iter()
+                .find(|c| snowflake(&c["id"]) == Some(*id))?;
             resolve("channels", *id, channel);
             json!(id.to_string())
         }
         (8 | 9, OptionValue::Role(id)) => {
-            let role = fixture::roles_json().into_iter().find(|r| snowflake(&r["id"]) == Some(*id))?;
+            let role = fixture::roles_json()
+                .into_iter()
+                .find(|r| snowflake(&r["id"]) == Some(*id))?;
             resolve("roles", *id, role);
             json!(id.to_string())
         }
@@ -265,7 +327,15 @@ fn typed_value(kind: u64, value: &OptionValue, resolved: &mut Map<String, Value>
 }
 
 /// The fields every guild interaction carries.
-fn envelope(kind: u64, id: u64, token: &str, data: Value, user: TestUser, channel: &Value, locale: &str) -> Value {
+fn envelope(
+    kind: u64,
+    id: u64,
+    token: &str,
+    data: Value,
+    user: TestUser,
+    channel: &Value,
+    locale: &str,
+) -> Value {
     let mut channel = channel.clone();
     channel["permissions"] = json!(user.permissions().to_string());
     json!({
@@ -293,14 +363,30 @@ fn envelope(kind: u64, id: u64, token: &str, data: Value, user: TestUser, channe
 /// The INTERACTION_CREATE `d` for `user` clicking the button `custom_id` on `message` (a stored
 /// message object) in `channel`. Refuses buttons that are missing or disabled, which no client
 /// could click.
-pub fn button_click_json(user: TestUser, message: &Value, channel: &Value, custom_id: &str, id: u64, token: &str) -> Result<Value, FakeError> {
+pub fn button_click_json(
+    user: TestUser,
+    message: &Value,
+    channel: &Value,
+    custom_id: &str,
+    id: u64,
+    token: &str,
+) -> Result<Value, FakeError> {
     let buttons = message_buttons(message);
     let Some(button) = buttons.iter().find(|b| b["custom_id"] == custom_id) else {
         let present: Vec<&Value> = buttons.iter().map(|b| &b["custom_id"]).collect();
-        return Err(FakeError::Rejected(format!("no button `{custom_id}` on message {}; buttons: {present:?}", message["id"])));
+        return Err(FakeError::Rejected(format!(
+            "no button `{custom_id}` on message {}; buttons: {present:?}",
+            message["id"]
+        )));
     };
-    if button.get("disabled").and_then(Value::as_bool).unwrap_or(false) {
-        return Err(FakeError::Rejected(format!("button `{custom_id}` is disabled")));
+    if button
+        .get("disabled")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+    {
+        return Err(FakeError::Rejected(format!(
+            "button `{custom_id}` is disabled"
+        )));
     }
     let data = json!({"custom_id": custom_id, "component_type": 2});
     let mut payload = envelope(3, id, token, data, user, channel, "en-US");

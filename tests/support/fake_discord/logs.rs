@@ -17,7 +17,10 @@ struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
 
 impl io::Write for SharedBuffer {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).extend_from_slice(bytes);
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(bytes);
         Ok(bytes.len())
     }
 
@@ -36,13 +39,23 @@ pub fn capture_logs() -> CapturedLogs {
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();
-    CapturedLogs { buffer, _guard: tracing::subscriber::set_default(subscriber) }
+    CapturedLogs {
+        buffer,
+        _guard: tracing::subscriber::set_default(subscriber),
+    }
 }
 
 impl CapturedLogs {
     /// Every captured line.
     pub fn lines(&self) -> Vec<String> {
-        let bytes = self.buffer.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect()
+        let bytes = self
+            .buffer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 }

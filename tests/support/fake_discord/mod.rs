@@ -24,8 +24,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use fixture::*;
-pub use logs::{capture_logs, CapturedLogs};
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
+pub use logs::{capture_logs, CapturedLogs};
 pub use record::{mentioned_users, snowflake, RecordedFile, RecordedRequest};
 pub use world::{intent, Direction, GatewayFrame};
 use world::{Incoming, World};
@@ -45,7 +45,10 @@ impl fmt::Display for FakeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FakeError::Timeout { waiting_for, seen } => {
-                write!(f, "timed out waiting for {waiting_for}; recorded so far:\n{seen}")
+                write!(
+                    f,
+                    "timed out waiting for {waiting_for}; recorded so far:\n{seen}"
+                )
             }
             FakeError::Rejected(why) => write!(f, "Discord would not deliver this: {why}"),
             FakeError::NotConnected => write!(f, "no bot is connected to the fake gateway"),
@@ -105,7 +108,9 @@ impl Shared {
                 None => (pair.to_string(), String::new()),
             })
             .collect();
-        let api_path = path.strip_prefix("/api/v10").filter(|p| p.is_empty() || p.starts_with('/'));
+        let api_path = path
+            .strip_prefix("/api/v10")
+            .filter(|p| p.is_empty() || p.starts_with('/'));
 
         let mut body = None;
         let mut files = Vec::new();
@@ -119,12 +124,22 @@ impl Shared {
                         if part.name == "payload_json" {
                             match serde_json::from_slice(&part.data) {
                                 Ok(json) => body = Some(json),
-                                Err(_) => malformed = Some("payload_json is not valid JSON".to_string()),
+                                Err(_) => {
+                                    malformed = Some("payload_json is not valid JSON".to_string())
+                                }
                             }
                         } else if let Some(filename) = part.filename {
-                            files.push(RecordedFile { field: part.name, filename, content_type: part.content_type, data: part.data });
+                            files.push(RecordedFile {
+                                field: part.name,
+                                filename,
+                                content_type: part.content_type,
+                                data: part.data,
+                            });
                         } else {
-                            form_fields.push((part.name, String::from_utf8_lossy(&part.data).into_owned()));
+                            form_fields.push((
+                                part.name,
+                                String::from_utf8_lossy(&part.data).into_owned(),
+                            ));
                         }
                     }
                 }
@@ -176,7 +191,10 @@ impl Shared {
             answer
         });
         self.notify();
-        let bytes = answer.body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
+        let bytes = answer
+            .body
+            .map(|b| b.to_string().into_bytes())
+            .unwrap_or_default();
         (answer.status, bytes)
     }
 }
@@ -206,8 +224,12 @@ impl FakeDiscord {
 
     /// Starts with a custom heartbeat interval in HELLO.
     pub async fn start_with_heartbeat(heartbeat_interval_ms: u64) -> FakeDiscord {
-        let rest = TcpListener::bind("127.0.0.1:0").await.expect("bind the fake REST port");
-        let gateway = TcpListener::bind("127.0.0.1:0").await.expect("bind the fake gateway port");
+        let rest = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake REST port");
+        let gateway = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake gateway port");
         let rest_url = format!("http://{}", rest.local_addr().expect("REST address"));
         let gateway_url = format!("ws://{}", gateway.local_addr().expect("gateway address"));
         let (changes, _) = watch::channel(0);
@@ -242,12 +264,16 @@ impl FakeDiscord {
 
     /// A serenity `Http` aimed at the fake: the proxy set, the ratelimiter off.
     pub fn http(&self) -> serenity::http::Http {
-        serenity::http::HttpBuilder::new(TOKEN).proxy(self.rest_url()).ratelimiter_disabled(true).build()
+        serenity::http::HttpBuilder::new(TOKEN)
+            .proxy(self.rest_url())
+            .ratelimiter_disabled(true)
+            .build()
     }
 
     /// How long after dispatch an interaction may still be answered (default 3 s, as Discord).
     pub fn set_response_deadline(&self, deadline: Duration) {
-        self.shared.with_world(|world| world.response_deadline = deadline);
+        self.shared
+            .with_world(|world| world.response_deadline = deadline);
     }
 
     /// Every REST request so far, in order of arrival.
@@ -262,12 +288,18 @@ impl FakeDiscord {
 
     /// Requests to routes the fake does not implement (answered 404/405).
     pub fn unexpected_requests(&self) -> Vec<RecordedRequest> {
-        self.requests().into_iter().filter(|r| !r.known_route).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| !r.known_route)
+            .collect()
     }
 
     /// Requests the fake answered with an error status.
     pub fn failed_requests(&self) -> Vec<RecordedRequest> {
-        self.requests().into_iter().filter(|r| r.status >= 400).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.status >= 400)
+            .collect()
     }
 
     /// Every gateway frame so far, both ways.
@@ -302,12 +334,14 @@ impl FakeDiscord {
 
     /// The messages of a channel, oldest first.
     pub fn channel_messages(&self, channel: u64) -> Vec<Value> {
-        self.shared.with_world(|world| world.channel_messages(channel))
+        self.shared
+            .with_world(|world| world.channel_messages(channel))
     }
 
     /// The message an interaction's `@original` refers to, as stored (after every edit).
     pub fn original_response(&self, interaction: &Dispatched) -> Option<Value> {
-        self.shared.with_world(|world| world.original_message(interaction.id))
+        self.shared
+            .with_world(|world| world.original_message(interaction.id))
     }
 
     /// A channel the bot can see (guild channel, thread, DM).
@@ -329,13 +363,27 @@ impl FakeDiscord {
             if let Some(found) = self.shared.with_world(|world| check(world)) {
                 return Ok(found);
             }
-            if tokio::time::timeout_at(deadline, changes.changed()).await.is_err() {
+            if tokio::time::timeout_at(deadline, changes.changed())
+                .await
+                .is_err()
+            {
                 let seen = self.shared.with_world(|world| {
-                    let mut lines: Vec<String> = world.requests.iter().map(RecordedRequest::summary).collect();
-                    lines.push(format!("{} gateway frame(s), {} session(s)", world.gateway_log.len(), world.sessions.len()));
+                    let mut lines: Vec<String> = world
+                        .requests
+                        .iter()
+                        .map(RecordedRequest::summary)
+                        .collect();
+                    lines.push(format!(
+                        "{} gateway frame(s), {} session(s)",
+                        world.gateway_log.len(),
+                        world.sessions.len()
+                    ));
                     lines.join("\n")
                 });
-                return Err(FakeError::Timeout { waiting_for: waiting_for.to_string(), seen });
+                return Err(FakeError::Timeout {
+                    waiting_for: waiting_for.to_string(),
+                    seen,
+                });
             }
         }
     }
@@ -357,17 +405,34 @@ impl FakeDiscord {
         timeout: Duration,
     ) -> Result<RecordedRequest, FakeError> {
         self.wait_until(timeout, "a matching request", |world| {
-            world.requests.iter().skip(since).find(|r| predicate(r)).cloned()
+            world
+                .requests
+                .iter()
+                .skip(since)
+                .find(|r| predicate(r))
+                .cloned()
         })
         .await
     }
 
     /// The callback (`POST /interactions/{id}/{token}/callback`) answering an interaction.
-    pub async fn response_to(&self, interaction: &Dispatched, timeout: Duration) -> Result<RecordedRequest, FakeError> {
+    pub async fn response_to(
+        &self,
+        interaction: &Dispatched,
+        timeout: Duration,
+    ) -> Result<RecordedRequest, FakeError> {
         let id = interaction.id;
-        self.wait_until(timeout, &format!("the response to interaction {id}"), |world| {
-            world.requests.iter().find(|r| r.interaction_callback().is_some_and(|(i, _)| i == id)).cloned()
-        })
+        self.wait_until(
+            timeout,
+            &format!("the response to interaction {id}"),
+            |world| {
+                world
+                    .requests
+                    .iter()
+                    .find(|r| r.interaction_callback().is_some_and(|(i, _)| i == id))
+                    .cloned()
+            },
+        )
         .await
     }
 
@@ -414,7 +479,9 @@ impl FakeDiscord {
     /// Sends any dispatch event to the session holding the test guild.
     pub async fn dispatch_event(&self, event: &str, data: Value) -> Result<(), FakeError> {
         self.wait_until_connected(Duration::from_secs(5)).await?;
-        let sent = self.shared.with_world(|world| world.dispatch(Some(GUILD_ID), 0, event, data));
+        let sent = self
+            .shared
+            .with_world(|world| world.dispatch(Some(GUILD_ID), 0, event, data));
         if sent {
             Ok(())
         } else {
@@ -431,7 +498,9 @@ impl FakeDiscord {
             .with_world(|world| world.register_interaction(&payload))
             .map_err(|why| FakeError::Rejected(why.to_string()))?;
         let guild = payload.get("guild_id").and_then(snowflake);
-        let sent = self.shared.with_world(|world| world.dispatch(guild, 0, "INTERACTION_CREATE", payload.clone()));
+        let sent = self
+            .shared
+            .with_world(|world| world.dispatch(guild, 0, "INTERACTION_CREATE", payload.clone()));
         if !sent {
             return Err(FakeError::NotConnected);
         }
@@ -441,12 +510,14 @@ impl FakeDiscord {
     /// The INTERACTION_CREATE `d` for a slash command or autocomplete, with fresh id and token.
     pub fn command_payload(&self, command: &SlashCommand) -> Result<Value, FakeError> {
         self.shared.with_world(|world| {
-            let registered = world.command_named(Some(GUILD_ID), &command.command).ok_or_else(|| {
-                FakeError::Rejected(format!("{} is not registered", command.display()))
+            let registered = world
+                .command_named(Some(GUILD_ID), &command.command)
+                .ok_or_else(|| {
+                    FakeError::Rejected(format!("{} is not registered", command.display()))
+                })?;
+            let channel = world.channel(command.channel).ok_or_else(|| {
+                FakeError::Rejected(format!("unknown channel {}", command.channel))
             })?;
-            let channel = world
-                .channel(command.channel)
-                .ok_or_else(|| FakeError::Rejected(format!("unknown channel {}", command.channel)))?;
             let id = world.next_id();
             let token = interaction_token(id);
             command.to_json(&registered, &channel, id, &token)
@@ -460,13 +531,20 @@ impl FakeDiscord {
     }
 
     /// The INTERACTION_CREATE `d` for `user` clicking a button on a stored message.
-    pub fn button_payload(&self, user: TestUser, message_id: u64, custom_id: &str) -> Result<Value, FakeError> {
+    pub fn button_payload(
+        &self,
+        user: TestUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<Value, FakeError> {
         self.shared.with_world(|world| {
-            let message =
-                world.message(message_id).ok_or_else(|| FakeError::Rejected(format!("no message {message_id}")))?;
+            let message = world
+                .message(message_id)
+                .ok_or_else(|| FakeError::Rejected(format!("no message {message_id}")))?;
             let channel_id = snowflake(&message["channel_id"]).unwrap_or(0);
-            let channel =
-                world.channel(channel_id).ok_or_else(|| FakeError::Rejected(format!("unknown channel {channel_id}")))?;
+            let channel = world
+                .channel(channel_id)
+                .ok_or_else(|| FakeError::Rejected(format!("unknown channel {channel_id}")))?;
             let id = world.next_id();
             let token = interaction_token(id);
             button_click_json(user, &message, &channel, custom_id, id, &token)
@@ -474,7 +552,12 @@ impl FakeDiscord {
     }
 
     /// `user` clicks the button `custom_id` on a stored message.
-    pub async fn click_button(&self, user: TestUser, message_id: u64, custom_id: &str) -> Result<Dispatched, FakeError> {
+    pub async fn click_button(
+        &self,
+        user: TestUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<Dispatched, FakeError> {
         let payload = self.button_payload(user, message_id, custom_id)?;
         self.dispatch_interaction(payload).await
     }
@@ -488,7 +571,9 @@ fn interaction_token(id: u64) -> String {
 async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
     let mut connections = tokio::task::JoinSet::new();
     loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
         connections.spawn(rest_connection(stream, shared.clone()));
         while connections.try_join_next().is_some() {}
     }
@@ -504,7 +589,11 @@ async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
         };
         let close = request.wants_close();
         let (status, body) = shared.handle(request);
-        if http1::write_response(&mut write, status, &body, close).await.is_err() || close {
+        if http1::write_response(&mut write, status, &body, close)
+            .await
+            .is_err()
+            || close
+        {
             return;
         }
     }

@@ -79,7 +79,8 @@ impl RecordedRequest {
 
     /// Whether this request answers or follows up the interaction with this id and token.
     pub fn is_for_interaction(&self, id: u64, token: &str) -> bool {
-        self.interaction_callback().is_some_and(|(i, t)| i == id && t == token)
+        self.interaction_callback()
+            .is_some_and(|(i, t)| i == id && t == token)
             || self.webhook_token() == Some(token)
     }
 
@@ -106,7 +107,10 @@ impl RecordedRequest {
 
     /// Message flags (`flags`), 0 when absent.
     pub fn flags(&self) -> u64 {
-        self.message().get("flags").and_then(Value::as_u64).unwrap_or(0)
+        self.message()
+            .get("flags")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
     }
 
     /// Whether the message is only shown to the invoking user (flag 64).
@@ -116,14 +120,18 @@ impl RecordedRequest {
 
     /// The `allowed_mentions` object, if the bot sent one.
     pub fn allowed_mentions(&self) -> Option<&Value> {
-        self.message().get("allowed_mentions").filter(|v| !v.is_null())
+        self.message()
+            .get("allowed_mentions")
+            .filter(|v| !v.is_null())
     }
 
     /// The users Discord would notify: those mentioned in `content` as `<@id>` that
     /// `allowed_mentions` lets through (all of them when it is absent).
     pub fn pinged_users(&self) -> Vec<u64> {
         let mentioned = mentioned_users(self.content().unwrap_or(""));
-        let Some(allowed) = self.allowed_mentions() else { return mentioned };
+        let Some(allowed) = self.allowed_mentions() else {
+            return mentioned;
+        };
         let parse_users = allowed
             .get("parse")
             .and_then(Value::as_array)
@@ -133,12 +141,19 @@ impl RecordedRequest {
             .and_then(Value::as_array)
             .map(|ids| ids.iter().filter_map(snowflake).collect())
             .unwrap_or_default();
-        mentioned.into_iter().filter(|id| parse_users || listed.contains(id)).collect()
+        mentioned
+            .into_iter()
+            .filter(|id| parse_users || listed.contains(id))
+            .collect()
     }
 
     /// The action rows (`components`) of the message; empty when absent.
     pub fn components(&self) -> Vec<Value> {
-        self.message().get("components").and_then(Value::as_array).cloned().unwrap_or_default()
+        self.message()
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Every button in the message's action rows.
@@ -148,12 +163,20 @@ impl RecordedRequest {
 
     /// The choices of an autocomplete result (response type 8).
     pub fn choices(&self) -> Vec<Value> {
-        self.message().get("choices").and_then(Value::as_array).cloned().unwrap_or_default()
+        self.message()
+            .get("choices")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// A one-line description for failure messages.
     pub fn summary(&self) -> String {
-        let body = self.body.as_ref().map(|b| b.to_string()).unwrap_or_default();
+        let body = self
+            .body
+            .as_ref()
+            .map(|b| b.to_string())
+            .unwrap_or_default();
         let body: String = body.chars().take(300).collect();
         format!(
             "#{} {} {} -> {}{} {}{}",
@@ -161,9 +184,17 @@ impl RecordedRequest {
             self.method,
             self.path,
             self.status,
-            if self.known_route { "" } else { " (unknown route)" },
+            if self.known_route {
+                ""
+            } else {
+                " (unknown route)"
+            },
             body,
-            if self.files.is_empty() { String::new() } else { format!(" +{} file(s)", self.files.len()) },
+            if self.files.is_empty() {
+                String::new()
+            } else {
+                format!(" +{} file(s)", self.files.len())
+            },
         )
     }
 }

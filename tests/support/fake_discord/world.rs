@@ -40,20 +40,36 @@ pub struct Answer {
 
 impl Answer {
     fn ok(body: Value) -> Self {
-        Answer { status: 200, body: Some(body), known: true }
+        Answer {
+            status: 200,
+            body: Some(body),
+            known: true,
+        }
     }
 
     fn created(body: Value) -> Self {
-        Answer { status: 201, body: Some(body), known: true }
+        Answer {
+            status: 201,
+            body: Some(body),
+            known: true,
+        }
     }
 
     fn no_content() -> Self {
-        Answer { status: 204, body: None, known: true }
+        Answer {
+            status: 204,
+            body: None,
+            known: true,
+        }
     }
 
     /// Discord's JSON error: `{"message": ..., "code": ...}`.
     fn error(status: u16, code: u64, message: &str) -> Self {
-        Answer { status, body: Some(json!({"message": message, "code": code})), known: true }
+        Answer {
+            status,
+            body: Some(json!({"message": message, "code": code})),
+            known: true,
+        }
     }
 
     /// Discord's 50035 "Invalid Form Body" with one error at `path` (nested objects, as Discord
@@ -71,8 +87,16 @@ impl Answer {
     }
 
     fn unknown_route(status: u16) -> Self {
-        let message = if status == 405 { "405: Method Not Allowed" } else { "404: Not Found" };
-        Answer { status, body: Some(json!({"message": message, "code": 0})), known: false }
+        let message = if status == 405 {
+            "405: Method Not Allowed"
+        } else {
+            "404: Not Found"
+        };
+        Answer {
+            status,
+            body: Some(json!({"message": message, "code": 0})),
+            known: false,
+        }
     }
 }
 
@@ -161,7 +185,9 @@ pub struct World {
 
 /// Now, as Discord writes timestamps.
 pub fn now_timestamp() -> String {
-    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6f+00:00")
+        .to_string()
 }
 
 fn parse_id(text: &str) -> Option<u64> {
@@ -169,7 +195,9 @@ fn parse_id(text: &str) -> Option<u64> {
 }
 
 fn str_len(value: Option<&Value>) -> usize {
-    value.and_then(Value::as_str).map_or(0, |s| s.chars().count())
+    value
+        .and_then(Value::as_str)
+        .map_or(0, |s| s.chars().count())
 }
 
 impl World {
@@ -211,7 +239,12 @@ impl World {
     /// The registered command with this top-level name, guild commands first.
     pub fn command_named(&self, guild: Option<u64>, name: &str) -> Option<Value> {
         let scopes = [guild, None];
-        scopes.iter().filter_map(|scope| self.commands.get(scope)).flatten().find(|c| c["name"] == name).cloned()
+        scopes
+            .iter()
+            .filter_map(|scope| self.commands.get(scope))
+            .flatten()
+            .find(|c| c["name"] == name)
+            .cloned()
     }
 
     /// A stored message as Discord would show it, ephemeral ones included.
@@ -221,12 +254,19 @@ impl World {
 
     /// Every stored message in a channel, oldest first.
     pub fn channel_messages(&self, channel: u64) -> Vec<Value> {
-        self.messages.values().filter(|m| snowflake(&m["channel_id"]) == Some(channel)).cloned().collect()
+        self.messages
+            .values()
+            .filter(|m| snowflake(&m["channel_id"]) == Some(channel))
+            .cloned()
+            .collect()
     }
 
     /// The message `@original` of an interaction currently refers to.
     pub fn original_message(&self, interaction: u64) -> Option<Value> {
-        self.interactions.get(&interaction)?.original.and_then(|id| self.message(id))
+        self.interactions
+            .get(&interaction)?
+            .original
+            .and_then(|id| self.message(id))
     }
 
     /// A channel the bot can see (guild channel, thread or DM).
@@ -236,8 +276,16 @@ impl World {
 
     /// Sends a dispatch to the session whose shard holds `guild` (shard 0 for DMs), if that
     /// session asked for `needed_intent` (0: always sent). Returns whether it went out.
-    pub fn dispatch(&self, guild: Option<u64>, needed_intent: u64, event: &str, data: Value) -> bool {
-        let Some(session) = self.session_for(guild) else { return false };
+    pub fn dispatch(
+        &self,
+        guild: Option<u64>,
+        needed_intent: u64,
+        event: &str,
+        data: Value,
+    ) -> bool {
+        let Some(session) = self.session_for(guild) else {
+            return false;
+        };
         if needed_intent != 0 && session.intents & needed_intent == 0 {
             return false;
         }
@@ -256,10 +304,22 @@ impl World {
     /// Remembers an interaction about to be dispatched so its token can be used; `Err` says
     /// what the payload lacks.
     pub fn register_interaction(&mut self, payload: &Value) -> Result<(u64, String), String> {
-        let id = payload.get("id").and_then(snowflake).ok_or("interaction has no id")?;
-        let token = payload.get("token").and_then(Value::as_str).ok_or("interaction has no token")?;
-        let kind = payload.get("type").and_then(Value::as_u64).ok_or("interaction has no type")?;
-        let channel_id = payload.get("channel_id").and_then(snowflake).ok_or("interaction has no channel_id")?;
+        let id = payload
+            .get("id")
+            .and_then(snowflake)
+            .ok_or("interaction has no id")?;
+        let token = payload
+            .get("token")
+            .and_then(Value::as_str)
+            .ok_or("interaction has no token")?;
+        let kind = payload
+            .get("type")
+            .and_then(Value::as_u64)
+            .ok_or("interaction has no type")?;
+        let channel_id = payload
+            .get("channel_id")
+            .and_then(snowflake)
+            .ok_or("interaction has no channel_id")?;
         let guild_id = payload.get("guild_id").and_then(snowflake);
         let user = payload
             .get("member")
@@ -267,7 +327,10 @@ impl World {
             .or_else(|| payload.get("user"))
             .cloned()
             .ok_or("interaction has neither member.user nor user")?;
-        let source_message = payload.get("message").and_then(|m| m.get("id")).and_then(snowflake);
+        let source_message = payload
+            .get("message")
+            .and_then(|m| m.get("id"))
+            .and_then(snowflake);
         let command_name = command_path(payload.get("data").unwrap_or(&Value::Null));
         self.interactions.insert(
             id,
@@ -291,7 +354,8 @@ impl World {
     /// Routes one request and applies its effects.
     pub fn answer(&mut self, req: &Incoming) -> Answer {
         let segments = req.segments.clone();
-        let token_authenticated = matches!(segments.first(), Some(&"interactions") | Some(&"webhooks"));
+        let token_authenticated =
+            matches!(segments.first(), Some(&"interactions") | Some(&"webhooks"));
         let expected = format!("Bot {TOKEN}");
         if !token_authenticated && req.authorization != Some(expected.as_str()) {
             return Answer::error(401, 0, "401: Unauthorized");
@@ -313,18 +377,23 @@ impl World {
             ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
                 Answer::ok(fixture::application_json())
             }
-            (method, ["applications", app, rest @ ..]) => self.commands_route(method, app, rest, body),
+            (method, ["applications", app, rest @ ..]) => {
+                self.commands_route(method, app, rest, body)
+            }
             ("POST", ["interactions", id, token, "callback"]) => {
                 self.interaction_callback(id, token, body, req.files)
             }
             (method, ["webhooks", app, token, rest @ ..]) => {
                 self.webhook_route(method, app, token, rest, body, req.files)
             }
-            ("GET", ["channels", channel]) => match parse_id(channel).and_then(|c| self.channel(c)) {
+            ("GET", ["channels", channel]) => match parse_id(channel).and_then(|c| self.channel(c))
+            {
                 Some(channel) => Answer::ok(channel),
                 None => Answer::error(404, 10003, "Unknown Channel"),
             },
-            ("POST", ["channels", channel, "messages"]) => self.post_channel_message(channel, body, req.files),
+            ("POST", ["channels", channel, "messages"]) => {
+                self.post_channel_message(channel, body, req.files)
+            }
             (method @ ("GET" | "PATCH" | "DELETE"), ["channels", channel, "messages", message]) => {
                 self.channel_message(method, channel, message, body, req.files)
             }
@@ -332,10 +401,12 @@ impl World {
             ("POST", ["channels", channel, "messages", message, "threads"]) => {
                 self.start_thread(channel, Some(message), body)
             }
-            ("POST", ["channels", channel, "typing"]) => match parse_id(channel).and_then(|c| self.channel(c)) {
-                Some(_) => Answer::no_content(),
-                None => Answer::error(404, 10003, "Unknown Channel"),
-            },
+            ("POST", ["channels", channel, "typing"]) => {
+                match parse_id(channel).and_then(|c| self.channel(c)) {
+                    Some(_) => Answer::no_content(),
+                    None => Answer::error(404, 10003, "Unknown Channel"),
+                }
+            }
             ("GET", ["guilds", guild, "members", user]) => {
                 if parse_id(guild) != Some(GUILD_ID) {
                     return Answer::error(404, 10004, "Unknown Guild");
@@ -376,7 +447,10 @@ impl World {
                     if let Err(answer) = validate_command(command, &[i.to_string()]) {
                         return answer;
                     }
-                    let key = (command["name"].as_str().unwrap_or("").to_string(), command_type(command));
+                    let key = (
+                        command["name"].as_str().unwrap_or("").to_string(),
+                        command_type(command),
+                    );
                     if !names.insert(key) {
                         return Answer::invalid_form(
                             &at(&[&i, &"name"]),
@@ -391,7 +465,9 @@ impl World {
                     // Discord keeps the id of a command overwritten under the same name and type.
                     let id = old
                         .iter()
-                        .find(|c| c["name"] == command["name"] && command_type(c) == command_type(command))
+                        .find(|c| {
+                            c["name"] == command["name"] && command_type(c) == command_type(command)
+                        })
                         .and_then(|c| snowflake(&c["id"]))
                         .unwrap_or_else(|| self.next_id());
                     stored.push(self.echo_command(scope, command, id));
@@ -404,9 +480,9 @@ impl World {
                     return answer;
                 }
                 let mut list = self.commands(scope);
-                let existing = list
-                    .iter()
-                    .position(|c| c["name"] == body["name"] && command_type(c) == command_type(body));
+                let existing = list.iter().position(|c| {
+                    c["name"] == body["name"] && command_type(c) == command_type(body)
+                });
                 let id = match existing.and_then(|i| snowflake(&list[i]["id"])) {
                     Some(id) => id,
                     None => self.next_id(),
@@ -425,7 +501,10 @@ impl World {
             }
             (method @ ("GET" | "PATCH" | "DELETE"), [id]) => {
                 let mut list = self.commands(scope);
-                let Some(i) = list.iter().position(|c| snowflake(&c["id"]) == parse_id(id)) else {
+                let Some(i) = list
+                    .iter()
+                    .position(|c| snowflake(&c["id"]) == parse_id(id))
+                else {
                     return Answer::error(404, 10063, "Unknown application command");
                 };
                 match method {
@@ -437,7 +516,9 @@ impl World {
                     }
                     _ => {
                         let mut merged = list[i].clone();
-                        if let (Some(target), Some(changes)) = (merged.as_object_mut(), body.as_object()) {
+                        if let (Some(target), Some(changes)) =
+                            (merged.as_object_mut(), body.as_object())
+                        {
                             for (k, v) in changes {
                                 target.insert(k.clone(), v.clone());
                             }
@@ -489,7 +570,13 @@ impl World {
 
     // ----- interactions ---------------------------------------------------------------------
 
-    fn interaction_callback(&mut self, id: &str, token: &str, body: &Value, files: &[RecordedFile]) -> Answer {
+    fn interaction_callback(
+        &mut self,
+        id: &str,
+        token: &str,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Answer {
         let Some(interaction_id) = parse_id(id) else {
             return Answer::error(404, 10062, "Unknown interaction");
         };
@@ -506,7 +593,11 @@ impl World {
             return Answer::error(404, 10062, "Unknown interaction");
         }
         let Some(kind) = body.get("type").and_then(Value::as_u64) else {
-            return Answer::invalid_form(&at(&[&"type"]), "BASE_TYPE_REQUIRED", "This field is required");
+            return Answer::invalid_form(
+                &at(&[&"type"]),
+                "BASE_TYPE_REQUIRED",
+                "This field is required",
+            );
         };
         let allowed: &[u64] = match interaction.kind {
             2 => &[4, 5, 9],
@@ -530,16 +621,32 @@ impl World {
                 if let Err(answer) = validate_message(data, files, true, &data_path) {
                     return answer;
                 }
-                let ephemeral = data.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
-                match self.create_message(interaction.channel_id, data, files, Some(&interaction), ephemeral, 0) {
+                let ephemeral =
+                    data.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
+                match self.create_message(
+                    interaction.channel_id,
+                    data,
+                    files,
+                    Some(&interaction),
+                    ephemeral,
+                    0,
+                ) {
                     Ok(message) => original = snowflake(&message["id"]),
                     Err(answer) => return answer,
                 }
             }
             5 => {
-                let ephemeral = data.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
+                let ephemeral =
+                    data.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
                 let placeholder = json!({"content": ""});
-                match self.create_message(interaction.channel_id, &placeholder, &[], Some(&interaction), ephemeral, flag::LOADING) {
+                match self.create_message(
+                    interaction.channel_id,
+                    &placeholder,
+                    &[],
+                    Some(&interaction),
+                    ephemeral,
+                    flag::LOADING,
+                ) {
                     Ok(message) => original = snowflake(&message["id"]),
                     Err(answer) => return answer,
                 }
@@ -565,7 +672,11 @@ impl World {
             9 => {
                 for key in ["custom_id", "title"] {
                     if str_len(data.get(key)) == 0 {
-                        return Answer::invalid_form(&at(&[&"data", &key]), "BASE_TYPE_REQUIRED", "This field is required");
+                        return Answer::invalid_form(
+                            &at(&[&"data", &key]),
+                            "BASE_TYPE_REQUIRED",
+                            "This field is required",
+                        );
                     }
                 }
             }
@@ -588,7 +699,11 @@ impl World {
         body: &Value,
         files: &[RecordedFile],
     ) -> Answer {
-        let found = self.interactions.iter().find(|(_, i)| i.token == token).map(|(id, i)| (*id, i.clone()));
+        let found = self
+            .interactions
+            .iter()
+            .find(|(_, i)| i.token == token)
+            .map(|(id, i)| (*id, i.clone()));
         let (interaction_id, interaction) = match found {
             Some(found) if parse_id(app) == Some(APPLICATION_ID) => found,
             _ => return Answer::error(404, 10015, "Unknown Webhook"),
@@ -616,12 +731,21 @@ impl World {
                         Err(answer) => answer,
                     };
                 }
-                let ephemeral = body.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
-                match self.create_message(interaction.channel_id, body, files, Some(&interaction), ephemeral, 0) {
+                let ephemeral =
+                    body.get("flags").and_then(Value::as_u64).unwrap_or(0) & flag::EPHEMERAL != 0;
+                match self.create_message(
+                    interaction.channel_id,
+                    body,
+                    files,
+                    Some(&interaction),
+                    ephemeral,
+                    0,
+                ) {
                     Ok(message) => {
-                        if let (Some(stored), Some(id)) =
-                            (self.interactions.get_mut(&interaction_id), snowflake(&message["id"]))
-                        {
+                        if let (Some(stored), Some(id)) = (
+                            self.interactions.get_mut(&interaction_id),
+                            snowflake(&message["id"]),
+                        ) {
                             stored.messages.push(id);
                         }
                         Answer::ok(message)
@@ -664,7 +788,12 @@ impl World {
         Some(channel.get("guild_id").and_then(snowflake))
     }
 
-    fn post_channel_message(&mut self, channel: &str, body: &Value, files: &[RecordedFile]) -> Answer {
+    fn post_channel_message(
+        &mut self,
+        channel: &str,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Answer {
         let Some(channel_id) = parse_id(channel).filter(|c| self.channels.contains_key(c)) else {
             return Answer::error(404, 10003, "Unknown Channel");
         };
@@ -690,14 +819,24 @@ impl World {
         }
     }
 
-    fn channel_message(&mut self, method: &str, channel: &str, message: &str, body: &Value, files: &[RecordedFile]) -> Answer {
+    fn channel_message(
+        &mut self,
+        method: &str,
+        channel: &str,
+        message: &str,
+        body: &Value,
+        files: &[RecordedFile],
+    ) -> Answer {
         let Some(channel_id) = parse_id(channel).filter(|c| self.channels.contains_key(c)) else {
             return Answer::error(404, 10003, "Unknown Channel");
         };
         // Ephemeral messages exist only for the interaction webhook, never for the channel.
         let found = parse_id(message).filter(|m| {
             !self.ephemeral.contains(m)
-                && self.messages.get(m).is_some_and(|msg| snowflake(&msg["channel_id"]) == Some(channel_id))
+                && self
+                    .messages
+                    .get(m)
+                    .is_some_and(|msg| snowflake(&msg["channel_id"]) == Some(channel_id))
         });
         let Some(message_id) = found else {
             return Answer::error(404, 10008, "Unknown Message");
@@ -721,7 +860,9 @@ impl World {
     }
 
     fn is_loading(&self, message: u64) -> bool {
-        self.messages.get(&message).is_some_and(|m| m["flags"].as_u64().unwrap_or(0) & flag::LOADING != 0)
+        self.messages
+            .get(&message)
+            .is_some_and(|m| m["flags"].as_u64().unwrap_or(0) & flag::LOADING != 0)
     }
 
     /// Builds, stores and announces a new message; `Err` if an attachment reference is bad.
@@ -763,7 +904,10 @@ impl World {
         if let Some(reference) = payload.get("message_reference").filter(|r| !r.is_null()) {
             let mut reference = reference.clone();
             reference["type"] = reference.get("type").cloned().unwrap_or(json!(0));
-            reference["channel_id"] = reference.get("channel_id").cloned().unwrap_or(json!(channel_id.to_string()));
+            reference["channel_id"] = reference
+                .get("channel_id")
+                .cloned()
+                .unwrap_or(json!(channel_id.to_string()));
             message["message_reference"] = reference;
             message["type"] = json!(19);
         }
@@ -786,7 +930,8 @@ impl World {
                 metadata["original_response_message_id"] = json!(original.to_string());
             }
             if interaction.kind == 3 {
-                metadata["interacted_message_id"] = json!(interaction.source_message.unwrap_or(0).to_string());
+                metadata["interacted_message_id"] =
+                    json!(interaction.source_message.unwrap_or(0).to_string());
             } else {
                 message["type"] = json!(20);
             }
@@ -809,14 +954,22 @@ impl World {
     }
 
     /// Applies an edit as Discord does: present fields replace, absent ones stay.
-    fn edit_message(&mut self, id: u64, payload: &Value, files: &[RecordedFile]) -> Result<Value, Answer> {
+    fn edit_message(
+        &mut self,
+        id: u64,
+        payload: &Value,
+        files: &[RecordedFile],
+    ) -> Result<Value, Answer> {
         let Some(mut message) = self.messages.get(&id).cloned() else {
             return Err(Answer::error(404, 10008, "Unknown Message"));
         };
         let channel_id = snowflake(&message["channel_id"]).unwrap_or(0);
         let guild = self.channel_guild(channel_id).flatten();
         let ephemeral = self.ephemeral.contains(&id);
-        let existing = message["attachments"].as_array().cloned().unwrap_or_default();
+        let existing = message["attachments"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let attachments = self.attachments(channel_id, payload, files, &existing, ephemeral)?;
         message["attachments"] = json!(attachments);
         for key in ["content", "components"] {
@@ -839,7 +992,9 @@ impl World {
     }
 
     fn delete_message(&mut self, id: u64) {
-        let Some(message) = self.messages.remove(&id) else { return };
+        let Some(message) = self.messages.remove(&id) else {
+            return;
+        };
         let was_ephemeral = self.ephemeral.remove(&id);
         let channel_id = snowflake(&message["channel_id"]).unwrap_or(0);
         let guild = self.channel_guild(channel_id).flatten();
@@ -848,7 +1003,11 @@ impl World {
             if let Some(guild) = guild {
                 data["guild_id"] = json!(guild.to_string());
             }
-            let needed = if guild.is_some() { intent::GUILD_MESSAGES } else { intent::DIRECT_MESSAGES };
+            let needed = if guild.is_some() {
+                intent::GUILD_MESSAGES
+            } else {
+                intent::DIRECT_MESSAGES
+            };
             self.dispatch(guild, needed, "MESSAGE_DELETE", data);
         }
     }
@@ -879,7 +1038,12 @@ impl World {
         let uploads: Vec<(u64, &RecordedFile)> = files
             .iter()
             .filter_map(|f| {
-                let index = f.field.strip_prefix("files[")?.strip_suffix(']')?.parse().ok()?;
+                let index = f
+                    .field
+                    .strip_prefix("files[")?
+                    .strip_suffix(']')?
+                    .parse()
+                    .ok()?;
                 Some((index, f))
             })
             .collect();
@@ -889,12 +1053,27 @@ impl World {
             Some(listed) => {
                 for (i, entry) in listed.iter().enumerate() {
                     let id = entry.get("id").and_then(snowflake);
-                    if let Some(kept) = existing.iter().find(|a| a.get("id").and_then(snowflake) == id && id.is_some()) {
+                    if let Some(kept) = existing
+                        .iter()
+                        .find(|a| a.get("id").and_then(snowflake) == id && id.is_some())
+                    {
                         result.push(kept.clone());
-                    } else if let Some((index, file)) = uploads.iter().find(|(index, _)| Some(*index) == id) {
+                    } else if let Some((index, file)) =
+                        uploads.iter().find(|(index, _)| Some(*index) == id)
+                    {
                         used.insert(*index);
-                        let name = entry.get("filename").and_then(Value::as_str).unwrap_or(&file.filename).to_string();
-                        let attachment = self.attachment_json(channel_id, file, &name, entry.get("description"), ephemeral);
+                        let name = entry
+                            .get("filename")
+                            .and_then(Value::as_str)
+                            .unwrap_or(&file.filename)
+                            .to_string();
+                        let attachment = self.attachment_json(
+                            channel_id,
+                            file,
+                            &name,
+                            entry.get("description"),
+                            ephemeral,
+                        );
                         result.push(attachment);
                     } else {
                         return Err(Answer::invalid_form(
@@ -909,14 +1088,22 @@ impl World {
         }
         for (index, file) in uploads {
             if !used.contains(&index) {
-                let attachment = self.attachment_json(channel_id, file, &file.filename, None, ephemeral);
+                let attachment =
+                    self.attachment_json(channel_id, file, &file.filename, None, ephemeral);
                 result.push(attachment);
             }
         }
         Ok(result)
     }
 
-    fn attachment_json(&mut self, channel_id: u64, file: &RecordedFile, filename: &str, description: Option<&Value>, ephemeral: bool) -> Value {
+    fn attachment_json(
+        &mut self,
+        channel_id: u64,
+        file: &RecordedFile,
+        filename: &str,
+        description: Option<&Value>,
+        ephemeral: bool,
+    ) -> Value {
         let id = self.next_id();
         let path = format!("attachments/{channel_id}/{id}/{filename}");
         let mut attachment = json!({
@@ -952,31 +1139,52 @@ impl World {
         }
         let name_length = str_len(body.get("name"));
         if !(1..=100).contains(&name_length) {
-            return Answer::invalid_form(&at(&[&"name"]), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
+            return Answer::invalid_form(
+                &at(&[&"name"]),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            );
         }
         let (id, kind) = match message {
             Some(message) => {
                 let found = parse_id(message).filter(|m| {
                     !self.ephemeral.contains(m)
-                        && self.messages.get(m).is_some_and(|msg| snowflake(&msg["channel_id"]) == Some(parent_id))
+                        && self
+                            .messages
+                            .get(m)
+                            .is_some_and(|msg| snowflake(&msg["channel_id"]) == Some(parent_id))
                 });
                 let Some(message_id) = found else {
                     return Answer::error(404, 10008, "Unknown Message");
                 };
                 if self.messages[&message_id].get("thread").is_some() {
-                    return Answer::error(400, 160004, "A thread has already been created for this message");
+                    return Answer::error(
+                        400,
+                        160004,
+                        "A thread has already been created for this message",
+                    );
                 }
                 // A thread started from a message takes the message's id.
                 (message_id, if parent["type"] == 5 { 10 } else { 11 })
             }
             // API v10 still defaults to a private thread when no type is given.
-            None => (self.next_id(), body.get("type").and_then(Value::as_u64).unwrap_or(12)),
+            None => (
+                self.next_id(),
+                body.get("type").and_then(Value::as_u64).unwrap_or(12),
+            ),
         };
         if ![10, 11, 12].contains(&kind) {
-            return Answer::invalid_form(&at(&[&"type"]), "BASE_TYPE_CHOICES", "Value must be one of {10, 11, 12}.");
+            return Answer::invalid_form(
+                &at(&[&"type"]),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {10, 11, 12}.",
+            );
         }
         let now = now_timestamp();
-        let archive = body.get("auto_archive_duration").and_then(Value::as_u64).unwrap_or(1440);
+        let archive = body
+            .get("auto_archive_duration")
+            .and_then(Value::as_u64)
+            .unwrap_or(1440);
         let mut metadata = json!({
             "archived": false,
             "auto_archive_duration": archive,
@@ -1018,7 +1226,11 @@ impl World {
     }
 
     fn open_dm(&mut self, body: &Value) -> Answer {
-        let Some(user) = body.get("recipient_id").and_then(snowflake).and_then(fixture::member_by_id) else {
+        let Some(user) = body
+            .get("recipient_id")
+            .and_then(snowflake)
+            .and_then(fixture::member_by_id)
+        else {
             return Answer::error(400, 50033, "Invalid Recipient(s)");
         };
         let id = match self.dm_by_user.get(&user.id) {
@@ -1073,7 +1285,12 @@ fn command_path(data: &Value) -> String {
     }
     let mut options = data.get("options").and_then(Value::as_array);
     while let Some(list) = options {
-        let Some(nested) = list.iter().find(|o| matches!(o["type"].as_u64(), Some(1 | 2))) else { break };
+        let Some(nested) = list
+            .iter()
+            .find(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+        else {
+            break;
+        };
         parts.push(nested["name"].as_str().unwrap_or("").to_string());
         options = nested.get("options").and_then(Value::as_array);
     }
@@ -1088,80 +1305,159 @@ fn command_type(command: &Value) -> u64 {
 fn valid_name(name: &str) -> bool {
     let length = name.chars().count();
     (1..=32).contains(&length)
-        && name.chars().all(|c| (c.is_alphanumeric() || c == '-' || c == '_' || c == '\'') && c.to_lowercase().eq([c]))
+        && name.chars().all(|c| {
+            (c.is_alphanumeric() || c == '-' || c == '_' || c == '\'') && c.to_lowercase().eq([c])
+        })
 }
 
 /// Checks one command as Discord checks registrations.
 fn validate_command(command: &Value, path: &[String]) -> Result<(), Answer> {
-    let field = |name: &str| -> Vec<String> { path.iter().cloned().chain([name.to_string()]).collect() };
+    let field =
+        |name: &str| -> Vec<String> { path.iter().cloned().chain([name.to_string()]).collect() };
     let name = command.get("name").and_then(Value::as_str).unwrap_or("");
     let kind = command_type(command);
     if kind == 1 && !valid_name(name) {
-        return Err(Answer::invalid_form(&field("name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"));
+        return Err(Answer::invalid_form(
+            &field("name"),
+            "APPLICATION_COMMAND_INVALID_NAME",
+            "Command name is invalid",
+        ));
     }
     let description = str_len(command.get("description"));
     if kind == 1 && !(1..=100).contains(&description) {
-        return Err(Answer::invalid_form(&field("description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."));
+        return Err(Answer::invalid_form(
+            &field("description"),
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be between 1 and 100 in length.",
+        ));
     }
     if kind != 1 && description != 0 {
-        return Err(Answer::invalid_form(&field("description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Context menu commands cannot have description"));
+        return Err(Answer::invalid_form(
+            &field("description"),
+            "APPLICATION_COMMAND_INVALID_DESCRIPTION",
+            "Context menu commands cannot have description",
+        ));
     }
     validate_options(command.get("options"), &field("options"), 0)
 }
 
 /// Checks an option list; `depth` 0 is the command's own list, 1 a group's, 2 a subcommand's.
 fn validate_options(options: Option<&Value>, path: &[String], depth: u8) -> Result<(), Answer> {
-    let Some(options) = options.filter(|o| !o.is_null()) else { return Ok(()) };
+    let Some(options) = options.filter(|o| !o.is_null()) else {
+        return Ok(());
+    };
     let Some(options) = options.as_array() else {
-        return Err(Answer::invalid_form(path, "BASE_TYPE_ARRAY", "Must be an array."));
+        return Err(Answer::invalid_form(
+            path,
+            "BASE_TYPE_ARRAY",
+            "Must be an array.",
+        ));
     };
     if options.len() > 25 {
-        return Err(Answer::invalid_form(path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."));
+        return Err(Answer::invalid_form(
+            path,
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
     }
     let mut names = HashSet::new();
     let mut seen_optional = false;
     for (i, option) in options.iter().enumerate() {
-        let field = |name: &str| -> Vec<String> { path.iter().cloned().chain([i.to_string(), name.to_string()]).collect() };
+        let field = |name: &str| -> Vec<String> {
+            path.iter()
+                .cloned()
+                .chain([i.to_string(), name.to_string()])
+                .collect()
+        };
         let kind = option.get("type").and_then(Value::as_u64).unwrap_or(0);
         if !(1..=11).contains(&kind) {
-            return Err(Answer::invalid_form(&field("type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}."));
+            return Err(Answer::invalid_form(
+                &field("type"),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}.",
+            ));
         }
         let name = option.get("name").and_then(Value::as_str).unwrap_or("");
         if !valid_name(name) {
-            return Err(Answer::invalid_form(&field("name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"));
+            return Err(Answer::invalid_form(
+                &field("name"),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Command name is invalid",
+            ));
         }
         if !names.insert(name) {
-            return Err(Answer::invalid_form(&field("name"), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique"));
+            return Err(Answer::invalid_form(
+                &field("name"),
+                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+                "Option names must be unique",
+            ));
         }
         if !(1..=100).contains(&str_len(option.get("description"))) {
-            return Err(Answer::invalid_form(&field("description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."));
+            return Err(Answer::invalid_form(
+                &field("description"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            ));
         }
         let nesting = kind == 1 || kind == 2;
         if nesting && (depth == 2 || (kind == 2 && depth == 1)) {
-            return Err(Answer::invalid_form(&field("type"), "APPLICATION_COMMAND_OPTION_TYPE_INVALID", "Subcommands and groups cannot be nested here"));
+            return Err(Answer::invalid_form(
+                &field("type"),
+                "APPLICATION_COMMAND_OPTION_TYPE_INVALID",
+                "Subcommands and groups cannot be nested here",
+            ));
         }
         if nesting {
             let inner_depth = if kind == 2 { 1 } else { 2 };
             if kind == 2 {
-                let all_subcommands = option["options"].as_array().is_some_and(|o| o.iter().all(|s| s["type"] == 1));
+                let all_subcommands = option["options"]
+                    .as_array()
+                    .is_some_and(|o| o.iter().all(|s| s["type"] == 1));
                 if !all_subcommands {
-                    return Err(Answer::invalid_form(&field("options"), "APPLICATION_COMMAND_OPTION_TYPE_INVALID", "A subcommand group may only contain subcommands"));
+                    return Err(Answer::invalid_form(
+                        &field("options"),
+                        "APPLICATION_COMMAND_OPTION_TYPE_INVALID",
+                        "A subcommand group may only contain subcommands",
+                    ));
                 }
             }
             validate_options(option.get("options"), &field("options"), inner_depth)?;
             continue;
         }
-        let required = option.get("required").and_then(Value::as_bool).unwrap_or(false);
+        let required = option
+            .get("required")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if required && seen_optional {
-            return Err(Answer::invalid_form(&field("required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options"));
+            return Err(Answer::invalid_form(
+                &field("required"),
+                "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                "Required options must be placed before non-required options",
+            ));
         }
         seen_optional |= !required;
-        let choices = option.get("choices").and_then(Value::as_array).map_or(0, Vec::len);
+        let choices = option
+            .get("choices")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
         if choices > 25 {
-            return Err(Answer::invalid_form(&field("choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."));
+            return Err(Answer::invalid_form(
+                &field("choices"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            ));
         }
-        if choices > 0 && option.get("autocomplete").and_then(Value::as_bool).unwrap_or(false) {
-            return Err(Answer::invalid_form(&field("autocomplete"), "APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE", "Autocomplete cannot be set on an option with choices"));
+        if choices > 0
+            && option
+                .get("autocomplete")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        {
+            return Err(Answer::invalid_form(
+                &field("autocomplete"),
+                "APPLICATION_COMMAND_OPTION_CHOICES_AUTOCOMPLETE",
+                "Autocomplete cannot be set on an option with choices",
+            ));
         }
     }
     Ok(())
@@ -1169,67 +1465,144 @@ fn validate_options(options: Option<&Value>, path: &[String], depth: u8) -> Resu
 
 /// Checks message content, components and allowed mentions; `creating` also rejects an empty
 /// message.
-fn validate_message(message: &Value, files: &[RecordedFile], creating: bool, path: &[String]) -> Result<(), Answer> {
-    let field = |parts: &[&dyn ToString]| -> Vec<String> { path.iter().cloned().chain(at(parts)).collect() };
+fn validate_message(
+    message: &Value,
+    files: &[RecordedFile],
+    creating: bool,
+    path: &[String],
+) -> Result<(), Answer> {
+    let field = |parts: &[&dyn ToString]| -> Vec<String> {
+        path.iter().cloned().chain(at(parts)).collect()
+    };
     if str_len(message.get("content")) > 2000 {
-        return Err(Answer::invalid_form(&field(&[&"content"]), "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."));
+        return Err(Answer::invalid_form(
+            &field(&[&"content"]),
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 2000 or fewer in length.",
+        ));
     }
-    let embeds = message.get("embeds").and_then(Value::as_array).map_or(0, Vec::len);
+    let embeds = message
+        .get("embeds")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     if embeds > 10 {
-        return Err(Answer::invalid_form(&field(&[&"embeds"]), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."));
+        return Err(Answer::invalid_form(
+            &field(&[&"embeds"]),
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 10 or fewer in length.",
+        ));
     }
     let flags = message.get("flags").and_then(Value::as_u64).unwrap_or(0);
-    let rows = message.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
+    let rows = message
+        .get("components")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     if flags & flag::IS_COMPONENTS_V2 == 0 {
         if rows.len() > 5 {
-            return Err(Answer::invalid_form(&field(&[&"components"]), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."));
+            return Err(Answer::invalid_form(
+                &field(&[&"components"]),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 5 or fewer in length.",
+            ));
         }
         let mut custom_ids = HashSet::new();
         for (r, row) in rows.iter().enumerate() {
-            let children = row.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
+            let children = row
+                .get("components")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             if row["type"] != 1 || children.is_empty() || children.len() > 5 {
-                return Err(Answer::invalid_form(&field(&[&"components", &r]), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "An action row must hold 1 to 5 buttons or one select menu"));
+                return Err(Answer::invalid_form(
+                    &field(&[&"components", &r]),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "An action row must hold 1 to 5 buttons or one select menu",
+                ));
             }
             for (c, child) in children.iter().enumerate() {
-                let child_field = |name: &str| field(&[&"components", &r, &"components", &c, &name]);
+                let child_field =
+                    |name: &str| field(&[&"components", &r, &"components", &c, &name]);
                 let kind = child["type"].as_u64().unwrap_or(0);
                 let is_select = matches!(kind, 3 | 5 | 6 | 7 | 8);
                 if is_select && children.len() != 1 {
-                    return Err(Answer::invalid_form(&child_field("type"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "A select menu must be alone in its row"));
+                    return Err(Answer::invalid_form(
+                        &child_field("type"),
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "A select menu must be alone in its row",
+                    ));
                 }
                 if kind != 2 && !is_select {
-                    return Err(Answer::invalid_form(&child_field("type"), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (2, 3, 5, 6, 7, 8)."));
+                    return Err(Answer::invalid_form(
+                        &child_field("type"),
+                        "UNION_TYPE_CHOICES",
+                        "Value of field \"type\" must be one of (2, 3, 5, 6, 7, 8).",
+                    ));
                 }
                 if str_len(child.get("label")) > 80 {
-                    return Err(Answer::invalid_form(&child_field("label"), "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length."));
+                    return Err(Answer::invalid_form(
+                        &child_field("label"),
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Must be 80 or fewer in length.",
+                    ));
                 }
                 let link = kind == 2 && child["style"] == 5;
                 let premium = kind == 2 && child["style"] == 6;
                 if link {
                     if str_len(child.get("url")) == 0 {
-                        return Err(Answer::invalid_form(&child_field("url"), "BASE_TYPE_REQUIRED", "This field is required"));
+                        return Err(Answer::invalid_form(
+                            &child_field("url"),
+                            "BASE_TYPE_REQUIRED",
+                            "This field is required",
+                        ));
                     }
                 } else if !premium {
                     let custom_id = child.get("custom_id").and_then(Value::as_str).unwrap_or("");
                     if !(1..=100).contains(&custom_id.chars().count()) {
-                        return Err(Answer::invalid_form(&child_field("custom_id"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."));
+                        return Err(Answer::invalid_form(
+                            &child_field("custom_id"),
+                            "BASE_TYPE_BAD_LENGTH",
+                            "Must be between 1 and 100 in length.",
+                        ));
                     }
                     if !custom_ids.insert(custom_id.to_string()) {
-                        return Err(Answer::invalid_form(&child_field("custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"));
+                        return Err(Answer::invalid_form(
+                            &child_field("custom_id"),
+                            "COMPONENT_CUSTOM_ID_DUPLICATED",
+                            "Component custom id cannot be duplicated",
+                        ));
                     }
                 }
             }
         }
     }
     if let Some(allowed) = message.get("allowed_mentions").filter(|a| !a.is_null()) {
-        let parse: Vec<&str> = allowed.get("parse").and_then(Value::as_array).map(|p| p.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        if let Some(bad) = parse.iter().find(|p| !["users", "roles", "everyone"].contains(p)) {
-            return Err(Answer::invalid_form(&field(&[&"allowed_mentions", &"parse"]), "BASE_TYPE_CHOICES", &format!("Value \"{bad}\" is not one of ('roles', 'users', 'everyone').")));
+        let parse: Vec<&str> = allowed
+            .get("parse")
+            .and_then(Value::as_array)
+            .map(|p| p.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(bad) = parse
+            .iter()
+            .find(|p| !["users", "roles", "everyone"].contains(p))
+        {
+            return Err(Answer::invalid_form(
+                &field(&[&"allowed_mentions", &"parse"]),
+                "BASE_TYPE_CHOICES",
+                &format!("Value \"{bad}\" is not one of ('roles', 'users', 'everyone')."),
+            ));
         }
         for kind in ["users", "roles"] {
-            let listed = allowed.get(kind).and_then(Value::as_array).map_or(0, Vec::len);
+            let listed = allowed
+                .get(kind)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
             if listed > 100 {
-                return Err(Answer::invalid_form(&field(&[&"allowed_mentions", &kind]), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."));
+                return Err(Answer::invalid_form(
+                    &field(&[&"allowed_mentions", &kind]),
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                ));
             }
             if listed > 0 && parse.contains(&kind) {
                 return Err(Answer::invalid_form(
@@ -1242,8 +1615,14 @@ fn validate_message(message: &Value, files: &[RecordedFile], creating: bool, pat
     }
     if creating {
         let has_content = str_len(message.get("content")) > 0;
-        let has_attachments = !files.is_empty() || message.get("attachments").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-        let has_other = ["sticker_ids", "poll"].iter().any(|k| message.get(*k).is_some_and(|v| !v.is_null()));
+        let has_attachments = !files.is_empty()
+            || message
+                .get("attachments")
+                .and_then(Value::as_array)
+                .is_some_and(|a| !a.is_empty());
+        let has_other = ["sticker_ids", "poll"]
+            .iter()
+            .any(|k| message.get(*k).is_some_and(|v| !v.is_null()));
         if !(has_content || embeds > 0 || has_attachments || !rows.is_empty() || has_other) {
             return Err(Answer::error(400, 50006, "Cannot send an empty message"));
         }
@@ -1254,20 +1633,36 @@ fn validate_message(message: &Value, files: &[RecordedFile], creating: bool, pat
 /// Checks an autocomplete result (callback type 8).
 fn validate_choices(data: &Value) -> Result<(), Answer> {
     let Some(choices) = data.get("choices").and_then(Value::as_array) else {
-        return Err(Answer::invalid_form(&at(&[&"data", &"choices"]), "BASE_TYPE_REQUIRED", "This field is required"));
+        return Err(Answer::invalid_form(
+            &at(&[&"data", &"choices"]),
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        ));
     };
     if choices.len() > 25 {
-        return Err(Answer::invalid_form(&at(&[&"data", &"choices"]), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."));
+        return Err(Answer::invalid_form(
+            &at(&[&"data", &"choices"]),
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
     }
     for (i, choice) in choices.iter().enumerate() {
         if !(1..=100).contains(&str_len(choice.get("name"))) {
-            return Err(Answer::invalid_form(&at(&[&"data", &"choices", &i, &"name"]), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."));
+            return Err(Answer::invalid_form(
+                &at(&[&"data", &"choices", &i, &"name"]),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            ));
         }
         match choice.get("value") {
             Some(Value::String(s)) if s.chars().count() <= 100 => {}
             Some(Value::Number(_)) => {}
             _ => {
-                return Err(Answer::invalid_form(&at(&[&"data", &"choices", &i, &"value"]), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."));
+                return Err(Answer::invalid_form(
+                    &at(&[&"data", &"choices", &i, &"value"]),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ));
             }
         }
     }
@@ -1276,7 +1671,10 @@ fn validate_choices(data: &Value) -> Result<(), Answer> {
 
 /// Embeds as Discord stores them (`type: "rich"` filled in).
 fn normalised_embeds(embeds: Option<&Value>) -> Value {
-    let mut embeds = embeds.and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut embeds = embeds
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     for embed in &mut embeds {
         if embed.get("type").is_none() {
             embed["type"] = json!("rich");
@@ -1290,7 +1688,11 @@ fn normalised_embeds(embeds: Option<&Value>) -> Value {
 fn set_mentions(message: &mut Value, payload: &Value, guild: Option<u64>) {
     let content = message["content"].as_str().unwrap_or("").to_string();
     let allowed = payload.get("allowed_mentions").filter(|a| !a.is_null());
-    let parse_users = allowed.is_none_or(|a| a["parse"].as_array().is_some_and(|p| p.iter().any(|v| v == "users")));
+    let parse_users = allowed.is_none_or(|a| {
+        a["parse"]
+            .as_array()
+            .is_some_and(|p| p.iter().any(|v| v == "users"))
+    });
     let listed: Vec<u64> = allowed
         .and_then(|a| a.get("users"))
         .and_then(Value::as_array)
@@ -1324,5 +1726,10 @@ fn png_size(data: &[u8]) -> Option<(u32, u32)> {
 
 /// Every button on a stored message.
 pub fn message_buttons(message: &Value) -> Vec<Value> {
-    buttons_of(message["components"].as_array().map(Vec::as_slice).unwrap_or(&[]))
+    buttons_of(
+        message["components"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[]),
+    )
 }
