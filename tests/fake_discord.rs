@@ -504,12 +504,21 @@ async fn rest_answers_deserialize_into_serenity_models() {
         .expect("message in the thread");
     assert_eq!(in_thread.channel_id, standalone.id);
 
-    let unknown = http.get_guild(serenity::GuildId::new(GUILD_ID)).await;
+    let unknown = http
+        .get_guild_with_counts(serenity::GuildId::new(GUILD_ID))
+        .await;
     assert_eq!(discord_error(unknown), (404, 0));
+    let flagged = fake.unexpected_requests();
     assert_eq!(
-        fake.unexpected_requests().len(),
+        flagged.len(),
         1,
         "GET /guilds/{{id}} is not modelled and is flagged"
+    );
+    assert_eq!(flagged[0].path, format!("/guilds/{GUILD_ID}"));
+    assert_eq!(
+        flagged[0].query,
+        [("with_counts".to_string(), "true".to_string())],
+        "serenity's `?&with_counts=true` is read as one pair"
     );
 
     let stranger = serenity::HttpBuilder::new("not-the-token")
@@ -922,6 +931,25 @@ async fn poise_bot_runs_against_the_fake() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(registration.status, 200);
+    let startup: Vec<(String, String)> = fake
+        .requests()
+        .iter()
+        .take(3)
+        .map(|r| (r.method.clone(), r.path.clone()))
+        .collect();
+    let expected = [
+        ("GET", "/gateway".to_string()),
+        ("GET", "/oauth2/applications/@me".to_string()),
+        (
+            "PUT",
+            format!("/applications/{APPLICATION_ID}/guilds/{GUILD_ID}/commands"),
+        ),
+    ];
+    assert_eq!(
+        startup,
+        expected.map(|(m, p)| (m.to_string(), p)),
+        "serenity asks for the gateway, poise for the owners, then setup registers"
+    );
     let commands = registration.json().as_array().expect("a command list");
     assert_eq!(commands.len(), 1);
     assert_eq!(commands[0]["name"], "thud");

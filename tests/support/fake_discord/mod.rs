@@ -1,7 +1,119 @@
 //! A fake Discord on loopback (REST and gateway) for end-to-end tests through the real serenity
 //! client.
 //!
-//! QUIRKS_PLACEHOLDER
+//! # Using it
+//!
+//! ```ignore
+//! let fake = FakeDiscord::start().await;
+//! let mut client = serenity::ClientBuilder::new_with_http(fake.http(), intents)
+//!     .framework(framework) // poise; set up to register commands in GUILD_ID on READY
+//!     .await?;
+//! let shard_manager = client.shard_manager.clone();
+//! let bot = tokio::spawn(async move { client.start().await });
+//! fake.wait_for(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT).await?;
+//! let sent = fake.run_command(&SlashCommand::thud("move").option("from", "F1").by(ALICE)).await?;
+//! let reply = fake.response_to(&sent, WAIT).await?; // POST .../callback
+//! assert_eq!(reply.interaction_response_type(), Some(4));
+//! let message = fake.original_response(&sent);      // what the channel now shows
+//! fake.click_button(BOB, message_id, "accept:42").await?;
+//! assert!(fake.frames_serenity_cannot_read().is_empty());
+//! assert!(fake.unexpected_requests().is_empty());
+//! shard_manager.shutdown_all().await;               // then await `bot`
+//! ```
+//!
+//! The fixture (`fixture.rs`) is one application/bot (`APPLICATION_ID == BOT_ID`), one guild
+//! `GUILD_ID` with `#general` and `#thud` under a category, the roles `@everyone` (id = guild
+//! id), Moderator (Manage Server) and the bot's managed role, and members `ALICE`, `BOB`,
+//! `CAROL`, `VIMES` (moderator), `VETINARI` (owner, every permission) and `GOLEM` (a bot
+//! account). The fake keeps Discord's state: registered commands, interactions and their tokens,
+//! messages with every edit, threads and DM channels. Waiting is event-driven: every recorded
+//! request or gateway frame wakes the waiters, there is no polling.
+//!
+//! # What serenity needs, and how it was found out
+//!
+//! - **REST base.** `HttpBuilder::new(token).proxy(url).ratelimiter_disabled(true)` makes serenity
+//!   replace `https://discord.com` in every route by `url`, so requests arrive as
+//!   `/api/v10/...`; the recorder strips that prefix. Query strings are written as
+//!   `?&key=value` (serenity appends `&` after `?`); the empty pair is dropped. Give the `Http` to
+//!   `ClientBuilder::new_with_http(http, intents)` (`ClientBuilder::token` would replace it).
+//! - **Gateway URL.** Awaiting the `ClientBuilder` calls `GET /gateway` (not `/gateway/bot`, which
+//!   only `start_autosharded` uses) and stores `url` in `client.ws_url`; each shard connects to
+//!   `format!("{url}?v=10")`, parsed as a URL, so the fake answers a bare `ws://127.0.0.1:PORT`
+//!   and sees the path `/?v=10`. No `encoding` and no `compress=zlib-stream`: there is no
+//!   transport compression. IDENTIFY always says `"compress": true` (per-payload zlib), but
+//!   serenity reads plain text frames as well as zlib binary ones, so the fake sends text.
+//! - **IDENTIFY** carries the token *with* its `Bot ` prefix, `shard: [0, 1]`, the intents bits and
+//!   a `since` serialized as `{"secs_since_epoch", "nanos_since_epoch"}`.
+//! - **Heartbeats.** serenity sends its first heartbeat one full `heartbeat_interval` after
+//!   IDENTIFY (41.25 s by default, so none in a short test), then one per interval, each only if
+//!   the previous one was acknowledged; otherwise it reconnects. `start_with_heartbeat(ms)`
+//!   shortens the interval.
+//! - **Silent drops.** serenity's `Event` enum ends in `#[serde(untagged)] Unknown(..)`: a known
+//!   event whose `d` does not fit serenity's model becomes `Event::Unknown`, never reaches poise,
+//!   and nothing is logged. Required fields of serenity 0.12.5 that are easy to miss (read in its
+//!   models): `attachment_size_limit` on interactions, `colors` on roles, `deaf`/`mute`/`flags` on
+//!   members; removing `attachment_size_limit` or a message's `timestamp` on purpose showed the
+//!   drop and the absence of any log. `frames_serenity_cannot_read()`
+//!   decodes every frame sent the way the shard does and names the failing field. REST answers
+//!   of the wrong shape, by contrast, surface as `serenity::Error` in the bot.
+//! - **GUILD_CREATE** is sent only with the GUILDS intent, and lists only the bot itself as member
+//!   unless GUILD_PRESENCES is asked for (Discord's rule); READY lists the guild as unavailable
+//!   first. Interactions carry their own `member`, and `resolved` data for user options.
+//! - **Startup order** with poise: `GET /gateway` (serenity), `GET /oauth2/applications/@me`
+//!   (poise, to learn the owners), the gateway handshake, then the `setup` callback runs on READY,
+//!   where `register_in_guild` does `PUT /applications/{app}/guilds/{guild}/commands`. poise
+//!   holds every event until `setup` returns. The application id reaches serenity's `Http` from
+//!   READY's `application.id`.
+//!
+//! # What poise sends
+//!
+//! - **Registration**: one object per top-level command with `name`, `description`,
+//!   `options`, `nsfw: false` and empty `name_localizations` / `description_localizations` maps,
+//!   no `type` (Discord defaults it to 1). Subcommands are options of type 1; every option has
+//!   `required`, `autocomplete`, `choices: []`, `channel_types: []` and null min/max fields. The
+//!   description comes from the doc comment; the fake refuses a registration without one (50035).
+//! - **Replies**: `ctx.send` answers with `POST /interactions/{id}/{token}/callback`, type 4,
+//!   `data.flags` 64 when ephemeral, and, unless told otherwise, `allowed_mentions` =
+//!   `{"parse": ["users"], "replied_user": true, ...}`, which pings every mentioned user: a bot that
+//!   must ping only the player to move has to pass its own `CreateAllowedMentions`. Later sends in
+//!   the same command are followups (`POST /webhooks/{app}/{token}`); `ReplyHandle::message()`
+//!   is `GET .../messages/@original`.
+//! - **Attachments** make the request `multipart/form-data`: the whole JSON in a `payload_json`
+//!   part with `attachments: [{"id": 0, "filename": ..., "description": null}]`, and the bytes in
+//!   part `files[0]` with a content type guessed from the file name (`image/png`).
+//! - **Autocomplete** answers type 8 with `data.choices`; a component click answered by
+//!   `CreateInteractionResponse::UpdateMessage` is type 7 with the new `content`/`components`.
+//!
+//! # Discord's rules the fake enforces (each answered with Discord's JSON error)
+//!
+//! An interaction is answered once (40060), within 3 s of dispatch (else 10062; see
+//! `set_response_deadline`), with a type its kind allows (8 only for autocomplete, 6/7 only for
+//! components). Followups and `@original` need an acknowledged interaction (10015). After a
+//! deferred response (type 5) the first followup fills in the "thinking" message instead of
+//! posting a new one. Messages: not empty (50006), content ≤ 2000, ≤ 5 action rows of ≤ 5
+//! buttons, unique `custom_id`s of 1-100 characters, `parse: ["users"]` and `users: [...]` not
+//! both. Autocomplete: ≤ 25 choices. Commands: valid lower-case names, descriptions of 1-100
+//! characters, ≤ 25 options, required options first, no autocomplete with choices. Ephemeral
+//! messages exist only through the interaction webhook, not `GET /channels/.../messages`. A DM
+//! to a bot account gets 50007. A thread started from a message takes the message's id; one
+//! started without a message is private (type 12) unless a type is given, as API v10 says.
+//! Non-ephemeral messages are announced as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE
+//! (with the GUILD_MESSAGES intent) and threads as THREAD_CREATE. Error `code`s of form errors
+//! (`BASE_TYPE_BAD_LENGTH`, ...) follow Discord's naming but are not all verified against it.
+//!
+//! `SlashCommand` builds interactions from the *registered* command: option types come from the
+//! registration, and an unknown option, a missing required one, a value outside `choices` or a
+//! wrong type is refused as no client could send it; `click_button` refuses a missing or disabled
+//! button.
+//!
+//! # Not modelled
+//!
+//! Resuming (a RESUME is answered with INVALID_SESSION, so serenity identifies again), rate
+//! limits, guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond
+//! accepting a type 9 answer, select menus clicks, permission checks on REST calls, token
+//! expiry after 15 minutes, `with_response` callbacks. Any route not listed in `world.rs` is
+//! answered 404 (405 for a known path with another method) and flagged in
+//! `unexpected_requests()`.
 
 mod decoding;
 mod fixture;

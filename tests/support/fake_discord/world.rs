@@ -933,15 +933,16 @@ impl World {
                 metadata["interacted_message_id"] =
                     json!(interaction.source_message.unwrap_or(0).to_string());
             } else {
+                // CHAT_INPUT_COMMAND, with the deprecated `interaction` object Discord still sends.
                 message["type"] = json!(20);
+                message["interaction"] = json!({
+                    "id": interaction_id.to_string(),
+                    "type": interaction.kind,
+                    "name": interaction.command_name,
+                    "user": interaction.user,
+                });
             }
             message["interaction_metadata"] = metadata;
-            message["interaction"] = json!({
-                "id": interaction_id.to_string(),
-                "type": interaction.kind,
-                "name": interaction.command_name,
-                "user": interaction.user,
-            });
         }
         set_mentions(&mut message, payload, guild);
         self.messages.insert(id, message.clone());
