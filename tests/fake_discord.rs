@@ -654,6 +654,66 @@ async fn discord_rules_are_enforced() {
         .expect("@original exists");
     assert_eq!(original.content, "F5");
     assert_eq!(original.webhook_id.map(|w| w.get()), Some(APPLICATION_ID));
+    let png = board_png().expect("a picture");
+    let picture = serenity::CreateAttachment::bytes(png, "board.png");
+    let edited = http
+        .edit_original_interaction_response(
+            &pick.token,
+            &json!({"content": "F5, confirmed"}),
+            vec![picture],
+        )
+        .await
+        .expect("@original edited with a new attachment");
+    assert_eq!(
+        (edited.id, edited.content.as_str()),
+        (original.id, "F5, confirmed")
+    );
+    assert_eq!(
+        edited.attachments.len(),
+        1,
+        "an upload is added to an edited message"
+    );
+    let followup = http
+        .create_followup_message(
+            &pick.token,
+            &json!({"content": "and one more thing"}),
+            vec![],
+        )
+        .await
+        .expect("followup posted");
+    assert_ne!(followup.id, original.id);
+    let changed = http
+        .edit_followup_message(
+            &pick.token,
+            followup.id,
+            &json!({"content": "never mind"}),
+            vec![],
+        )
+        .await
+        .expect("followup edited");
+    assert_eq!(changed.content, "never mind");
+    assert_eq!(
+        http.get_followup_message(&pick.token, followup.id)
+            .await
+            .expect("followup fetched")
+            .content,
+        "never mind"
+    );
+    http.delete_original_interaction_response(&pick.token)
+        .await
+        .expect("@original deleted");
+    assert_eq!(
+        discord_error(http.get_original_interaction_response(&pick.token).await),
+        (404, 10008)
+    );
+    let elsewhere = http
+        .get_followup_message(&pick.token, serenity::MessageId::new(42))
+        .await;
+    assert_eq!(
+        discord_error(elsewhere),
+        (404, 10008),
+        "a token reaches only its own messages"
+    );
 
     // An autocomplete result is limited to 25 choices.
     let typing = fake
