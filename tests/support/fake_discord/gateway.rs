@@ -1,0 +1,217 @@
+//! The gateway: a plain `ws://` WebSocket speaking Discord's gateway protocol v10 with JSON text
+//! frames and no compression.
+
+use std::sync::Arc;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::Message;
+
+use super::fixture::{self, APPLICATION_FLAGS, APPLICATION_ID, GUILD_ID, TOKEN};
+use super::world::{intent, Direction, GatewayFrame, Session};
+use super::Shared;
+
+/// Accepts gateway connections until the fake is dropped.
+pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = tokio::task::JoinSet::new();
+    let mut number = 0;
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        number += 1;
+        connections.spawn(connection(stream, shared.clone(), number));
+        // Reap finished connections so the set does not grow.
+        while connections.try_join_next().is_some() {}
+    }
+}
+
+/// One gateway connection: HELLO, then IDENTIFY → READY + GUILD_CREATE, heartbeats, dispatches.
+// tungstenite's handshake callback signature fixes the (large) error type.
+#[allow(clippy::result_large_err)]
+async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
+    let mut request_uri = String::new();
+    let handshake =
+        tokio_tungstenite::accept_hdr_async(stream, |request: &Request, response: Response| {
+            request_uri = request.uri().to_string();
+            Ok(response)
+        })
+        .await;
+    let Ok(mut socket) = handshake else { return };
+    shared.with_world(|world| {
+        world.gateway_log.push(GatewayFrame {
+            connection: number,
+            direction: Direction::Received,
+            payload: json!({"connect": request_uri}),
+        });
+    });
+
+    let heartbeat_interval = shared.heartbeat_interval_ms;
+    let (events_tx, mut events_rx) = mpsc::unbounded_channel::<(String, Value)>();
+    let mut seq: u64 = 0;
+    let mut identified = false;
+
+    let hello =
+        json!({"op": 10, "d": {"heartbeat_interval": heartbeat_interval}, "s": null, "t": null});
+    if send(&mut socket, &shared, number, hello).await.is_err() {
+        return;
+    }
+
+    loop {
+        tokio::select! {
+            incoming = socket.next() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) => {
+                        // Keep reading so tungstenite sends its half of the close handshake,
+                        // which serenity waits for when shutting a shard down.
+                        while let Some(Ok(_)) = socket.next().await {}
+                        break;
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(_)) | None => break,
+                };
+                let Ok(payload) = serde_json::from_str::<Value>(&text) else {
+                    let _ = socket.send(close(4002, "Error while decoding payload.")).await;
+                    break;
+                };
+                shared.with_world(|world| world.gateway_log.push(GatewayFrame {
+                    connection: number,
+                    direction: Direction::Received,
+                    payload: payload.clone(),
+                }));
+                shared.notify();
+                match payload["op"].as_u64() {
+                    Some(1) => {
+                        let ack = json!({"op": 11, "d": null, "s": null, "t": null});
+                        if send(&mut socket, &shared, number, ack).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(2) if !identified => {
+                        let d = &payload["d"];
+                        if d["token"].as_str() != Some(TOKEN) && d["token"].as_str() != Some(&format!("Bot {TOKEN}")) {
+                            let _ = socket.send(close(4004, "Authentication failed.")).await;
+                            break;
+                        }
+                        let intents = d["intents"].as_u64().unwrap_or(0);
+                        let shard = match d["shard"].as_array() {
+                            Some(pair) if pair.len() == 2 => [pair[0].as_u64().unwrap_or(0), pair[1].as_u64().unwrap_or(1)],
+                            _ => [0, 1],
+                        };
+                        if shard[1] == 0 || shard[0] >= shard[1] {
+                            let _ = socket.send(close(4010, "Invalid shard.")).await;
+                            break;
+                        }
+                        let holds_guild = (GUILD_ID >> 22) % shard[1] == shard[0];
+                        seq += 1;
+                        let ready = dispatch_frame("READY", seq, ready_json(&shared.gateway_url, number, shard, holds_guild));
+                        if send(&mut socket, &shared, number, ready).await.is_err() {
+                            break;
+                        }
+                        if holds_guild && intents & intent::GUILDS != 0 {
+                            seq += 1;
+                            let guild = fixture::guild_create_json(intents & intent::GUILD_PRESENCES != 0);
+                            if send(&mut socket, &shared, number, dispatch_frame("GUILD_CREATE", seq, guild)).await.is_err() {
+                                break;
+                            }
+                        }
+                        identified = true;
+                        shared.with_world(|world| world.sessions.push(Session {
+                            number,
+                            shard,
+                            intents,
+                            events: events_tx.clone(),
+                        }));
+                        shared.notify();
+                    }
+                    Some(2) => {
+                        let _ = socket.send(close(4005, "Already authenticated.")).await;
+                        break;
+                    }
+                    // Resuming is not modelled: say the session cannot be resumed, and serenity
+                    // identifies afresh.
+                    Some(6) => {
+                        let invalid = json!({"op": 9, "d": false, "s": null, "t": null});
+                        if send(&mut socket, &shared, number, invalid).await.is_err() {
+                            break;
+                        }
+                    }
+                    // Presence updates, voice state and member requests are recorded only.
+                    Some(3 | 4 | 8 | 31) => {}
+                    _ => {
+                        let _ = socket.send(close(4001, "Unknown opcode.")).await;
+                        break;
+                    }
+                }
+            }
+            Some((event, data)) = events_rx.recv() => {
+                seq += 1;
+                if send(&mut socket, &shared, number, dispatch_frame(&event, seq, data)).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    shared.with_world(|world| world.sessions.retain(|s| s.number != number));
+    shared.notify();
+}
+
+fn close(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code: CloseCode::from(code),
+        reason: reason.into(),
+    }))
+}
+
+fn dispatch_frame(event: &str, seq: u64, data: Value) -> Value {
+    json!({"op": 0, "s": seq, "t": event, "d": data})
+}
+
+async fn send<S>(socket: &mut S, shared: &Shared, number: usize, payload: Value) -> Result<(), ()>
+where
+    S: SinkExt<Message> + Unpin,
+{
+    let text = payload.to_string();
+    shared.with_world(|world| {
+        world.gateway_log.push(GatewayFrame {
+            connection: number,
+            direction: Direction::Sent,
+            payload,
+        })
+    });
+    shared.notify();
+    socket.send(Message::Text(text)).await.map_err(|_| ())
+}
+
+/// The READY payload; the guild is listed as unavailable, as Discord does before GUILD_CREATE.
+fn ready_json(gateway_url: &str, number: usize, shard: [u64; 2], holds_guild: bool) -> Value {
+    let guilds = if holds_guild {
+        json!([{"id": GUILD_ID.to_string(), "unavailable": true}])
+    } else {
+        json!([])
+    };
+    json!({
+        "v": 10,
+        "user_settings": {},
+        "user": fixture::bot_current_user_json(),
+        "guilds": guilds,
+        "session_id": format!("fake-session-{number:04}"),
+        "session_type": "normal",
+        "resume_gateway_url": gateway_url,
+        "shard": shard,
+        "application": {"id": APPLICATION_ID.to_string(), "flags": APPLICATION_FLAGS},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+        "guild_join_requests": [],
+        "geo_ordered_rtc_regions": ["rotterdam", "frankfurt"],
+        "auth": {},
+        "_trace": ["[\"fake-gateway\",{\"micros\":0}]"],
+    })
+}

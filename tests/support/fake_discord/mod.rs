@@ -1,0 +1,712 @@
+//! A fake Discord on loopback (REST and gateway) for end-to-end tests through the real serenity
+//! client.
+//!
+//! # Using it
+//!
+//! ```ignore
+//! let fake = FakeDiscord::start().await;
+//! let mut client = serenity::ClientBuilder::new_with_http(fake.http(), intents)
+//!     .framework(framework) // poise; set up to register commands in GUILD_ID on READY
+//!     .await?;
+//! let shard_manager = client.shard_manager.clone();
+//! let bot = tokio::spawn(async move { client.start().await });
+//! fake.wait_for(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT).await?;
+//! let sent = fake.run_command(&SlashCommand::thud("move").option("from", "F1").by(ALICE)).await?;
+//! let reply = fake.response_to(&sent, WAIT).await?; // POST .../callback
+//! assert_eq!(reply.interaction_response_type(), Some(4));
+//! let message = fake.original_response(&sent);      // what the channel now shows
+//! fake.click_button(BOB, message_id, "accept:42").await?;
+//! assert!(fake.frames_serenity_cannot_read().is_empty());
+//! assert!(fake.unexpected_requests().is_empty());
+//! shard_manager.shutdown_all().await;               // then await `bot`
+//! ```
+//!
+//! The fixture (`fixture.rs`) is one application/bot (`APPLICATION_ID == BOT_ID`), one guild
+//! `GUILD_ID` with `#general` and `#thud` under a category, the roles `@everyone` (id = guild
+//! id), Moderator (Manage Server) and the bot's managed role, and members `ALICE`, `BOB`,
+//! `CAROL`, `VIMES` (moderator), `VETINARI` (owner, every permission) and `GOLEM` (a bot
+//! account). The fake keeps Discord's state: registered commands, interactions and their tokens,
+//! messages with every edit, threads and DM channels. Waiting is event-driven: every recorded
+//! request or gateway frame wakes the waiters, there is no polling.
+//!
+//! # What serenity needs, and how it was found out
+//!
+//! - **REST base.** `HttpBuilder::new(token).proxy(url).ratelimiter_disabled(true)` makes serenity
+//!   replace `https://discord.com` in every route by `url`, so requests arrive as
+//!   `/api/v10/...`; the recorder strips that prefix. Query strings are written as
+//!   `?&key=value` (serenity appends `&` after `?`); the empty pair is dropped. Give the `Http` to
+//!   `ClientBuilder::new_with_http(http, intents)` (`ClientBuilder::token` would replace it).
+//! - **Gateway URL.** Awaiting the `ClientBuilder` calls `GET /gateway` (not `/gateway/bot`, which
+//!   only `start_autosharded` uses) and stores `url` in `client.ws_url`; each shard connects to
+//!   `format!("{url}?v=10")`, parsed as a URL, so the fake answers a bare `ws://127.0.0.1:PORT`
+//!   and sees the path `/?v=10`. No `encoding` and no `compress=zlib-stream`: there is no
+//!   transport compression. IDENTIFY always says `"compress": true` (per-payload zlib), but
+//!   serenity reads plain text frames as well as zlib binary ones, so the fake sends text.
+//! - **IDENTIFY** carries the token *with* its `Bot ` prefix, `shard: [0, 1]`, the intents bits and
+//!   a `since` serialized as `{"secs_since_epoch", "nanos_since_epoch"}`.
+//! - **Heartbeats.** serenity sends its first heartbeat one full `heartbeat_interval` after
+//!   IDENTIFY (41.25 s by default, so none in a short test), then one per interval, each only if
+//!   the previous one was acknowledged; otherwise it reconnects. `start_with_heartbeat(ms)`
+//!   shortens the interval.
+//! - **Silent drops.** serenity's `Event` enum ends in `#[serde(untagged)] Unknown(..)`: a known
+//!   event whose `d` does not fit serenity's model becomes `Event::Unknown`, never reaches poise,
+//!   and nothing is logged. Required fields of serenity 0.12.5 that are easy to miss (read in its
+//!   models): `attachment_size_limit` on interactions, `colors` on roles, `deaf`/`mute`/`flags` on
+//!   members; removing `attachment_size_limit` or a message's `timestamp` on purpose showed the
+//!   drop and the absence of any log. `frames_serenity_cannot_read()`
+//!   decodes every frame sent the way the shard does and names the failing field. REST answers
+//!   of the wrong shape, by contrast, surface as `serenity::Error` in the bot.
+//! - **GUILD_CREATE** is sent only with the GUILDS intent, and lists only the bot itself as member
+//!   unless GUILD_PRESENCES is asked for (Discord's rule); READY lists the guild as unavailable
+//!   first. Interactions carry their own `member`, and `resolved` data for user options.
+//! - **Startup order** with poise: `GET /gateway` (serenity), `GET /oauth2/applications/@me`
+//!   (poise, to learn the owners), the gateway handshake, then the `setup` callback runs on READY,
+//!   where `register_in_guild` does `PUT /applications/{app}/guilds/{guild}/commands`. poise
+//!   holds every event until `setup` returns. The application id reaches serenity's `Http` from
+//!   READY's `application.id`.
+//!
+//! # What poise sends
+//!
+//! - **Registration**: one object per top-level command with `name`, `description`,
+//!   `options`, `nsfw: false` and empty `name_localizations` / `description_localizations` maps,
+//!   no `type` (Discord defaults it to 1). Subcommands are options of type 1; every option has
+//!   `required`, `autocomplete`, `choices: []`, `channel_types: []` and null min/max fields. The
+//!   description comes from the doc comment; the fake refuses a registration without one (50035).
+//! - **Replies**: `ctx.send` answers with `POST /interactions/{id}/{token}/callback`, type 4,
+//!   `data.flags` 64 when ephemeral, and, unless told otherwise, `allowed_mentions` =
+//!   `{"parse": ["users"], "replied_user": true, ...}`, which pings every mentioned user: a bot that
+//!   must ping only the player to move has to pass its own `CreateAllowedMentions`. Later sends in
+//!   the same command are followups (`POST /webhooks/{app}/{token}`); `ReplyHandle::message()`
+//!   is `GET .../messages/@original`.
+//! - **Attachments** make the request `multipart/form-data`: the whole JSON in a `payload_json`
+//!   part with `attachments: [{"id": 0, "filename": ..., "description": null}]`, and the bytes in
+//!   part `files[0]` with a content type guessed from the file name (`image/png`).
+//! - **Autocomplete** answers type 8 with `data.choices`; a component click answered by
+//!   `CreateInteractionResponse::UpdateMessage` is type 7 with the new `content`/`components`.
+//!
+//! # Discord's rules the fake enforces (each answered with Discord's JSON error)
+//!
+//! An interaction is answered once (40060), within 3 s of dispatch (else 10062; see
+//! `set_response_deadline`), with a type its kind allows (8 only for autocomplete, 6/7 only for
+//! components). Followups and `@original` need an acknowledged interaction (10015). After a
+//! deferred response (type 5) the first followup fills in the "thinking" message instead of
+//! posting a new one. Messages: not empty (50006), content ≤ 2000, ≤ 5 action rows of ≤ 5
+//! buttons, unique `custom_id`s of 1-100 characters, `parse: ["users"]` and `users: [...]` not
+//! both. Autocomplete: ≤ 25 choices. Commands: valid lower-case names, descriptions of 1-100
+//! characters, ≤ 25 options, required options first, no autocomplete with choices. Ephemeral
+//! messages exist only through the interaction webhook, not `GET /channels/.../messages`. A DM
+//! to a bot account gets 50007. A thread started from a message takes the message's id; one
+//! started without a message is private (type 12) unless a type is given, as API v10 says.
+//! Non-ephemeral messages are announced as MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE
+//! (with the GUILD_MESSAGES intent) and threads as THREAD_CREATE. Error `code`s of form errors
+//! (`BASE_TYPE_BAD_LENGTH`, ...) follow Discord's naming but are not all verified against it.
+//!
+//! `SlashCommand` builds interactions from the *registered* command: option types come from the
+//! registration, and an unknown option, a missing required one, a value outside `choices` or a
+//! wrong type is refused as no client could send it; `click_button` refuses a missing or disabled
+//! button.
+//!
+//! # Not modelled
+//!
+//! Resuming (a RESUME is answered with INVALID_SESSION, so serenity identifies again), rate
+//! limits, guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond
+//! accepting a type 9 answer, select menus clicks, permission checks on REST calls, token
+//! expiry after 15 minutes, `with_response` callbacks. Any route not listed in `world.rs` is
+//! answered 404 (405 for a known path with another method) and flagged in
+//! `unexpected_requests()`.
+
+mod decoding;
+mod fixture;
+mod gateway;
+mod http1;
+mod interactions;
+mod logs;
+mod multipart;
+mod record;
+mod world;
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::BufReader;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use fixture::*;
+pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
+pub use logs::{capture_logs, CapturedLogs};
+pub use record::{mentioned_users, snowflake, RecordedFile, RecordedRequest};
+pub use world::{intent, Direction, GatewayFrame};
+use world::{Incoming, World};
+
+/// Why the fake could not do what a test asked.
+#[derive(Debug)]
+pub enum FakeError {
+    /// Nothing matched before the deadline; `seen` lists what was recorded, for the failure message.
+    Timeout { waiting_for: String, seen: String },
+    /// The request makes no sense on Discord (unregistered command, missing button, ...).
+    Rejected(String),
+    /// No bot is connected to the gateway.
+    NotConnected,
+}
+
+impl fmt::Display for FakeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FakeError::Timeout { waiting_for, seen } => {
+                write!(
+                    f,
+                    "timed out waiting for {waiting_for}; recorded so far:\n{seen}"
+                )
+            }
+            FakeError::Rejected(why) => write!(f, "Discord would not deliver this: {why}"),
+            FakeError::NotConnected => write!(f, "no bot is connected to the fake gateway"),
+        }
+    }
+}
+
+impl std::error::Error for FakeError {}
+
+/// An interaction the fake delivered to the bot.
+#[derive(Clone, Debug)]
+pub struct Dispatched {
+    pub id: u64,
+    pub token: String,
+    /// The INTERACTION_CREATE `d` as sent.
+    pub payload: Value,
+}
+
+impl Dispatched {
+    /// Whether a request answers, edits or follows up this interaction.
+    pub fn owns(&self, request: &RecordedRequest) -> bool {
+        request.is_for_interaction(self.id, &self.token)
+    }
+}
+
+/// State shared by the servers and the test.
+pub(crate) struct Shared {
+    world: Mutex<World>,
+    changes: watch::Sender<u64>,
+    rest_url: String,
+    gateway_url: String,
+    heartbeat_interval_ms: u64,
+}
+
+impl Shared {
+    fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> R {
+        let mut world = self.world.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut world)
+    }
+
+    /// Wakes every waiter: something was recorded.
+    fn notify(&self) {
+        self.changes.send_modify(|n| *n += 1);
+    }
+
+    /// Parses, answers and records one REST request.
+    fn handle(&self, wire: http1::WireRequest) -> (u16, Vec<u8>) {
+        let (path, query) = match wire.target.split_once('?') {
+            Some((path, query)) => (path.to_string(), query.to_string()),
+            None => (wire.target.clone(), String::new()),
+        };
+        let query: Vec<(String, String)> = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| match pair.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (pair.to_string(), String::new()),
+            })
+            .collect();
+        let api_path = path
+            .strip_prefix("/api/v10")
+            .filter(|p| p.is_empty() || p.starts_with('/'));
+
+        let mut body = None;
+        let mut files = Vec::new();
+        let mut form_fields = Vec::new();
+        let mut malformed = None;
+        let content_type = wire.header("content-type").unwrap_or("").to_string();
+        if let Some(boundary) = multipart::boundary(&content_type) {
+            match multipart::parse(&wire.body, &boundary) {
+                Ok(parts) => {
+                    for part in parts {
+                        if part.name == "payload_json" {
+                            match serde_json::from_slice(&part.data) {
+                                Ok(json) => body = Some(json),
+                                Err(_) => {
+                                    malformed = Some("payload_json is not valid JSON".to_string())
+                                }
+                            }
+                        } else if let Some(filename) = part.filename {
+                            files.push(RecordedFile {
+                                field: part.name,
+                                filename,
+                                content_type: part.content_type,
+                                data: part.data,
+                            });
+                        } else {
+                            form_fields.push((
+                                part.name,
+                                String::from_utf8_lossy(&part.data).into_owned(),
+                            ));
+                        }
+                    }
+                }
+                Err(why) => malformed = Some(why),
+            }
+        } else if !wire.body.is_empty() {
+            match serde_json::from_slice(&wire.body) {
+                Ok(json) => body = Some(json),
+                Err(_) => malformed = Some("body is not valid JSON".to_string()),
+            }
+        }
+
+        let answer = self.with_world(|world| {
+            let answer = match (api_path, &malformed) {
+                (_, Some(_)) => world::Answer {
+                    status: 400,
+                    body: Some(serde_json::json!({"message": "The request body contains invalid JSON.", "code": 50109})),
+                    known: true,
+                },
+                (None, None) => world::Answer {
+                    status: 404,
+                    body: Some(serde_json::json!({"message": "404: Not Found", "code": 0})),
+                    known: false,
+                },
+                (Some(api_path), None) => world.answer(&Incoming {
+                    method: &wire.method,
+                    segments: api_path.split('/').filter(|s| !s.is_empty()).collect(),
+                    query: &query,
+                    authorization: wire.header("authorization"),
+                    body: body.as_ref(),
+                    files: &files,
+                }),
+            };
+            let seq = world.requests.len();
+            world.requests.push(RecordedRequest {
+                seq,
+                method: wire.method.clone(),
+                path: api_path.unwrap_or(&path).to_string(),
+                query: query.clone(),
+                headers: wire.headers.clone(),
+                body: body.clone(),
+                form_fields,
+                files,
+                raw_body: wire.body.clone(),
+                status: answer.status,
+                response: answer.body.clone(),
+                known_route: answer.known,
+            });
+            answer
+        });
+        self.notify();
+        let bytes = answer
+            .body
+            .map(|b| b.to_string().into_bytes())
+            .unwrap_or_default();
+        (answer.status, bytes)
+    }
+}
+
+/// A running fake Discord. Dropping it stops both servers.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// How long Discord waits between heartbeats it asks for (its usual figure).
+pub const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
+
+impl FakeDiscord {
+    /// Starts REST and gateway servers on random loopback ports.
+    pub async fn start() -> FakeDiscord {
+        FakeDiscord::start_with_heartbeat(HEARTBEAT_INTERVAL_MS).await
+    }
+
+    /// Starts with a custom heartbeat interval in HELLO.
+    pub async fn start_with_heartbeat(heartbeat_interval_ms: u64) -> FakeDiscord {
+        let rest = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake REST port");
+        let gateway = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake gateway port");
+        let rest_url = format!("http://{}", rest.local_addr().expect("REST address"));
+        let gateway_url = format!("ws://{}", gateway.local_addr().expect("gateway address"));
+        let (changes, _) = watch::channel(0);
+        let shared = Arc::new(Shared {
+            world: Mutex::new(World::new(gateway_url.clone())),
+            changes,
+            rest_url,
+            gateway_url,
+            heartbeat_interval_ms,
+        });
+        let tasks = vec![
+            tokio::spawn(serve_rest(rest, shared.clone())),
+            tokio::spawn(gateway::serve(gateway, shared.clone())),
+        ];
+        FakeDiscord { shared, tasks }
+    }
+
+    /// The bot token the fake accepts.
+    pub fn token(&self) -> &'static str {
+        TOKEN
+    }
+
+    /// The REST base, e.g. `http://127.0.0.1:40123`, for `HttpBuilder::proxy`.
+    pub fn rest_url(&self) -> &str {
+        &self.shared.rest_url
+    }
+
+    /// The gateway, e.g. `ws://127.0.0.1:40124`, which `GET /gateway` also returns.
+    pub fn gateway_url(&self) -> &str {
+        &self.shared.gateway_url
+    }
+
+    /// A serenity `Http` aimed at the fake: the proxy set, the ratelimiter off.
+    pub fn http(&self) -> serenity::http::Http {
+        serenity::http::HttpBuilder::new(TOKEN)
+            .proxy(self.rest_url())
+            .ratelimiter_disabled(true)
+            .build()
+    }
+
+    /// How long after dispatch an interaction may still be answered (default 3 s, as Discord).
+    pub fn set_response_deadline(&self, deadline: Duration) {
+        self.shared
+            .with_world(|world| world.response_deadline = deadline);
+    }
+
+    /// Every REST request so far, in order of arrival.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.with_world(|world| world.requests.clone())
+    }
+
+    /// How many REST requests have been recorded; pass to [`Self::wait_for_since`].
+    pub fn mark(&self) -> usize {
+        self.shared.with_world(|world| world.requests.len())
+    }
+
+    /// Requests to routes the fake does not implement (answered 404/405).
+    pub fn unexpected_requests(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| !r.known_route)
+            .collect()
+    }
+
+    /// Requests the fake answered with an error status.
+    pub fn failed_requests(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.status >= 400)
+            .collect()
+    }
+
+    /// Every gateway frame so far, both ways.
+    pub fn gateway_frames(&self) -> Vec<GatewayFrame> {
+        self.shared.with_world(|world| world.gateway_log.clone())
+    }
+
+    /// Every frame the fake sent that serenity would drop or misread (see `decoding`); tests
+    /// should assert this is empty, since serenity itself says nothing.
+    pub fn frames_serenity_cannot_read(&self) -> Vec<String> {
+        decoding::unreadable(&self.gateway_frames())
+    }
+
+    /// The `d` of the last IDENTIFY received.
+    pub fn identify(&self) -> Option<Value> {
+        self.gateway_frames()
+            .into_iter()
+            .rev()
+            .find(|f| f.direction == Direction::Received && f.payload["op"] == 2)
+            .map(|f| f.payload["d"].clone())
+    }
+
+    /// The commands registered in a scope (`None` global, `Some(GUILD_ID)`), as Discord stores them.
+    pub fn commands(&self, guild: Option<u64>) -> Vec<Value> {
+        self.shared.with_world(|world| world.commands(guild))
+    }
+
+    /// A message as stored (after every edit), ephemeral ones included.
+    pub fn message(&self, id: u64) -> Option<Value> {
+        self.shared.with_world(|world| world.message(id))
+    }
+
+    /// The messages of a channel, oldest first.
+    pub fn channel_messages(&self, channel: u64) -> Vec<Value> {
+        self.shared
+            .with_world(|world| world.channel_messages(channel))
+    }
+
+    /// The message an interaction's `@original` refers to, as stored (after every edit).
+    pub fn original_response(&self, interaction: &Dispatched) -> Option<Value> {
+        self.shared
+            .with_world(|world| world.original_message(interaction.id))
+    }
+
+    /// A channel the bot can see (guild channel, thread, DM).
+    pub fn channel(&self, id: u64) -> Option<Value> {
+        self.shared.with_world(|world| world.channel(id))
+    }
+
+    /// Waits until `check` finds something in the world, waking on every recorded change.
+    async fn wait_until<T>(
+        &self,
+        timeout: Duration,
+        waiting_for: &str,
+        mut check: impl FnMut(&World) -> Option<T>,
+    ) -> Result<T, FakeError> {
+        let mut changes = self.shared.changes.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            changes.borrow_and_update();
+            if let Some(found) = self.shared.with_world(|world| check(world)) {
+                return Ok(found);
+            }
+            if tokio::time::timeout_at(deadline, changes.changed())
+                .await
+                .is_err()
+            {
+                let seen = self.shared.with_world(|world| {
+                    let mut lines: Vec<String> = world
+                        .requests
+                        .iter()
+                        .map(RecordedRequest::summary)
+                        .collect();
+                    lines.push(format!(
+                        "{} gateway frame(s), {} session(s)",
+                        world.gateway_log.len(),
+                        world.sessions.len()
+                    ));
+                    lines.join("\n")
+                });
+                return Err(FakeError::Timeout {
+                    waiting_for: waiting_for.to_string(),
+                    seen,
+                });
+            }
+        }
+    }
+
+    /// The first request (ever) matching `predicate`, waiting up to `timeout` for it.
+    pub async fn wait_for(
+        &self,
+        predicate: impl Fn(&RecordedRequest) -> bool,
+        timeout: Duration,
+    ) -> Result<RecordedRequest, FakeError> {
+        self.wait_for_since(0, predicate, timeout).await
+    }
+
+    /// The first request from position `since` on (see [`Self::mark`]) matching `predicate`.
+    pub async fn wait_for_since(
+        &self,
+        since: usize,
+        predicate: impl Fn(&RecordedRequest) -> bool,
+        timeout: Duration,
+    ) -> Result<RecordedRequest, FakeError> {
+        self.wait_until(timeout, "a matching request", |world| {
+            world
+                .requests
+                .iter()
+                .skip(since)
+                .find(|r| predicate(r))
+                .cloned()
+        })
+        .await
+    }
+
+    /// The callback (`POST /interactions/{id}/{token}/callback`) answering an interaction.
+    pub async fn response_to(
+        &self,
+        interaction: &Dispatched,
+        timeout: Duration,
+    ) -> Result<RecordedRequest, FakeError> {
+        let id = interaction.id;
+        self.wait_until(
+            timeout,
+            &format!("the response to interaction {id}"),
+            |world| {
+                world
+                    .requests
+                    .iter()
+                    .find(|r| r.interaction_callback().is_some_and(|(i, _)| i == id))
+                    .cloned()
+            },
+        )
+        .await
+    }
+
+    /// The first gateway frame matching `predicate`.
+    pub async fn wait_for_frame(
+        &self,
+        predicate: impl Fn(&GatewayFrame) -> bool,
+        timeout: Duration,
+    ) -> Result<GatewayFrame, FakeError> {
+        self.wait_until(timeout, "a matching gateway frame", |world| {
+            world.gateway_log.iter().find(|f| predicate(f)).cloned()
+        })
+        .await
+    }
+
+    /// Waits until the gateway log as a whole satisfies `predicate` (e.g. "three heartbeats").
+    pub async fn wait_for_frames(
+        &self,
+        predicate: impl Fn(&[GatewayFrame]) -> bool,
+        timeout: Duration,
+    ) -> Result<Vec<GatewayFrame>, FakeError> {
+        self.wait_until(timeout, "the gateway log to match", |world| {
+            predicate(&world.gateway_log).then(|| world.gateway_log.clone())
+        })
+        .await
+    }
+
+    /// Waits until a bot has identified on the gateway and received READY.
+    pub async fn wait_until_connected(&self, timeout: Duration) -> Result<(), FakeError> {
+        self.wait_until(timeout, "a bot to identify on the gateway", |world| {
+            world.session_for(Some(GUILD_ID)).map(|_| ())
+        })
+        .await
+    }
+
+    /// Waits until no bot is connected to the gateway any more (after a clean shutdown).
+    pub async fn wait_until_disconnected(&self, timeout: Duration) -> Result<(), FakeError> {
+        self.wait_until(timeout, "every gateway session to close", |world| {
+            world.sessions.is_empty().then_some(())
+        })
+        .await
+    }
+
+    /// Sends any dispatch event to the session holding the test guild.
+    pub async fn dispatch_event(&self, event: &str, data: Value) -> Result<(), FakeError> {
+        self.wait_until_connected(Duration::from_secs(5)).await?;
+        let sent = self
+            .shared
+            .with_world(|world| world.dispatch(Some(GUILD_ID), 0, event, data));
+        if sent {
+            Ok(())
+        } else {
+            Err(FakeError::NotConnected)
+        }
+    }
+
+    /// Delivers an INTERACTION_CREATE with this `d`; the fake remembers its id and token so the
+    /// bot's callback and webhook calls are accepted.
+    pub async fn dispatch_interaction(&self, payload: Value) -> Result<Dispatched, FakeError> {
+        self.wait_until_connected(Duration::from_secs(5)).await?;
+        let (id, token) = self
+            .shared
+            .with_world(|world| world.register_interaction(&payload))
+            .map_err(|why| FakeError::Rejected(why.to_string()))?;
+        let guild = payload.get("guild_id").and_then(snowflake);
+        let sent = self
+            .shared
+            .with_world(|world| world.dispatch(guild, 0, "INTERACTION_CREATE", payload.clone()));
+        if !sent {
+            return Err(FakeError::NotConnected);
+        }
+        Ok(Dispatched { id, token, payload })
+    }
+
+    /// The INTERACTION_CREATE `d` for a slash command or autocomplete, with fresh id and token.
+    pub fn command_payload(&self, command: &SlashCommand) -> Result<Value, FakeError> {
+        self.shared.with_world(|world| {
+            let registered = world
+                .command_named(Some(GUILD_ID), &command.command)
+                .ok_or_else(|| {
+                    FakeError::Rejected(format!("{} is not registered", command.display()))
+                })?;
+            let channel = world.channel(command.channel).ok_or_else(|| {
+                FakeError::Rejected(format!("unknown channel {}", command.channel))
+            })?;
+            let id = world.next_id();
+            let token = interaction_token(id);
+            command.to_json(&registered, &channel, id, &token)
+        })
+    }
+
+    /// Types a slash command (or sends its autocomplete request) and delivers it.
+    pub async fn run_command(&self, command: &SlashCommand) -> Result<Dispatched, FakeError> {
+        let payload = self.command_payload(command)?;
+        self.dispatch_interaction(payload).await
+    }
+
+    /// The INTERACTION_CREATE `d` for `user` clicking a button on a stored message.
+    pub fn button_payload(
+        &self,
+        user: TestUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<Value, FakeError> {
+        self.shared.with_world(|world| {
+            let message = world
+                .message(message_id)
+                .ok_or_else(|| FakeError::Rejected(format!("no message {message_id}")))?;
+            let channel_id = snowflake(&message["channel_id"]).unwrap_or(0);
+            let channel = world
+                .channel(channel_id)
+                .ok_or_else(|| FakeError::Rejected(format!("unknown channel {channel_id}")))?;
+            let id = world.next_id();
+            let token = interaction_token(id);
+            button_click_json(user, &message, &channel, custom_id, id, &token)
+        })
+    }
+
+    /// `user` clicks the button `custom_id` on a stored message.
+    pub async fn click_button(
+        &self,
+        user: TestUser,
+        message_id: u64,
+        custom_id: &str,
+    ) -> Result<Dispatched, FakeError> {
+        let payload = self.button_payload(user, message_id, custom_id)?;
+        self.dispatch_interaction(payload).await
+    }
+}
+
+/// An interaction token in Discord's alphabet (URL-safe).
+fn interaction_token(id: u64) -> String {
+    format!("aW50ZXJhY3Rpb246{id}OmZha2UtZGlzY29yZC10b2tlbg")
+}
+
+async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        connections.spawn(rest_connection(stream, shared.clone()));
+        while connections.try_join_next().is_some() {}
+    }
+}
+
+async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    loop {
+        let request = match http1::read_request(&mut reader).await {
+            Ok(Some(request)) => request,
+            Ok(None) | Err(_) => return,
+        };
+        let close = request.wants_close();
+        let (status, body) = shared.handle(request);
+        if http1::write_response(&mut write, status, &body, close)
+            .await
+            .is_err()
+            || close
+        {
+            return;
+        }
+    }
+}
