@@ -94,7 +94,10 @@ impl fmt::Debug for Config {
     /// Like the derived form, but the token is never shown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Config")
-            .field("discord_token", &self.discord_token.as_ref().map(|_| "<set>"))
+            .field(
+                "discord_token",
+                &self.discord_token.as_ref().map(|_| "<set>"),
+            )
             .field("database_url", &self.database_url.as_ref().map(|_| "<set>"))
             .field("data_dir", &self.data_dir)
             .field("development_guild", &self.development_guild)
@@ -127,7 +130,10 @@ impl Config {
     }
 
     /// [`Config::load`] with the environment given by `lookup`.
-    pub fn load_with(path: Option<&Path>, lookup: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+    pub fn load_with(
+        path: Option<&Path>,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
         let (path, required) = match path {
             Some(p) => (p.to_path_buf(), true),
             None => (PathBuf::from(DEFAULT_PATH), false),
@@ -158,10 +164,7 @@ impl Config {
     /// The database settings.
     pub fn database(&self) -> DatabaseConfig {
         let mut db = DatabaseConfig::new(&self.data_dir);
-        db.url = self
-            .database_url
-            .clone()
-            .filter(|u| !u.trim().is_empty());
+        db.url = self.database_url.clone().filter(|u| !u.trim().is_empty());
         db
     }
 
@@ -199,7 +202,10 @@ mod tests {
             "log_level",
         ];
         for key in keys {
-            assert!(text.contains(&format!("{key} =")) || text.contains(&format!("# {key} =")), "{key}");
+            assert!(
+                text.contains(&format!("{key} =")) || text.contains(&format!("# {key} =")),
+                "{key}"
+            );
         }
     }
 
@@ -216,15 +222,26 @@ mod tests {
         let config = Config::load_with(Some(&path), env).unwrap();
         assert_eq!(config.discord_token.as_deref(), Some("secret-from-env"));
         assert!(config.threads);
-        assert_eq!(config.shards, Shards::Range { total: 4, first: 2, last: 3 });
+        assert_eq!(
+            config.shards,
+            Shards::Range {
+                total: 4,
+                first: 2,
+                last: 3
+            }
+        );
         assert!(!format!("{config:?}").contains("secret"));
         std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn bad_configs_say_what_is_wrong() {
-        assert!(Config::parse("thread = true").unwrap_err().contains("thread"));
-        assert!(Config::parse("shards = \"many\"").unwrap_err().contains("auto"));
+        assert!(Config::parse("thread = true")
+            .unwrap_err()
+            .contains("thread"));
+        assert!(Config::parse("shards = \"many\"")
+            .unwrap_err()
+            .contains("auto"));
         assert!(Config::parse("shards = { total = 2, first = 1, last = 2 }").is_err());
         assert!(Config::load_with(Some(Path::new("/nonexistent/thud.toml")), |_| None).is_err());
         assert!(Config::load_with(None, |_| None).is_ok());

@@ -55,10 +55,16 @@ this is not a command
     let (out, err, ok) = run_console(&db, &dir, input);
     assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("@bob, **alice** challenges you"), "{out}");
-    assert!(out.contains("buttons: [Accept] [Decline] [Cancel]"), "{out}");
+    assert!(
+        out.contains("buttons: [Accept] [Decline] [Cancel]"),
+        "{out}"
+    );
     assert!(out.contains("**Match #1**"), "{out}");
     assert!(out.contains("plays `dF1-F5`"), "{out}");
-    assert!(out.contains("(only alice sees this): It is not your turn; bob is to move."), "{out}");
+    assert!(
+        out.contains("(only alice sees this): It is not your turn; bob is to move."),
+        "{out}"
+    );
     // H8, behind G7 on that diagonal, is the Thudstone: G7 is a line of one.
     assert!(
         out.contains("(only bob sees this): `G7-E5xF5` is not legal: a line of 1 troll can be shoved at most 1 square."),
@@ -66,7 +72,10 @@ this is not a command
     );
     assert!(out.contains("plays `TG7-G5xF5`, capturing F5"), "{out}");
     assert!(out.contains("Dwarfs 31 · Trolls 32"), "{out}");
-    assert!(out.contains("**Battle 2** begins with the roles swapped"), "{out}");
+    assert!(
+        out.contains("**Battle 2** begins with the roles swapped"),
+        "{out}"
+    );
     assert!(out.contains("`nonsense` is not a command"), "{out}");
     assert!(out.contains("! write lines as"), "{out}");
     // Times are shown as dates and spans, not as Discord tokens.

@@ -54,12 +54,19 @@ async fn current(service: &Service, at: Place) -> StoredMatch {
 }
 
 async fn position(service: &Service, at: Place) -> Position {
-    current(service, at).await.game.current_battle().position().clone()
+    current(service, at)
+        .await
+        .game
+        .current_battle()
+        .position()
+        .clone()
 }
 
 /// Starts a classic match in which alice commands the dwarfs in battle 1.
 async fn start_match(service: &Service, at: Place) -> Reply {
-    let challenge = ok(service.challenge(at, &alice(), &bob(), &options("dwarfs")).await);
+    let challenge = ok(service
+        .challenge(at, &alice(), &bob(), &options("dwarfs"))
+        .await);
     let Action::Accept(id) = button(&challenge, "Accept") else {
         panic!("the Accept button accepts")
     };
@@ -77,7 +84,11 @@ async fn to_move(service: &Service, at: Place) -> Actor {
 }
 
 /// Plays the first legal move for which `choose` holds, as the player to move would.
-async fn play_where(service: &Service, at: Place, choose: impl Fn(&Position, &Move) -> bool) -> Reply {
+async fn play_where(
+    service: &Service,
+    at: Place,
+    choose: impl Fn(&Position, &Move) -> bool,
+) -> Reply {
     let pos = position(service, at).await;
     let mv = pos
         .legal_moves()
@@ -112,11 +123,17 @@ async fn reach(service: &Service, at: Place, dwarfs: usize, trolls: usize) {
         let want_dwarf = pos.dwarfs().len() > dwarfs;
         match pos.side_to_move() {
             Side::Dwarfs => {
-                let hurl = pos.legal_moves().iter().any(|m| matches!(m, Move::Hurl { .. }));
+                let hurl = pos
+                    .legal_moves()
+                    .iter()
+                    .any(|m| matches!(m, Move::Hurl { .. }));
                 if want_troll && hurl {
                     play_where(service, at, |_, m| matches!(m, Move::Hurl { .. })).await;
                 } else if want_troll {
-                    play_where(service, at, |p, m| m.captured().is_empty() && next_to_troll(p, m)).await;
+                    play_where(service, at, |p, m| {
+                        m.captured().is_empty() && next_to_troll(p, m)
+                    })
+                    .await;
                 } else {
                     play_where(service, at, quiet).await;
                 }
@@ -144,13 +161,39 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert!(started.attachments[0].bytes.starts_with(b"\x89PNG"));
 
     // The wrong player, an illegal move and a spectator change nothing.
-    assert!(refusal(service.play(at, &bob(), &MoveRequest::Notation("G7-G6".into())).await).contains("not your turn"));
-    let illegal = refusal(service.play(at, &alice(), &MoveRequest::Notation("F1-G3".into())).await);
+    assert!(refusal(
+        service
+            .play(at, &bob(), &MoveRequest::Notation("G7-G6".into()))
+            .await
+    )
+    .contains("not your turn"));
+    let illegal = refusal(
+        service
+            .play(at, &alice(), &MoveRequest::Notation("F1-G3".into()))
+            .await,
+    );
     assert!(illegal.contains("not a straight line"), "{illegal}");
-    let theirs = refusal(service.play(at, &alice(), &MoveRequest::Notation("G7-G6".into())).await);
+    let theirs = refusal(
+        service
+            .play(at, &alice(), &MoveRequest::Notation("G7-G6".into()))
+            .await,
+    );
     assert!(theirs.contains("not your piece"), "{theirs}");
-    assert!(refusal(service.play(at, &carol(), &MoveRequest::Notation("F1-F5".into())).await).contains("not playing"));
-    assert_eq!(current(&service, at).await.game.current_battle().moves().len(), 0);
+    assert!(refusal(
+        service
+            .play(at, &carol(), &MoveRequest::Notation("F1-F5".into()))
+            .await
+    )
+    .contains("not playing"));
+    assert_eq!(
+        current(&service, at)
+            .await
+            .game
+            .current_battle()
+            .moves()
+            .len(),
+        0
+    );
 
     // A move by verb, answered with the picture and a mention of the next player only.
     let reply = ok(service
@@ -180,10 +223,16 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     let proposal = ok(service.propose_end(at, &bob()).await);
     assert_eq!(proposal.mentions, vec![alice().id]);
     assert!(refusal(service.answer_end(at, &bob(), true, None).await).contains("your own proposal"));
-    let Action::AgreeEnd { match_id, proposal: p } = button(&proposal, "Agree") else {
+    let Action::AgreeEnd {
+        match_id,
+        proposal: p,
+    } = button(&proposal, "Agree")
+    else {
         panic!("the Agree button agrees")
     };
-    let ended = ok(service.answer_end(at, &alice(), true, Some((match_id, p))).await);
+    let ended = ok(service
+        .answer_end(at, &alice(), true, Some((match_id, p)))
+        .await);
     assert!(ended.text.contains("wins battle 1 by 3"), "{}", ended.text);
     assert!(ended.text.contains("Battle 2"), "{}", ended.text);
     assert!(ended.spend_buttons);
@@ -194,30 +243,65 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert_eq!(m.commander(Side::Dwarfs), bob().id);
     assert_eq!(m.player_to_move(), Some(bob().id));
     // The stale Agree button of battle 1 is refused.
-    assert!(refusal(service.answer_end(at, &alice(), true, Some((match_id, p))).await).contains("no open proposal"));
+    assert!(refusal(
+        service
+            .answer_end(at, &alice(), true, Some((match_id, p)))
+            .await
+    )
+    .contains("no open proposal"));
 
     // Battle 2: bob's dwarfs end 31 against 6 trolls (24): bob wins it by 7, the match by 4.
     reach(&service, at, 31, 6).await;
     let proposal = ok(service.propose_end(at, &alice()).await);
-    let Action::AgreeEnd { match_id, proposal: p } = button(&proposal, "Agree") else {
+    let Action::AgreeEnd {
+        match_id,
+        proposal: p,
+    } = button(&proposal, "Agree")
+    else {
         panic!()
     };
-    let over = ok(service.answer_end(at, &bob(), true, Some((match_id, p))).await);
+    let over = ok(service
+        .answer_end(at, &bob(), true, Some((match_id, p)))
+        .await);
     assert!(over.text.contains("wins battle 2 by 7"), "{}", over.text);
-    assert!(over.text.contains("**bob** wins the match by 4"), "{}", over.text);
+    assert!(
+        over.text.contains("**bob** wins the match by 4"),
+        "{}",
+        over.text
+    );
 
     let finished = service.store().load_match(match_id).await.unwrap().unwrap();
     assert_eq!(finished.state, MatchState::Finished);
     assert_eq!(finished.finish, Some(Finish::Completed));
     assert_eq!(finished.winner, Some(bob().id));
-    assert!(service.store().active_match_in(at.channel).await.unwrap().is_none());
+    assert!(service
+        .store()
+        .active_match_in(at.channel)
+        .await
+        .unwrap()
+        .is_none());
 
-    let (bob_rating, bob_rank) = service.store().standing(Scope::Guild(GUILD), bob().id).await.unwrap().unwrap();
-    let (alice_rating, _) = service.store().standing(Scope::Guild(GUILD), alice().id).await.unwrap().unwrap();
+    let (bob_rating, bob_rank) = service
+        .store()
+        .standing(Scope::Guild(GUILD), bob().id)
+        .await
+        .unwrap()
+        .unwrap();
+    let (alice_rating, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), alice().id)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(bob_rating.rating > 1500.0 && alice_rating.rating < 1500.0);
     assert_eq!(bob_rank, 1);
     assert_eq!((bob_rating.wins, alice_rating.losses), (1, 1));
-    let (global, _) = service.store().standing(Scope::Global, bob().id).await.unwrap().unwrap();
+    let (global, _) = service
+        .store()
+        .standing(Scope::Global, bob().id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(global.games, 1);
 
     let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
@@ -247,7 +331,11 @@ async fn battles_end_by_themselves_when_the_side_to_move_has_no_move_and_equal_p
             let dist = |s: thudbot::game::Square| {
                 trolls
                     .iter()
-                    .map(|t| (t.column() as i32 - s.column() as i32).abs().max((t.row() as i32 - s.row() as i32).abs()))
+                    .map(|t| {
+                        (t.column() as i32 - s.column() as i32)
+                            .abs()
+                            .max((t.row() as i32 - s.row() as i32).abs())
+                    })
                     .min()
                     .unwrap_or(99)
             };
@@ -263,7 +351,10 @@ async fn battles_end_by_themselves_when_the_side_to_move_has_no_move_and_equal_p
         let moves = pos.legal_moves();
         // Trolls take all they can; dwarfs walk towards the trolls without hurling.
         let mv = match pos.side_to_move() {
-            Side::Trolls => *moves.iter().max_by_key(|m| (m.captured().len(), std::cmp::Reverse(m.to()))).unwrap(),
+            Side::Trolls => *moves
+                .iter()
+                .max_by_key(|m| (m.captured().len(), std::cmp::Reverse(m.to())))
+                .unwrap(),
             Side::Dwarfs => *moves
                 .iter()
                 .filter(|m| m.captured().is_empty())
@@ -271,16 +362,32 @@ async fn battles_end_by_themselves_when_the_side_to_move_has_no_move_and_equal_p
                 .unwrap_or(&moves[0]),
         };
         let who = to_move(&service, at).await;
-        last = ok(service.play(at, &who, &MoveRequest::Notation(mv.to_string())).await);
+        last = ok(service
+            .play(at, &who, &MoveRequest::Notation(mv.to_string()))
+            .await);
     }
-    assert!(last.text.contains("the dwarfs have no legal move"), "{}", last.text);
+    assert!(
+        last.text.contains("the dwarfs have no legal move"),
+        "{}",
+        last.text
+    );
     assert!(last.text.contains("The match is drawn"), "{}", last.text);
-    let id = service.store().latest_match_in(at.channel).await.unwrap().unwrap();
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
     let m = service.store().load_match(id).await.unwrap().unwrap();
     let result = m.game.result().unwrap();
     assert_eq!(result.winner, None);
     assert_eq!(result.totals[0], result.totals[1]);
-    let (r, _) = service.store().standing(Scope::Guild(GUILD), alice().id).await.unwrap().unwrap();
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), alice().id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((r.games, r.draws), (1, 1));
 }
 
@@ -304,17 +411,28 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
         ..o.clone()
     };
     assert!(refusal(service.challenge(at, &alice(), &bob(), &bad_days).await).contains("4 days"));
-    assert!(refusal(service.challenge(at, &alice(), &bob(), &options("elves")).await).contains("elves"));
+    assert!(refusal(
+        service
+            .challenge(at, &alice(), &bob(), &options("elves"))
+            .await
+    )
+    .contains("elves"));
 
     let first = ok(service.challenge(at, &alice(), &bob(), &o).await);
     assert_eq!(first.mentions, vec![bob().id]);
     // The same pair, either way round, cannot have two open challenges in a channel.
-    assert!(refusal(service.challenge(at, &bob(), &alice(), &o).await).contains("already have an open challenge"));
-    let Action::Accept(id) = button(&first, "Accept") else { panic!() };
+    assert!(refusal(service.challenge(at, &bob(), &alice(), &o).await)
+        .contains("already have an open challenge"));
+    let Action::Accept(id) = button(&first, "Accept") else {
+        panic!()
+    };
     assert!(refusal(service.accept(at, &alice(), Some(id), None).await).contains("own challenge"));
-    assert!(refusal(service.accept(at, &carol(), Some(id), None).await).contains("not addressed to you"));
+    assert!(refusal(service.accept(at, &carol(), Some(id), None).await)
+        .contains("not addressed to you"));
     assert!(refusal(service.cancel(at, &bob(), Some(id)).await).contains("Only the challenger"));
-    assert!(refusal(service.decline(at, &carol(), None).await).contains("Nobody has challenged you"));
+    assert!(
+        refusal(service.decline(at, &carol(), None).await).contains("Nobody has challenged you")
+    );
 
     // After 24 hours the challenge cannot be accepted, and the clock worker announces it.
     clock.advance(Duration::hours(25));
@@ -325,44 +443,80 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
 
     // A declined challenge is closed; a cancelled one too.
     let c = ok(service.challenge(at, &alice(), &bob(), &o).await);
-    let Action::Decline(id) = button(&c, "Decline") else { panic!() };
-    assert!(ok(service.decline(at, &bob(), Some(id)).await).text.contains("declines"));
+    let Action::Decline(id) = button(&c, "Decline") else {
+        panic!()
+    };
+    assert!(ok(service.decline(at, &bob(), Some(id)).await)
+        .text
+        .contains("declines"));
     assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("already declined"));
     ok(service.challenge(at, &alice(), &bob(), &o).await);
-    assert!(ok(service.cancel(at, &alice(), None).await).text.contains("withdraws"));
+    assert!(ok(service.cancel(at, &alice(), None).await)
+        .text
+        .contains("withdraws"));
 
     // A channel with a match in play takes no new challenge.
     start_match(&service, at).await;
-    assert!(refusal(service.challenge(at, &carol(), &bob(), &o).await).contains("already has a match"));
+    assert!(
+        refusal(service.challenge(at, &carol(), &bob(), &o).await).contains("already has a match")
+    );
 }
 
 #[tokio::test]
 async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open() {
     let service = service().await;
     let at = place(4);
-    let c1 = ok(service.challenge(at, &alice(), &bob(), &ChallengeOptions::default()).await);
-    let c2 = ok(service.challenge(at, &carol(), &alice(), &ChallengeOptions::default()).await);
-    let Action::Accept(id1) = button(&c1, "Accept") else { panic!() };
-    let Action::Accept(id2) = button(&c2, "Accept") else { panic!() };
+    let c1 = ok(service
+        .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
+        .await);
+    let c2 = ok(service
+        .challenge(at, &carol(), &alice(), &ChallengeOptions::default())
+        .await);
+    let Action::Accept(id1) = button(&c1, "Accept") else {
+        panic!()
+    };
+    let Action::Accept(id2) = button(&c2, "Accept") else {
+        panic!()
+    };
     ok(service.accept(at, &bob(), Some(id1), None).await);
-    assert!(refusal(service.accept(at, &alice(), Some(id2), None).await).contains("already has a match"));
+    assert!(refusal(service.accept(at, &alice(), Some(id2), None).await)
+        .contains("already has a match"));
     let still = service.store().challenge(id2).await.unwrap().unwrap();
     assert_eq!(still.state, thudbot::store::ChallengeState::Pending);
     // In a thread of its own the second match can begin.
-    ok(service.accept(at, &alice(), Some(id2), Some(ChannelId(4_001))).await);
-    assert!(service.store().active_match_in(ChannelId(4_001)).await.unwrap().is_some());
+    ok(service
+        .accept(at, &alice(), Some(id2), Some(ChannelId(4_001)))
+        .await);
+    assert!(service
+        .store()
+        .active_match_in(ChannelId(4_001))
+        .await
+        .unwrap()
+        .is_some());
 }
 
 #[tokio::test]
 async fn play_refusals_name_the_problem() {
     let service = service().await;
     let at = place(5);
-    let nothing = refusal(service.play(at, &alice(), &MoveRequest::Notation("F1-F5".into())).await);
+    let nothing = refusal(
+        service
+            .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
+            .await,
+    );
     assert!(nothing.contains("no match in play"), "{nothing}");
     start_match(&service, at).await;
-    let unreadable = refusal(service.play(at, &alice(), &MoveRequest::Notation("F1".into())).await);
+    let unreadable = refusal(
+        service
+            .play(at, &alice(), &MoveRequest::Notation("F1".into()))
+            .await,
+    );
     assert!(unreadable.contains("could not read"), "{unreadable}");
-    let off = refusal(service.play(at, &alice(), &MoveRequest::Notation("E2-E1".into())).await);
+    let off = refusal(
+        service
+            .play(at, &alice(), &MoveRequest::Notation("E2-E1".into()))
+            .await,
+    );
     assert!(off.contains("E1 is not on the board"), "{off}");
     let hurl = refusal(
         service
@@ -399,7 +553,9 @@ async fn play_refusals_name_the_problem() {
     assert_eq!(m.game.current_battle().moves().len(), 0);
     assert_eq!(m.player_to_move(), Some(alice().id));
     // A shove must capture: after the dwarfs' move, a troll shove that captures nothing.
-    ok(service.play(at, &alice(), &MoveRequest::Notation("F1-F5".into())).await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
+        .await);
     let shove = refusal(
         service
             .play(
@@ -423,12 +579,13 @@ async fn twenty_simultaneous_submissions_of_one_move_land_once() {
     let service = std::sync::Arc::new(service);
     let service = &service;
     let at = place(6);
-    start_match(&service, at).await;
+    start_match(service, at).await;
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let s = std::sync::Arc::clone(service);
         tasks.push(tokio::spawn(async move {
-            s.play(at, &alice(), &MoveRequest::Notation("dF1-F5".into())).await
+            s.play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
+                .await
         }));
     }
     let mut landed = 0;
@@ -440,7 +597,7 @@ async fn twenty_simultaneous_submissions_of_one_move_land_once() {
         }
     }
     assert_eq!(landed, 1);
-    let m = current(&service, at).await;
+    let m = current(service, at).await;
     assert_eq!(m.game.current_battle().moves().len(), 1);
     assert_eq!(m.current_battle().stamps.len(), 1);
 }
@@ -462,16 +619,36 @@ async fn one_reminder_a_turn_when_a_quarter_of_the_time_is_left_and_a_claim_afte
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].reply.mentions, vec![alice().id]);
     assert_eq!(notices[0].channel, at.channel);
-    assert!(service.tick().await.unwrap().is_empty(), "a reminder is sent once");
+    assert!(
+        service.tick().await.unwrap().is_empty(),
+        "a reminder is sent once"
+    );
 
     assert!(refusal(service.claim(at, &alice()).await).contains("your turn"));
     clock.set(deadline + Duration::minutes(1));
     let claimed = ok(service.claim(at, &bob()).await);
-    assert!(claimed.text.contains("bob** wins the match by forfeit"), "{}", claimed.text);
-    let id = service.store().latest_match_in(at.channel).await.unwrap().unwrap();
+    assert!(
+        claimed.text.contains("bob** wins the match by forfeit"),
+        "{}",
+        claimed.text
+    );
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
     let m = service.store().load_match(id).await.unwrap().unwrap();
-    assert_eq!((m.finish, m.winner), (Some(Finish::Timeout), Some(bob().id)));
-    let (r, _) = service.store().standing(Scope::Guild(GUILD), bob().id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Timeout), Some(bob().id))
+    );
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), bob().id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(r.wins, 1, "forfeits are rated");
 }
 
@@ -495,20 +672,37 @@ async fn long_turns_are_reminded_a_day_before_and_the_clock_catches_up_after_dow
             },
         )
         .await);
-    let Action::Accept(id) = button(&c, "Accept") else { panic!() };
+    let Action::Accept(id) = button(&c, "Accept") else {
+        panic!()
+    };
     ok(service.accept(at, &bob(), Some(id), None).await);
     let clock_row = current(&service, at).await.clock.unwrap();
-    assert_eq!(clock_row.remind_at, clock_row.deadline - Duration::hours(24));
+    assert_eq!(
+        clock_row.remind_at,
+        clock_row.deadline - Duration::hours(24)
+    );
     // The bot was down past the deadline and the grace period: on return the forfeit happens
     // once; the reminder, whose time has gone, is not sent late.
     clock.set(clock_row.deadline + Duration::hours(13));
     let notices = service.tick().await.unwrap();
     assert_eq!(notices.len(), 1, "{notices:?}");
-    assert!(notices[0].reply.text.contains("missed the deadline"), "{}", notices[0].reply.text);
+    assert!(
+        notices[0].reply.text.contains("missed the deadline"),
+        "{}",
+        notices[0].reply.text
+    );
     assert!(service.tick().await.unwrap().is_empty());
-    let id = service.store().latest_match_in(at.channel).await.unwrap().unwrap();
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
     let m = service.store().load_match(id).await.unwrap().unwrap();
-    assert_eq!((m.finish, m.winner), (Some(Finish::Timeout), Some(bob().id)));
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Timeout), Some(bob().id))
+    );
 }
 
 #[tokio::test]
@@ -543,21 +737,42 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
     assert!(refusal(service.resign_prompt(at, &carol()).await).contains("not playing"));
     let prompt = ok(service.resign_prompt(at, &alice()).await);
     assert!(prompt.private);
-    let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else { panic!() };
+    let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else {
+        panic!()
+    };
     let done = ok(service.resign(at, &alice(), Some(id)).await);
-    assert!(done.text.contains("**bob** wins the match by forfeit"), "{}", done.text);
+    assert!(
+        done.text.contains("**bob** wins the match by forfeit"),
+        "{}",
+        done.text
+    );
     assert!(refusal(service.resign(at, &alice(), Some(id)).await).contains("no match in play"));
     let m = service.store().load_match(id).await.unwrap().unwrap();
-    assert_eq!((m.finish, m.winner), (Some(Finish::Resigned), Some(bob().id)));
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Resigned), Some(bob().id))
+    );
 
     start_match(&service, at).await;
     assert!(refusal(service.abort(at, &carol(), false).await).contains("moderator"));
-    assert!(ok(service.abort(at, &carol(), true).await).text.contains("not rated"));
-    let id = service.store().latest_match_in(at.channel).await.unwrap().unwrap();
+    assert!(ok(service.abort(at, &carol(), true).await)
+        .text
+        .contains("not rated"));
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
     let m = service.store().load_match(id).await.unwrap().unwrap();
     assert_eq!((m.state, m.rated), (MatchState::Aborted, false));
     // The aborted match moved no rating: alice has only the resigned match.
-    let (r, _) = service.store().standing(Scope::Guild(GUILD), alice().id).await.unwrap().unwrap();
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), alice().id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(r.games, 1);
 }
 
@@ -566,30 +781,54 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     let service = service().await;
     let at = place(10);
     start_match(&service, at).await;
-    ok(service.play(at, &alice(), &MoveRequest::Notation("F1-F5".into())).await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
+        .await);
     let board = ok(service.board(at, &carol(), None).await);
-    assert!(board.text.contains("bob to move (trolls)"), "{}", board.text);
+    assert!(
+        board.text.contains("bob to move (trolls)"),
+        "{}",
+        board.text
+    );
     assert!(board.text.contains("Deadline"), "{}", board.text);
     assert!(board.attachments[0].bytes.starts_with(b"\x89PNG"));
     let brief = ok(service.board(at, &carol(), Some(BoardStyle::Brief)).await);
-    assert!(brief.attachments.is_empty() && brief.text.contains("```"), "{}", brief.text);
+    assert!(
+        brief.attachments.is_empty() && brief.text.contains("```"),
+        "{}",
+        brief.text
+    );
 
     // A saved brief style applies to that player's views.
-    ok(service.settings(&carol(), Some("brief"), Some("high-contrast")).await);
-    assert!(ok(service.board(at, &carol(), None).await).attachments.is_empty());
+    ok(service
+        .settings(&carol(), Some("brief"), Some("high-contrast"))
+        .await);
+    assert!(ok(service.board(at, &carol(), None).await)
+        .attachments
+        .is_empty());
     assert!(refusal(service.settings(&carol(), Some("tiny"), None).await).contains("tiny"));
 
     let games = ok(service.my_games(at, &bob()).await);
-    assert!(games.private && games.text.contains("**your move**"), "{}", games.text);
+    assert!(
+        games.private && games.text.contains("**your move**"),
+        "{}",
+        games.text
+    );
     let theirs = ok(service.my_games(at, &alice()).await);
     assert!(theirs.text.contains("bob's move"), "{}", theirs.text);
-    assert!(ok(service.my_games(at, &carol()).await).text.contains("no matches in play"));
+    assert!(ok(service.my_games(at, &carol()).await)
+        .text
+        .contains("no matches in play"));
 
     let replay = ok(service.replay(at, None, Some(1), None).await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
     assert!(refusal(service.replay(at, None, Some(2), None).await).contains("no battle 2"));
     assert!(refusal(service.record(place(999), None).await).contains("No match"));
-    assert!(service.rules(Some("koom-valley")).unwrap().text.contains("Rock"));
+    assert!(service
+        .rules(Some("koom-valley"))
+        .unwrap()
+        .text
+        .contains("Rock"));
     assert!(refusal(service.rules(Some("go"))).contains("go"));
 }
 
@@ -600,21 +839,36 @@ async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
     start_match(&service, at).await;
     let from = service.suggest_from(at, &alice(), Verb::Move, "").await;
     assert!(!from.is_empty() && from.len() <= 25);
-    assert!(service.suggest_from(at, &bob(), Verb::Move, "").await.is_empty());
+    assert!(service
+        .suggest_from(at, &bob(), Verb::Move, "")
+        .await
+        .is_empty());
     let f = service.suggest_from(at, &alice(), Verb::Move, "f").await;
     assert!(f.iter().all(|c| c.value.starts_with('F')));
     let to = service.suggest_to(at, &alice(), Verb::Move, "F1", "").await;
     assert!(to.iter().any(|c| c.value == "F5"));
-    assert!(service.suggest_from(at, &alice(), Verb::Hurl, "").await.is_empty());
-    ok(service.play(at, &alice(), &MoveRequest::Notation("F1-F5".into())).await);
+    assert!(service
+        .suggest_from(at, &alice(), Verb::Hurl, "")
+        .await
+        .is_empty());
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
+        .await);
     // F6 touches the dwarf now on F5: capture it, or not; the larger capture comes first.
-    let caps = service.suggest_captures(at, &bob(), Verb::Move, "G7", "F6", "").await;
+    let caps = service
+        .suggest_captures(at, &bob(), Verb::Move, "G7", "F6", "")
+        .await;
     let values: Vec<&str> = caps.iter().map(|c| c.value.as_str()).collect();
     assert_eq!(values, ["F5", "none"]);
-    let shoves = service.suggest_captures(at, &bob(), Verb::Shove, "G7", "F6", "").await;
+    let shoves = service
+        .suggest_captures(at, &bob(), Verb::Shove, "G7", "F6", "")
+        .await;
     assert_eq!(shoves.len(), 1);
     let moves = service.suggest_notation(at, &bob(), "tg7").await;
-    assert!(moves.iter().all(|c| c.value.starts_with("TG7-")), "{moves:?}");
+    assert!(
+        moves.iter().all(|c| c.value.starts_with("TG7-")),
+        "{moves:?}"
+    );
     assert!(!moves.is_empty());
 }
 
@@ -632,19 +886,37 @@ async fn start_variant(service: &Service, at: Place, variant: &str) {
             },
         )
         .await);
-    assert!(challenge.text.contains(if variant == "koom-valley" { "Koom Valley" } else { "original" }), "{}", challenge.text);
+    assert!(
+        challenge.text.contains(if variant == "koom-valley" {
+            "Koom Valley"
+        } else {
+            "original"
+        }),
+        "{}",
+        challenge.text
+    );
     ok(service.accept(at, &bob(), None, None).await);
 }
 
 /// Koom Valley trolls march on the Rock: each troll of `marchers` walks to its square next to
 /// the Rock, while the dwarfs shuffle at the top of the board.
 async fn trolls_surround_the_rock(service: &Service, at: Place) -> Reply {
-    let marches = [("H3", "H6"), ("H6", "H7"), ("F3", "F6"), ("F6", "G7"), ("J3", "J6"), ("J6", "I7")];
+    let marches = [
+        ("H3", "H6"),
+        ("H6", "H7"),
+        ("F3", "F6"),
+        ("F6", "G7"),
+        ("J3", "J6"),
+        ("J6", "I7"),
+    ];
     let mut last = Reply::default();
     for (from, to) in marches {
         // The dwarfs wait: a quiet move high on the board, away from the trolls.
         play_where(service, at, |_, m| {
-            matches!(m, Move::Dwarf { .. }) && m.captured().is_empty() && m.to().row() >= 9 && m.from().row() >= 9
+            matches!(m, Move::Dwarf { .. })
+                && m.captured().is_empty()
+                && m.to().row() >= 9
+                && m.from().row() >= 9
         })
         .await;
         let who = to_move(service, at).await;
@@ -662,27 +934,63 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
     start_variant(&service, at, "koom-valley").await;
     // Battle 1: bob's trolls stand three around the Rock and win.
     let won = trolls_surround_the_rock(&service, at).await;
-    assert!(won.text.contains("three trolls stand around the Rock"), "{}", won.text);
-    assert!(won.text.contains("**bob** (trolls) wins battle 1."), "{}", won.text);
-    assert!(!won.text.contains("Dwarfs 16"), "Koom Valley battles are not scored by pieces: {}", won.text);
+    assert!(
+        won.text.contains("three trolls stand around the Rock"),
+        "{}",
+        won.text
+    );
+    assert!(
+        won.text.contains("**bob** (trolls) wins battle 1."),
+        "{}",
+        won.text
+    );
+    assert!(
+        !won.text.contains("Dwarfs 16"),
+        "Koom Valley battles are not scored by pieces: {}",
+        won.text
+    );
     // Battle 2, roles swapped, ends by agreement: a draw.
-    assert_eq!(current(&service, at).await.commander(Side::Dwarfs), bob().id);
+    assert_eq!(
+        current(&service, at).await.commander(Side::Dwarfs),
+        bob().id
+    );
     let proposal = ok(service.propose_end(at, &alice()).await);
     assert!(proposal.text.contains("draw"), "{}", proposal.text);
     let over = ok(service.answer_end(at, &bob(), true, None).await);
     assert!(over.text.contains("Battle 2 is drawn"), "{}", over.text);
     // alice: 0 + ½; bob: 1 + ½.
-    assert!(over.text.contains("Total: alice ½ – bob 1½"), "{}", over.text);
-    assert!(over.text.contains("**bob** wins the match by 1."), "{}", over.text);
-    let id = service.store().latest_match_in(at.channel).await.unwrap().unwrap();
+    assert!(
+        over.text.contains("Total: alice ½ – bob 1½"),
+        "{}",
+        over.text
+    );
+    assert!(
+        over.text.contains("**bob** wins the match by 1."),
+        "{}",
+        over.text
+    );
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
     let record = ok(service.record(at, Some(id)).await);
     let parsed: GameRecord = String::from_utf8(record.attachments[0].bytes.clone())
         .unwrap()
         .parse()
         .unwrap();
     assert_eq!(parsed.game.variant(), thudbot::game::Variant::KoomValley);
-    let (r, _) = service.store().standing(Scope::Guild(GUILD), bob().id).await.unwrap().unwrap();
-    assert_eq!((r.wins, r.points_for), (1, thudbot::game::Points::from_halves(3)));
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), bob().id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (r.wins, r.points_for),
+        (1, thudbot::game::Points::from_halves(3))
+    );
     let replay = ok(service.replay(at, Some(id), Some(1), None).await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
 }
@@ -692,14 +1000,33 @@ async fn the_original_rules_are_chosen_at_challenge_time_and_enforced() {
     let service = service().await;
     let at = place(13);
     start_variant(&service, at, "original").await;
-    assert_eq!(current(&service, at).await.variant, thudbot::game::Variant::Original);
+    assert_eq!(
+        current(&service, at).await.variant,
+        thudbot::game::Variant::Original
+    );
     // Two dwarfs next to F6, and G7 is a line of one towards F6 (H8 holds the Thudstone).
-    ok(service.play(at, &alice(), &MoveRequest::Notation("F1-F5".into())).await);
-    ok(service.play(at, &bob(), &MoveRequest::Notation("I9-J10".into())).await);
-    ok(service.play(at, &alice(), &MoveRequest::Notation("A6-E6".into())).await);
-    let two = refusal(service.play(at, &bob(), &MoveRequest::Notation("G7-F6xE6xF5".into())).await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
+        .await);
+    ok(service
+        .play(at, &bob(), &MoveRequest::Notation("I9-J10".into()))
+        .await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("A6-E6".into()))
+        .await);
+    let two = refusal(
+        service
+            .play(at, &bob(), &MoveRequest::Notation("G7-F6xE6xF5".into()))
+            .await,
+    );
     assert!(two.contains("at most one dwarf"), "{two}");
-    let one = ok(service.play(at, &bob(), &MoveRequest::Notation("G7-F6xE6".into())).await);
+    let one = ok(service
+        .play(at, &bob(), &MoveRequest::Notation("G7-F6xE6".into()))
+        .await);
     assert!(one.text.contains("capturing E6"), "{}", one.text);
-    assert!(service.rules(Some("original")).unwrap().text.contains("at most one"));
+    assert!(service
+        .rules(Some("original"))
+        .unwrap()
+        .text
+        .contains("at most one"));
 }

@@ -17,7 +17,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use thudbot::game::{Match, Move, MoveText};
 use thudbot::render::Renderer;
-use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place, Service, ServiceConfig, SystemClock};
+use thudbot::service::{
+    Actor, ChallengeOptions, MoveRequest, Place, Service, ServiceConfig, SystemClock,
+};
 use thudbot::store::{ChannelId, GuildId, ScratchDatabase, Store, TurnClock, UserId};
 use tokio::sync::Mutex;
 
@@ -120,7 +122,10 @@ async fn main() -> anyhow::Result<()> {
             .lock_active_match(ChannelId(channel))
             .await?
             .ok_or_else(|| anyhow::anyhow!("no match in channel {channel}"))?;
-        let seat = m.game.seat_to_move().ok_or_else(|| anyhow::anyhow!("match over"))?;
+        let seat = m
+            .game
+            .seat_to_move()
+            .ok_or_else(|| anyhow::anyhow!("match over"))?;
         // Quiet moves keep every battle going, so this phase measures storage alone.
         let quiet: Vec<Move> = m
             .game
@@ -130,14 +135,22 @@ async fn main() -> anyhow::Result<()> {
             .into_iter()
             .filter(|mv| mv.captured().is_empty())
             .collect();
-        let mv = *quiet.choose(&mut rng).ok_or_else(|| anyhow::anyhow!("no quiet move"))?;
+        let mv = *quiet
+            .choose(&mut rng)
+            .ok_or_else(|| anyhow::anyhow!("no quiet move"))?;
         let battle = m.current_battle().clone();
         m.game
             .play(seat, &MoveText::new(mv.from(), mv.to(), vec![]))
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let now = chrono::Utc::now();
-        tx.insert_move(battle.id, battle.stamps.len() as u32 + 1, &mv, m.player(seat), now)
-            .await?;
+        tx.insert_move(
+            battle.id,
+            battle.stamps.len() as u32 + 1,
+            &mv,
+            m.player(seat),
+            now,
+        )
+        .await?;
         let next = m.player(seat.other());
         tx.set_clock(
             m.id,
@@ -182,7 +195,9 @@ async fn main() -> anyhow::Result<()> {
         let seed = args.seed + 1 + client as u64;
         tasks.push(tokio::spawn(async move {
             let mut rng = StdRng::seed_from_u64(seed);
-            let mine: Vec<u64> = (1..=matches).filter(|c| c % clients == client as u64).collect();
+            let mine: Vec<u64> = (1..=matches)
+                .filter(|c| c % clients == client as u64)
+                .collect();
             let mut latencies = Vec::with_capacity(per_client);
             let mut restarted = 0usize;
             while latencies.len() < per_client {
@@ -200,7 +215,11 @@ async fn main() -> anyhow::Result<()> {
                 let actor = Actor::new(who, format!("p{who}"));
                 let t = Instant::now();
                 let reply = service
-                    .play(place(channel), &actor, &MoveRequest::Notation(mv.to_string()))
+                    .play(
+                        place(channel),
+                        &actor,
+                        &MoveRequest::Notation(mv.to_string()),
+                    )
                     .await;
                 let took = t.elapsed();
                 reply.map_err(|e| anyhow::anyhow!("move {mv} in channel {channel}: {e:?}"))?;

@@ -100,13 +100,17 @@ mod tests {
 
     #[test]
     fn lines_name_player_channel_subcommand_and_options() {
-        let line = parse("alice: /thud challenge opponent:bob side:dwarfs").unwrap().unwrap();
+        let line = parse("alice: /thud challenge opponent:bob side:dwarfs")
+            .unwrap()
+            .unwrap();
         assert_eq!(line.player, "alice");
         assert_eq!(line.channel, 1);
         assert_eq!(line.subcommand, "challenge");
         assert_eq!(line.get("opponent"), Some("bob"));
         assert_eq!(line.get("side"), Some("dwarfs"));
-        let line = parse("bob@3: /thud shove from:G7 to:G5 capture:F4, G4").unwrap().unwrap();
+        let line = parse("bob@3: /thud shove from:G7 to:G5 capture:F4, G4")
+            .unwrap()
+            .unwrap();
         assert_eq!(line.channel, 3);
         assert_eq!(line.get("capture"), Some("F4, G4"));
         assert_eq!(parse("  # a comment").unwrap(), None);
@@ -118,7 +122,13 @@ mod tests {
         assert_eq!(parse("alice /thud accept"), Err(LineError::Shape));
         assert_eq!(parse("alice: accept"), Err(LineError::Shape));
         assert_eq!(parse("alice: /thud"), Err(LineError::Shape));
-        assert!(matches!(parse("alice@x: /thud accept"), Err(LineError::Channel(_))));
-        assert!(matches!(parse("alice: /thud move F1"), Err(LineError::Option(_))));
+        assert!(matches!(
+            parse("alice@x: /thud accept"),
+            Err(LineError::Channel(_))
+        ));
+        assert!(matches!(
+            parse("alice: /thud move F1"),
+            Err(LineError::Option(_))
+        ));
     }
 }

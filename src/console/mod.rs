@@ -44,7 +44,11 @@ impl<'a> Console<'a> {
     }
 
     /// Reads lines until the input ends, answering each, then lets the clock speak.
-    pub async fn run(&mut self, input: impl AsyncBufRead + Unpin, out: &mut impl Write) -> std::io::Result<()> {
+    pub async fn run(
+        &mut self,
+        input: impl AsyncBufRead + Unpin,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         let mut lines = input.lines();
         while let Some(text) = lines.next_line().await? {
             self.handle(&text, out).await?;
@@ -74,7 +78,12 @@ impl<'a> Console<'a> {
                 if let ServiceError::System(detail) = &e {
                     tracing::error!(%detail, "console command failed");
                 }
-                writeln!(out, "thudbot (only {} sees this): {}", actor.name, e.player_message())?;
+                writeln!(
+                    out,
+                    "thudbot (only {} sees this): {}",
+                    actor.name,
+                    e.player_message()
+                )?;
             }
         }
         match self.service.tick().await {
@@ -101,7 +110,12 @@ impl<'a> Console<'a> {
         Ok(Actor::new(id, name))
     }
 
-    async fn dispatch(&mut self, line: &Line, place: Place, actor: &Actor) -> Result<Reply, ServiceError> {
+    async fn dispatch(
+        &mut self,
+        line: &Line,
+        place: Place,
+        actor: &Actor,
+    ) -> Result<Reply, ServiceError> {
         let s = self.service;
         let opt = |name: &str| line.get(name).map(str::to_string);
         let number = |name: &str| -> Result<Option<u64>, ServiceError> {
@@ -124,7 +138,9 @@ impl<'a> Console<'a> {
         match line.subcommand.as_str() {
             "challenge" => {
                 let Some(name) = line.get("opponent") else {
-                    return Err(ServiceError::Refused("challenge needs opponent:<name>".into()));
+                    return Err(ServiceError::Refused(
+                        "challenge needs opponent:<name>".into(),
+                    ));
                 };
                 let opponent = self.actor(name.trim_start_matches('@')).await?;
                 let options = ChallengeOptions {
@@ -134,9 +150,18 @@ impl<'a> Console<'a> {
                 };
                 s.challenge(place, actor, &opponent, &options).await
             }
-            "accept" => s.accept(place, actor, number("challenge")?.map(ChallengeId), None).await,
-            "decline" => s.decline(place, actor, number("challenge")?.map(ChallengeId)).await,
-            "cancel" => s.cancel(place, actor, number("challenge")?.map(ChallengeId)).await,
+            "accept" => {
+                s.accept(place, actor, number("challenge")?.map(ChallengeId), None)
+                    .await
+            }
+            "decline" => {
+                s.decline(place, actor, number("challenge")?.map(ChallengeId))
+                    .await
+            }
+            "cancel" => {
+                s.cancel(place, actor, number("challenge")?.map(ChallengeId))
+                    .await
+            }
             "move" => s.play(place, actor, &verb_move(Verb::Move)).await,
             "hurl" => s.play(place, actor, &verb_move(Verb::Hurl)).await,
             "shove" => s.play(place, actor, &verb_move(Verb::Shove)).await,
@@ -147,13 +172,22 @@ impl<'a> Console<'a> {
             "board" => {
                 let style = match line.get("style") {
                     None => None,
-                    Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(|| {
-                        ServiceError::Refused(format!("`{v}` is not a board style; choose full or brief"))
-                    })?),
+                    Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
+                        || {
+                            ServiceError::Refused(format!(
+                                "`{v}` is not a board style; choose full or brief"
+                            ))
+                        },
+                    )?),
                 };
                 s.board(place, actor, style).await
             }
-            "end" => match line.get("action").unwrap_or("propose").to_ascii_lowercase().as_str() {
+            "end" => match line
+                .get("action")
+                .unwrap_or("propose")
+                .to_ascii_lowercase()
+                .as_str()
+            {
                 "propose" => s.propose_end(place, actor).await,
                 "agree" => s.answer_end(place, actor, true, None).await,
                 "decline" => s.answer_end(place, actor, false, None).await,
@@ -193,16 +227,25 @@ impl<'a> Console<'a> {
                 let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
-                        ServiceError::Refused(format!("`{t}` is not a theme; choose default or high-contrast"))
+                        ServiceError::Refused(format!(
+                            "`{t}` is not a theme; choose default or high-contrast"
+                        ))
                     })?),
                     None => None,
                 };
-                s.replay(place, number("match")?.map(MatchId), battle, theme).await
+                s.replay(place, number("match")?.map(MatchId), battle, theme)
+                    .await
             }
-            "settings" => s.settings(actor, line.get("style"), line.get("theme")).await,
+            "settings" => {
+                s.settings(actor, line.get("style"), line.get("theme"))
+                    .await
+            }
             "rules" => s.rules(line.get("variant")),
             "abort" => s.abort(place, actor, true).await,
-            "press" => self.press(place, actor, line.get("button").unwrap_or_default()).await,
+            "press" => {
+                self.press(place, actor, line.get("button").unwrap_or_default())
+                    .await
+            }
             "help" => Ok(Reply::private(help())),
             other => Err(ServiceError::Refused(format!(
                 "`{other}` is not a command; try `/thud help`"
@@ -211,7 +254,12 @@ impl<'a> Console<'a> {
     }
 
     /// Presses the button labelled `label` on the last message that showed it here.
-    async fn press(&mut self, place: Place, actor: &Actor, label: &str) -> Result<Reply, ServiceError> {
+    async fn press(
+        &mut self,
+        place: Place,
+        actor: &Actor,
+        label: &str,
+    ) -> Result<Reply, ServiceError> {
         let wanted = label.trim().to_ascii_lowercase();
         let found = self.buttons.get(&place.channel).and_then(|buttons| {
             buttons
@@ -220,7 +268,9 @@ impl<'a> Console<'a> {
                 .map(|b| b.action)
         });
         let Some(action) = found else {
-            return Err(ServiceError::Refused(format!("there is no `{label}` button here")));
+            return Err(ServiceError::Refused(format!(
+                "there is no `{label}` button here"
+            )));
         };
         let s = self.service;
         match action {
@@ -228,17 +278,25 @@ impl<'a> Console<'a> {
             Action::Decline(id) => s.decline(place, actor, Some(id)).await,
             Action::Cancel(id) => s.cancel(place, actor, Some(id)).await,
             Action::AgreeEnd { match_id, proposal } => {
-                s.answer_end(place, actor, true, Some((match_id, proposal))).await
+                s.answer_end(place, actor, true, Some((match_id, proposal)))
+                    .await
             }
             Action::KeepPlaying { match_id, proposal } => {
-                s.answer_end(place, actor, false, Some((match_id, proposal))).await
+                s.answer_end(place, actor, false, Some((match_id, proposal)))
+                    .await
             }
             Action::ConfirmResign(id) => s.resign(place, actor, Some(id)).await,
         }
     }
 
     /// Prints a reply as the bot would post it.
-    async fn print(&mut self, place: Place, asker: Option<&Actor>, reply: &Reply, out: &mut impl Write) -> std::io::Result<()> {
+    async fn print(
+        &mut self,
+        place: Place,
+        asker: Option<&Actor>,
+        reply: &Reply,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         let text = self.plain(&reply.text).await;
         match (reply.private, asker) {
             (true, Some(a)) => writeln!(out, "thudbot (only {} sees this): {text}", a.name)?,
@@ -249,8 +307,16 @@ impl<'a> Console<'a> {
             self.buttons.remove(&place.channel);
         }
         if !reply.buttons.is_empty() {
-            let labels: Vec<String> = reply.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
-            writeln!(out, "  buttons: {}  (press with `/thud press button:<label>`)", labels.join(" "))?;
+            let labels: Vec<String> = reply
+                .buttons
+                .iter()
+                .map(|b| format!("[{}]", b.label))
+                .collect();
+            writeln!(
+                out,
+                "  buttons: {}  (press with `/thud press button:<label>`)",
+                labels.join(" ")
+            )?;
             self.buttons.insert(place.channel, reply.buttons.clone());
         }
         if let (Some(board), false) = (&reply.board_text, reply.text.contains("```")) {
@@ -279,7 +345,12 @@ impl<'a> Console<'a> {
                 return out;
             };
             let token = &tail[1..end];
-            out.push_str(&self.token(token).await.unwrap_or_else(|| tail[..=end].to_string()));
+            out.push_str(
+                &self
+                    .token(token)
+                    .await
+                    .unwrap_or_else(|| tail[..=end].to_string()),
+            );
             rest = &tail[end + 1..];
         }
         out.push_str(rest);

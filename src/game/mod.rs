@@ -27,10 +27,10 @@ pub use moves::{Around, Jumps, Move, MAX_JUMPS};
 pub use notation::{MoveText, NotationError};
 pub use perft::{divide, perft};
 pub use position::{Piece, Position, Side};
-pub use record::{GameRecord, GameRecordError};
 pub use r#match::{
     Match, MatchError, MatchRecord, MatchRecordError, MatchResult, Progress, Seat, BATTLES,
 };
+pub use record::{GameRecord, GameRecordError};
 pub use score::{Points, Score};
 pub use square::{parse_square_list, Direction, Square, SquareError, ROW_LENGTHS, SQUARE_COUNT};
 pub use square_set::SquareSet;

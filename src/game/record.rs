@@ -55,7 +55,8 @@ impl GameRecord {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let record = MatchRecord::from(self.game.clone());
-        let mut tags: Vec<(String, String)> = vec![("Variant".into(), record.variant.name().into())];
+        let mut tags: Vec<(String, String)> =
+            vec![("Variant".into(), record.variant.name().into())];
         if let Some(seat) = record.forfeited_by {
             let who = match seat {
                 Seat::First => "first",
@@ -89,7 +90,9 @@ impl GameRecord {
 }
 
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', " ")
 }
 
 fn unescape(v: &str) -> String {
@@ -136,7 +139,10 @@ impl FromStr for GameRecord {
                 let value = unescape(value);
                 match key {
                     "Variant" => {
-                        variant = Some(value.parse().map_err(|e: super::variant::UnknownVariant| fail(&e.to_string()))?)
+                        variant =
+                            Some(value.parse().map_err(|e: super::variant::UnknownVariant| {
+                                fail(&e.to_string())
+                            })?)
                     }
                     "Forfeit" => {
                         forfeited_by = Some(match value.as_str() {

@@ -106,7 +106,8 @@ impl Service {
         }
         let names = names_in(&mut tx, &m).await?;
         if !agree {
-            tx.answer_proposal(proposal.id, ProposalAnswer::Declined, now).await?;
+            tx.answer_proposal(proposal.id, ProposalAnswer::Declined, now)
+                .await?;
             tx.commit().await?;
             let mut reply = Reply::public(format!(
                 "**{}** wants to keep playing; battle {} goes on.",
@@ -123,7 +124,8 @@ impl Service {
             Err(MatchError::Over) => return refuse("This match is over."),
             Err(e) => return refuse(format!("{e}.")),
         };
-        tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now).await?;
+        tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now)
+            .await?;
         let (mut lines, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;

@@ -1,6 +1,5 @@
 //! Looking at a match: the board for anyone in the channel, and a player's list of games.
 
-
 use super::error::Result;
 use super::outcome::{channel, full_time, relative_time, Reply};
 use super::{battle_status, Actor, Names, Place, Service};
@@ -9,7 +8,12 @@ use crate::store::{BoardStyle, MatchState};
 impl Service {
     /// The board of the match in play here (or of the last one played here), with the score,
     /// whose turn it is and the deadline. Spectators may look too.
-    pub async fn board(&self, place: Place, viewer: &Actor, style: Option<BoardStyle>) -> Result<Reply> {
+    pub async fn board(
+        &self,
+        place: Place,
+        viewer: &Actor,
+        style: Option<BoardStyle>,
+    ) -> Result<Reply> {
         let m = match self.store.active_match_in(place.channel).await? {
             Some(m) => m,
             None => match self.store.latest_match_in(place.channel).await? {
@@ -37,7 +41,10 @@ impl Service {
         )];
         if !m.variant.wins_by_objective() {
             let score = battle.score();
-            lines.push(format!("Score: Dwarfs {} · Trolls {}.", score.dwarfs, score.trolls));
+            lines.push(format!(
+                "Score: Dwarfs {} · Trolls {}.",
+                score.dwarfs, score.trolls
+            ));
         }
         match m.state {
             MatchState::Active => {
@@ -50,7 +57,10 @@ impl Service {
                     ));
                 }
                 if let Some(p) = m.proposal {
-                    lines.push(format!("{} has proposed ending this battle.", names.of(p.proposer)));
+                    lines.push(format!(
+                        "{} has proposed ending this battle.",
+                        names.of(p.proposer)
+                    ));
                 }
             }
             MatchState::Finished => lines.push(format!(
@@ -68,12 +78,21 @@ impl Service {
         if let Some(style) = style {
             settings.board_style = style;
         }
-        Ok(self.board_output(&m, &names, index, &settings, Reply::public(lines.join("\n"))))
+        Ok(self.board_output(
+            &m,
+            &names,
+            index,
+            &settings,
+            Reply::public(lines.join("\n")),
+        ))
     }
 
     /// `actor`'s matches in play on this server, with opponent, whose turn and time left.
     pub async fn my_games(&self, place: Place, actor: &Actor) -> Result<Reply> {
-        let games = self.store.active_matches_of(actor.id, Some(place.guild)).await?;
+        let games = self
+            .store
+            .active_matches_of(actor.id, Some(place.guild))
+            .await?;
         if games.is_empty() {
             return Ok(Reply::private(
                 "You have no matches in play on this server. Challenge someone with `/thud challenge`.",
@@ -84,7 +103,11 @@ impl Service {
         let now = self.now();
         let mut text = format!("**Your matches in play** ({})\n", games.len());
         for g in &games {
-            let opponent = if g.players[0] == actor.id { g.players[1] } else { g.players[0] };
+            let opponent = if g.players[0] == actor.id {
+                g.players[1]
+            } else {
+                g.players[0]
+            };
             let turn = match g.clock {
                 Some(c) if c.player == actor.id => {
                     let left = if c.deadline > now {
@@ -96,9 +119,16 @@ impl Service {
                 }
                 Some(c) => {
                     if c.deadline > now {
-                        format!("{}'s move, deadline {}", names.of(c.player), relative_time(c.deadline))
+                        format!(
+                            "{}'s move, deadline {}",
+                            names.of(c.player),
+                            relative_time(c.deadline)
+                        )
                     } else {
-                        format!("{}'s deadline passed: you may `/thud claim`", names.of(c.player))
+                        format!(
+                            "{}'s deadline passed: you may `/thud claim`",
+                            names.of(c.player)
+                        )
                     }
                 }
                 None => "waiting".to_string(),

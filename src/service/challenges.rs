@@ -7,8 +7,8 @@ use super::outcome::{full_time, mention, relative_time, Action, ButtonStyle, Rep
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
-    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, NewChallenge, NewMatch, SideChoice,
-    StoreError,
+    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, NewChallenge, NewMatch,
+    SideChoice, StoreError,
 };
 
 /// What a challenger may choose; `None` means the default.
@@ -40,7 +40,11 @@ impl Service {
             None => SideChoice::default(),
             Some(s) => match SideChoice::from_name(s) {
                 Some(side) => side,
-                None => return refuse(format!("`{s}` is not a side; choose dwarfs, trolls or random.")),
+                None => {
+                    return refuse(format!(
+                        "`{s}` is not a side; choose dwarfs, trolls or random."
+                    ))
+                }
             },
         };
         let days = options.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
@@ -53,7 +57,10 @@ impl Service {
             return refuse("You cannot challenge yourself. Pick another player.");
         }
         if opponent.is_bot {
-            return refuse(format!("{} is a bot and cannot play Thud. Challenge a person.", opponent.name));
+            return refuse(format!(
+                "{} is a bot and cannot play Thud. Challenge a person.",
+                opponent.name
+            ));
         }
         if self.store.active_match_in(place.channel).await?.is_some() {
             return refuse("This channel already has a match in play. Finish it first, or challenge in another channel.");
@@ -99,14 +106,29 @@ impl Service {
         Ok(Reply::public(text)
             .mention(opponent.id)
             .button(Action::Accept(challenge.id), "Accept", ButtonStyle::Success)
-            .button(Action::Decline(challenge.id), "Decline", ButtonStyle::Danger)
-            .button(Action::Cancel(challenge.id), "Cancel", ButtonStyle::Secondary))
+            .button(
+                Action::Decline(challenge.id),
+                "Decline",
+                ButtonStyle::Danger,
+            )
+            .button(
+                Action::Cancel(challenge.id),
+                "Cancel",
+                ButtonStyle::Secondary,
+            ))
     }
 
     /// The open challenge `actor` could accept here, without accepting it: lets a front-end
     /// check before it opens a thread for the match.
-    pub async fn challenge_to_accept(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Challenge> {
-        let challenge = self.find_challenge(place, actor, id, Role::Opponent).await?;
+    pub async fn challenge_to_accept(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: Option<ChallengeId>,
+    ) -> Result<Challenge> {
+        let challenge = self
+            .find_challenge(place, actor, id, Role::Opponent)
+            .await?;
         if challenge.expires_at <= self.now() {
             return refuse("This challenge has expired. Ask for a new one.");
         }
@@ -181,26 +203,64 @@ impl Service {
             relative_time(clock.deadline),
         );
         let settings = self.store.settings(actor.id).await?;
-        let mut reply = self.board_output(&m, &names, 0, &settings, Reply::public(text).mention(players[0]));
+        let mut reply = self.board_output(
+            &m,
+            &names,
+            0,
+            &settings,
+            Reply::public(text).mention(players[0]),
+        );
         reply.spend_buttons = id.is_some();
         Ok(reply)
     }
 
     /// The opponent declines.
-    pub async fn decline(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply> {
-        let challenge = self.find_challenge(place, actor, id, Role::Opponent).await?;
-        self.close(challenge, ChallengeState::Declined, id.is_some(), |names, c| {
-            format!("**{}** declines {}'s challenge.", names.of(c.opponent), names.of(c.challenger))
-        })
+    pub async fn decline(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: Option<ChallengeId>,
+    ) -> Result<Reply> {
+        let challenge = self
+            .find_challenge(place, actor, id, Role::Opponent)
+            .await?;
+        self.close(
+            challenge,
+            ChallengeState::Declined,
+            id.is_some(),
+            |names, c| {
+                format!(
+                    "**{}** declines {}'s challenge.",
+                    names.of(c.opponent),
+                    names.of(c.challenger)
+                )
+            },
+        )
         .await
     }
 
     /// The challenger withdraws.
-    pub async fn cancel(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply> {
-        let challenge = self.find_challenge(place, actor, id, Role::Challenger).await?;
-        self.close(challenge, ChallengeState::Cancelled, id.is_some(), |names, c| {
-            format!("**{}** withdraws the challenge to {}.", names.of(c.challenger), names.of(c.opponent))
-        })
+    pub async fn cancel(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: Option<ChallengeId>,
+    ) -> Result<Reply> {
+        let challenge = self
+            .find_challenge(place, actor, id, Role::Challenger)
+            .await?;
+        self.close(
+            challenge,
+            ChallengeState::Cancelled,
+            id.is_some(),
+            |names, c| {
+                format!(
+                    "**{}** withdraws the challenge to {}.",
+                    names.of(c.challenger),
+                    names.of(c.opponent)
+                )
+            },
+        )
         .await
     }
 
@@ -216,21 +276,34 @@ impl Service {
             return refuse("This challenge is no longer open.");
         };
         tx.commit().await?;
-        let names = Names(self.store.names(&[closed.challenger, closed.opponent]).await?);
+        let names = Names(
+            self.store
+                .names(&[closed.challenger, closed.opponent])
+                .await?,
+        );
         let mut reply = Reply::public(say(&names, &closed));
         reply.spend_buttons = from_button;
         Ok(reply)
     }
 
     /// The challenge `id`, or the newest open one here where `actor` plays `role`.
-    async fn find_challenge(&self, place: Place, actor: &Actor, id: Option<ChallengeId>, role: Role) -> Result<Challenge> {
+    async fn find_challenge(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: Option<ChallengeId>,
+        role: Role,
+    ) -> Result<Challenge> {
         let challenge = match id {
             Some(id) => match self.store.challenge(id).await? {
                 Some(c) => c,
                 None => return refuse("That challenge does not exist."),
             },
             None => {
-                let open = self.store.pending_challenges(place.channel, actor.id).await?;
+                let open = self
+                    .store
+                    .pending_challenges(place.channel, actor.id)
+                    .await?;
                 let mine = open.into_iter().find(|c| role.of(c) == actor.id);
                 match mine {
                     Some(c) => c,
@@ -244,7 +317,10 @@ impl Service {
             }
         };
         if challenge.state != ChallengeState::Pending {
-            return refuse(format!("This challenge was already {}.", challenge.state.name()));
+            return refuse(format!(
+                "This challenge was already {}.",
+                challenge.state.name()
+            ));
         }
         if role.of(&challenge) != actor.id {
             return refuse(match role {

@@ -21,7 +21,12 @@ impl Service {
     }
 
     /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
-    pub async fn resign(&self, place: Place, actor: &Actor, confirmed: Option<MatchId>) -> Result<Reply> {
+    pub async fn resign(
+        &self,
+        place: Place,
+        actor: &Actor,
+        confirmed: Option<MatchId>,
+    ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         if confirmed.is_some_and(|id| id != m.id) {
@@ -29,7 +34,13 @@ impl Service {
         }
         let seat = seat_of(&m, actor)?;
         let mut reply = self
-            .forfeit(tx, m, seat, Finish::Resigned, format!("**{}** resigns.", actor.name))
+            .forfeit(
+                tx,
+                m,
+                seat,
+                Finish::Resigned,
+                format!("**{}** resigns.", actor.name),
+            )
             .await?;
         reply.spend_buttons = confirmed.is_some();
         Ok(reply)
@@ -72,12 +83,21 @@ impl Service {
     /// A moderator stops the match in this channel; it is recorded and unrated.
     pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
         if !is_moderator {
-            return refuse("Only a server moderator (with the Manage Server permission) can abort a match.");
+            return refuse(
+                "Only a server moderator (with the Manage Server permission) can abort a match.",
+            );
         }
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
-        tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), self.now())
-            .await?;
+        tx.finish_match(
+            m.id,
+            Finish::Aborted,
+            None,
+            None,
+            Some(actor.id),
+            self.now(),
+        )
+        .await?;
         tx.commit().await?;
         self.see(actor).await?;
         Ok(Reply::public(format!(

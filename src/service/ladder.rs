@@ -42,7 +42,11 @@ fn fresh(player: UserId) -> Rating {
 
 /// A rating as shown: `1662`, or `1500?` while provisional.
 fn shown(r: &Rating) -> String {
-    let mark = if r.deviation > PROVISIONAL_DEVIATION { "?" } else { "" };
+    let mark = if r.deviation > PROVISIONAL_DEVIATION {
+        "?"
+    } else {
+        ""
+    };
     format!("{:.0}{mark}", r.rating)
 }
 
@@ -60,7 +64,13 @@ fn net(r: &Rating) -> String {
 impl Service {
     /// Rates a finished match on the server's ladder and the global one. Forfeits count;
     /// aborted matches never reach here.
-    pub(super) async fn rate(&self, tx: &mut Tx, m: &StoredMatch, names: &Names, result: &MatchResult) -> Result<Vec<String>> {
+    pub(super) async fn rate(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        names: &Names,
+        result: &MatchResult,
+    ) -> Result<Vec<String>> {
         if !m.rated {
             return Ok(Vec::new());
         }
@@ -77,9 +87,18 @@ impl Service {
             ordered.sort();
             let mut rows = Vec::new();
             for p in ordered {
-                rows.push(tx.rating_for_update(scope, p).await?.unwrap_or_else(|| fresh(p)));
+                rows.push(
+                    tx.rating_for_update(scope, p)
+                        .await?
+                        .unwrap_or_else(|| fresh(p)),
+                );
             }
-            let row = |p: UserId| rows.iter().find(|r| r.player == p).copied().unwrap_or_else(|| fresh(p));
+            let row = |p: UserId| {
+                rows.iter()
+                    .find(|r| r.player == p)
+                    .copied()
+                    .unwrap_or_else(|| fresh(p))
+            };
             let (a, b) = (row(m.players[0]), row(m.players[1]));
             let g = |r: &Rating| Glicko2Rating {
                 rating: r.rating,
@@ -162,7 +181,10 @@ impl Service {
     pub async fn stats(&self, place: Place, player: &Actor) -> Result<Reply> {
         let mut text = format!("**{}**\n", player.name);
         let mut any = false;
-        for (scope, title) in [(Scope::Guild(place.guild), "This server"), (Scope::Global, "All servers")] {
+        for (scope, title) in [
+            (Scope::Guild(place.guild), "This server"),
+            (Scope::Global, "All servers"),
+        ] {
             if let Some((r, rank)) = self.store.standing(scope, player.id).await? {
                 any = true;
                 text.push_str(&format!(
@@ -179,9 +201,15 @@ impl Service {
                 ));
             }
         }
-        let active = self.store.active_matches_of(player.id, Some(place.guild)).await?;
+        let active = self
+            .store
+            .active_matches_of(player.id, Some(place.guild))
+            .await?;
         if !active.is_empty() {
-            text.push_str(&format!("Playing now: {} match(es) on this server.\n", active.len()));
+            text.push_str(&format!(
+                "Playing now: {} match(es) on this server.\n",
+                active.len()
+            ));
         }
         if !any {
             text.push_str("No rated matches yet.");
@@ -191,15 +219,25 @@ impl Service {
 
     /// A player's recent matches.
     pub async fn history(&self, place: Place, player: &Actor) -> Result<Reply> {
-        let matches = self.store.finished_matches_of(player.id, Some(place.guild), 10).await?;
+        let matches = self
+            .store
+            .finished_matches_of(player.id, Some(place.guild), 10)
+            .await?;
         if matches.is_empty() {
-            return Ok(Reply::public(format!("{} has no finished matches on this server yet.", player.name)));
+            return Ok(Reply::public(format!(
+                "{} has no finished matches on this server yet.",
+                player.name
+            )));
         }
         let ids: Vec<UserId> = matches.iter().flat_map(|m| m.players).collect();
         let names = Names(self.store.names(&ids).await?);
         let mut text = format!("**Recent matches of {}**\n", player.name);
         for m in &matches {
-            let opponent = if m.players[0] == player.id { m.players[1] } else { m.players[0] };
+            let opponent = if m.players[0] == player.id {
+                m.players[1]
+            } else {
+                m.players[0]
+            };
             let mine = usize::from(m.players[0] != player.id);
             let verdict = match (m.state, m.winner) {
                 (MatchState::Aborted, _) => "aborted".to_string(),
@@ -227,5 +265,4 @@ impl Service {
         }
         Ok(Reply::public(text.trim_end().to_string()))
     }
-
 }

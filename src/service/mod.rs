@@ -23,7 +23,9 @@ pub use challenges::ChallengeOptions;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Result, ServiceError};
 pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
-pub use outcome::{full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Notice, Reply};
+pub use outcome::{
+    full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Notice, Reply,
+};
 pub use play::{MoveRequest, Verb};
 pub use suggestions::Choice;
 
@@ -109,7 +111,12 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new(store: Store, renderer: Arc<Renderer>, clock: Arc<dyn Clock>, config: ServiceConfig) -> Service {
+    pub fn new(
+        store: Store,
+        renderer: Arc<Renderer>,
+        clock: Arc<dyn Clock>,
+        config: ServiceConfig,
+    ) -> Service {
         Service {
             store,
             renderer,
@@ -143,7 +150,14 @@ impl Service {
 
     /// The board of battle `index` (from 0) as the viewer likes it: a picture, or the text
     /// board in the message.
-    fn board_output(&self, m: &StoredMatch, names: &Names, index: usize, settings: &Settings, reply: Reply) -> Reply {
+    fn board_output(
+        &self,
+        m: &StoredMatch,
+        names: &Names,
+        index: usize,
+        settings: &Settings,
+        reply: Reply,
+    ) -> Reply {
         let battle = &m.game.battles()[index];
         let number = index as u8 + 1;
         let caption = Caption {
@@ -189,7 +203,10 @@ impl Service {
         if let Some(result) = &progress.battle_result {
             tx.finish_battle(battle_id, result, now).await?;
             lines.push(battle_over_text(m, names, progress.battle, result));
-            if progress.match_result.is_none() && m.game.battles().len() == 2 && progress.battle == 1 {
+            if progress.match_result.is_none()
+                && m.game.battles().len() == 2
+                && progress.battle == 1
+            {
                 tx.insert_battle(m.id, 2, m.players, m.variant, now).await?;
                 lines.push(format!(
                     "**Battle 2** begins with the roles swapped: **{}** commands the dwarfs, **{}** the trolls.",
@@ -202,11 +219,10 @@ impl Service {
             lines.extend(self.finish(tx, m, names, result, Finish::Completed).await?);
             return Ok((lines, None));
         }
-        let next = m
-            .game
-            .seat_to_move()
-            .map(|s| m.player(s))
-            .ok_or_else(|| ServiceError::System(format!("match {} has no player to move", m.id)))?;
+        let next =
+            m.game.seat_to_move().map(|s| m.player(s)).ok_or_else(|| {
+                ServiceError::System(format!("match {} has no player to move", m.id))
+            })?;
         let clock = turn_clock(next, now, m.days_per_move);
         tx.set_clock(m.id, &clock).await?;
         let side = side_of(m, next);
@@ -308,7 +324,11 @@ fn battle_result_line(variant: Variant, number: u8, result: &BattleResult) -> St
         Some(side) if variant.wins_by_objective() => {
             format!("{} win battle {number}", side_title(side))
         }
-        Some(side) => format!("{} win battle {number} by {}", side_title(side), result.margin),
+        Some(side) => format!(
+            "{} win battle {number} by {}",
+            side_title(side),
+            result.margin
+        ),
         None => format!("Battle {number} drawn"),
     }
 }
@@ -318,12 +338,12 @@ fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleR
     let why = match result.end {
         BattleEnd::Agreement => "both players agreed to end it".to_string(),
         BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
-        BattleEnd::Objective { winner: Side::Trolls } => {
-            "three trolls stand around the Rock".to_string()
-        }
-        BattleEnd::Objective { winner: Side::Dwarfs } => {
-            "the dwarfs brought the Rock to the far side of the valley".to_string()
-        }
+        BattleEnd::Objective {
+            winner: Side::Trolls,
+        } => "three trolls stand around the Rock".to_string(),
+        BattleEnd::Objective {
+            winner: Side::Dwarfs,
+        } => "the dwarfs brought the Rock to the far side of the valley".to_string(),
     };
     let verdict = match result.winner {
         Some(side) => {
@@ -331,7 +351,10 @@ fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleR
             if m.variant.wins_by_objective() {
                 format!("**{winner}** ({side}) wins battle {number}.")
             } else {
-                format!("**{winner}** ({side}) wins battle {number} by {}.", result.margin)
+                format!(
+                    "**{winner}** ({side}) wins battle {number} by {}.",
+                    result.margin
+                )
             }
         }
         None => format!("Battle {number} is drawn."),
@@ -388,7 +411,9 @@ fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> St
 async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
     match tx.lock_active_match(channel).await? {
         Some(m) => Ok(m),
-        None => error::refuse("There is no match in play in this channel. Start one with `/thud challenge`."),
+        None => error::refuse(
+            "There is no match in play in this channel. Start one with `/thud challenge`.",
+        ),
     }
 }
 

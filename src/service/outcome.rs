@@ -33,8 +33,14 @@ pub enum Action {
     Decline(ChallengeId),
     Cancel(ChallengeId),
     /// Agree to the end proposal `proposal` of a match.
-    AgreeEnd { match_id: MatchId, proposal: i64 },
-    KeepPlaying { match_id: MatchId, proposal: i64 },
+    AgreeEnd {
+        match_id: MatchId,
+        proposal: i64,
+    },
+    KeepPlaying {
+        match_id: MatchId,
+        proposal: i64,
+    },
     ConfirmResign(MatchId),
 }
 
@@ -46,7 +52,9 @@ impl Action {
             Action::Decline(c) => format!("thud:decline:{c}"),
             Action::Cancel(c) => format!("thud:cancel:{c}"),
             Action::AgreeEnd { match_id, proposal } => format!("thud:agree:{match_id}:{proposal}"),
-            Action::KeepPlaying { match_id, proposal } => format!("thud:keep:{match_id}:{proposal}"),
+            Action::KeepPlaying { match_id, proposal } => {
+                format!("thud:keep:{match_id}:{proposal}")
+            }
             Action::ConfirmResign(m) => format!("thud:resign:{m}"),
         }
     }
@@ -205,7 +213,15 @@ mod tests {
             assert!(a.custom_id().len() <= 100);
             assert_eq!(Action::parse(&a.custom_id()), Some(a));
         }
-        for bad in ["", "thud", "thud:accept", "thud:accept:x", "other:accept:1", "thud:agree:1", "thud:accept:1:2:3"] {
+        for bad in [
+            "",
+            "thud",
+            "thud:accept",
+            "thud:accept:x",
+            "other:accept:1",
+            "thud:agree:1",
+            "thud:accept:1:2:3",
+        ] {
             assert_eq!(Action::parse(bad), None, "{bad}");
         }
     }

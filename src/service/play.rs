@@ -94,7 +94,10 @@ impl Service {
         if m.game.seat_to_move() != Some(seat) {
             let other = m.player(seat.other());
             let names = names_in(&mut tx, &m).await?;
-            return refuse(format!("It is not your turn; {} is to move.", names.of(other)));
+            return refuse(format!(
+                "It is not your turn; {} is to move.",
+                names.of(other)
+            ));
         }
         let battle_row = m.current_battle().clone();
         let (mv, progress) = match m.game.play(seat, &text) {
@@ -106,7 +109,9 @@ impl Service {
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
             Err(StoreError::Conflict(Conflict::TurnTaken)) => {
-                return refuse("Another move for this turn landed first. Look at the board and try again.")
+                return refuse(
+                    "Another move for this turn landed first. Look at the board and try again.",
+                )
             }
             Err(e) => return Err(e.into()),
         }
@@ -115,7 +120,8 @@ impl Service {
         let mut lines = Vec::new();
         if let Some(p) = m.proposal.take() {
             if p.proposer != actor.id {
-                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now).await?;
+                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
+                    .await?;
                 lines.push(format!(
                     "{}'s proposal to end the battle lapses: {} moved instead.",
                     names.of(p.proposer),
@@ -134,7 +140,10 @@ impl Service {
         said.push('.');
         if !m.variant.wins_by_objective() {
             let score = battle.score();
-            said.push_str(&format!(" Dwarfs {} · Trolls {}.", score.dwarfs, score.trolls));
+            said.push_str(&format!(
+                " Dwarfs {} · Trolls {}.",
+                score.dwarfs, score.trolls
+            ));
         }
         lines.insert(0, said);
         let (more, next) = self

@@ -14,7 +14,11 @@ impl Service {
             Some(id) => id,
             None => match self.store.latest_match_in(place.channel).await? {
                 Some(id) => id,
-                None => return refuse("No match has been played in this channel; name one with `match:`."),
+                None => {
+                    return refuse(
+                        "No match has been played in this channel; name one with `match:`.",
+                    )
+                }
             },
         };
         match self.store.load_match(id).await? {
@@ -41,7 +45,13 @@ impl Service {
     }
 
     /// A battle of a match (the current or last one by default) as an animated GIF.
-    pub async fn replay(&self, place: Place, id: Option<MatchId>, battle: Option<u8>, theme: Option<Theme>) -> Result<Reply> {
+    pub async fn replay(
+        &self,
+        place: Place,
+        id: Option<MatchId>,
+        battle: Option<u8>,
+        theme: Option<Theme>,
+    ) -> Result<Reply> {
         let m = self.match_for_record(place, id).await?;
         let battles = m.game.battles();
         let number = battle.unwrap_or(battles.len() as u8);
@@ -49,11 +59,18 @@ impl Service {
             return refuse(format!("Match #{} has no battle {number} yet.", m.id));
         };
         if b.moves().is_empty() {
-            return refuse(format!("Battle {number} of match #{} has no moves to replay yet.", m.id));
+            return refuse(format!(
+                "Battle {number} of match #{} has no moves to replay yet.",
+                m.id
+            ));
         }
         let names = self.names(&m).await?;
         let caption = Caption {
-            title: format!("Match #{} · Battle {number} of 2 · {}", m.id, m.variant.title()),
+            title: format!(
+                "Match #{} · Battle {number} of 2 · {}",
+                m.id,
+                m.variant.title()
+            ),
             dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
             trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
             status: b
@@ -61,7 +78,9 @@ impl Service {
                 .map(|r| battle_result_line(m.variant, number, &r))
                 .unwrap_or_else(|| format!("{} moves so far", b.moves().len())),
         };
-        let gif = self.renderer.replay_gif(b, Some(&caption), theme.unwrap_or_default());
+        let gif = self
+            .renderer
+            .replay_gif(b, Some(&caption), theme.unwrap_or_default());
         Ok(Reply::public(format!(
             "Replay of battle {number} of **match #{}**: {} moves.",
             m.id,

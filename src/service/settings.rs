@@ -9,19 +9,31 @@ use crate::store::BoardStyle;
 
 impl Service {
     /// Changes `actor`'s board style and/or theme; with neither, shows the current ones.
-    pub async fn settings(&self, actor: &Actor, style: Option<&str>, theme: Option<&str>) -> Result<Reply> {
+    pub async fn settings(
+        &self,
+        actor: &Actor,
+        style: Option<&str>,
+        theme: Option<&str>,
+    ) -> Result<Reply> {
         self.see(actor).await?;
         let mut settings = self.store.settings(actor.id).await?;
         if let Some(s) = style {
-            settings.board_style = match BoardStyle::from_name(s.trim().to_ascii_lowercase().as_str()) {
-                Some(b) => b,
-                None => return refuse(format!("`{s}` is not a board style; choose full or brief.")),
-            };
+            settings.board_style =
+                match BoardStyle::from_name(s.trim().to_ascii_lowercase().as_str()) {
+                    Some(b) => b,
+                    None => {
+                        return refuse(format!("`{s}` is not a board style; choose full or brief."))
+                    }
+                };
         }
         if let Some(t) = theme {
             let parsed: Theme = match t.parse() {
                 Ok(t) => t,
-                Err(_) => return refuse(format!("`{t}` is not a theme; choose default or high-contrast.")),
+                Err(_) => {
+                    return refuse(format!(
+                        "`{t}` is not a theme; choose default or high-contrast."
+                    ))
+                }
             };
             settings.theme = parsed.to_string();
         }

@@ -34,7 +34,12 @@ fn fits(verb: Verb, mv: &Move) -> bool {
 }
 
 fn matches_typed(candidate: &str, typed: &str) -> bool {
-    let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_uppercase();
+    let squash = |s: &str| {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_uppercase()
+    };
     squash(candidate).starts_with(&squash(typed))
 }
 
@@ -51,7 +56,13 @@ impl Service {
     }
 
     /// Squares holding a piece of the player's that can make a `verb` move.
-    pub async fn suggest_from(&self, place: Place, actor: &Actor, verb: Verb, typed: &str) -> Vec<Choice> {
+    pub async fn suggest_from(
+        &self,
+        place: Place,
+        actor: &Actor,
+        verb: Verb,
+        typed: &str,
+    ) -> Vec<Choice> {
         let from: SquareSet = self
             .moves_for(place, actor)
             .await
@@ -68,7 +79,14 @@ impl Service {
     }
 
     /// Where the piece on `from` can go with a `verb` move.
-    pub async fn suggest_to(&self, place: Place, actor: &Actor, verb: Verb, from: &str, typed: &str) -> Vec<Choice> {
+    pub async fn suggest_to(
+        &self,
+        place: Place,
+        actor: &Actor,
+        verb: Verb,
+        from: &str,
+        typed: &str,
+    ) -> Vec<Choice> {
         let Ok(from) = from.parse::<Square>() else {
             return Vec::new();
         };
@@ -107,7 +125,11 @@ impl Service {
             .filter(|m| m.from() == from && m.to() == to && fits(verb, m))
             .map(Move::captured)
             .collect();
-        sets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.to_string().cmp(&b.to_string())));
+        sets.sort_by(|a, b| {
+            b.len()
+                .cmp(&a.len())
+                .then_with(|| a.to_string().cmp(&b.to_string()))
+        });
         sets.dedup();
         sets.into_iter()
             .map(|set| {

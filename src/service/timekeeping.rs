@@ -76,7 +76,9 @@ impl Service {
                         m,
                         loser,
                         Finish::Timeout,
-                        format!("{late} missed the deadline of {deadline}; the match is forfeited."),
+                        format!(
+                            "{late} missed the deadline of {deadline}; the match is forfeited."
+                        ),
                     )
                     .await?;
                 notices.push(Notice {

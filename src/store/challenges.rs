@@ -159,7 +159,11 @@ impl Store {
     }
 
     /// The open challenges in a channel that involve `user`, newest first.
-    pub async fn pending_challenges(&self, channel: ChannelId, user: UserId) -> Result<Vec<Challenge>> {
+    pub async fn pending_challenges(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+    ) -> Result<Vec<Challenge>> {
         let rows = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM challenges
              WHERE channel_id = $1 AND state = 'pending' AND (challenger_id = $2 OR opponent_id = $2)

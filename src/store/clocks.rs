@@ -81,7 +81,11 @@ impl Tx {
 
     /// Claims up to `limit` reminders due at `now` and marks them sent; a reminder another
     /// process is handling (or whose match is mid-move) is skipped, not waited for.
-    pub async fn claim_due_reminders(&mut self, now: DateTime<Utc>, limit: i64) -> Result<Vec<DueReminder>> {
+    pub async fn claim_due_reminders(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<DueReminder>> {
         let rows = sqlx::query(
             "SELECT m.id, m.guild_id, m.channel_id, c.player_id, c.deadline
              FROM clocks c JOIN matches m ON m.id = c.match_id
@@ -115,7 +119,11 @@ impl Tx {
 
     /// Locks up to `limit` matches in play whose turn deadline passed before `before`,
     /// skipping any another process holds.
-    pub async fn lock_overdue_matches(&mut self, before: DateTime<Utc>, limit: i64) -> Result<Vec<MatchId>> {
+    pub async fn lock_overdue_matches(
+        &mut self,
+        before: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<MatchId>> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
              WHERE c.deadline <= $1 AND m.state = 'active'

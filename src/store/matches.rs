@@ -178,7 +178,8 @@ pub struct MatchSummary {
     pub clock: Option<TurnClock>,
 }
 
-const MATCH_COLUMNS: &str = "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
+const MATCH_COLUMNS: &str =
+    "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
      m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
      m.finished_at, m.first_points, m.second_points";
 
@@ -291,16 +292,15 @@ async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
 fn summary(row: &PgRow) -> Result<MatchSummary> {
     let first: Option<i32> = row.get("first_points");
     let second: Option<i32> = row.get("second_points");
-    let clock = match row.try_get::<Option<i64>, _>("clock_player")? {
-        Some(player) => Some(TurnClock {
+    let clock = row
+        .try_get::<Option<i64>, _>("clock_player")?
+        .map(|player| TurnClock {
             player: UserId::from_db(player),
             turn_started_at: row.get("turn_started_at"),
             deadline: row.get("deadline"),
             remind_at: row.get("remind_at"),
             reminder_sent_at: row.get("reminder_sent_at"),
-        }),
-        None => None,
-    };
+        });
     Ok(MatchSummary {
         id: MatchId::from_db(row.get("id")),
         guild: GuildId::from_db(row.get("guild_id")),
@@ -336,10 +336,12 @@ impl Store {
     /// A match by id, without locking it.
     pub async fn load_match(&self, id: MatchId) -> Result<Option<StoredMatch>> {
         let mut conn = self.pool.acquire().await?;
-        let row = sqlx::query(&format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"))
-            .bind(id.db())
-            .fetch_optional(&mut *conn)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"
+        ))
+        .bind(id.db())
+        .fetch_optional(&mut *conn)
+        .await?;
         match row {
             Some(row) => Ok(Some(load(&mut conn, row).await?)),
             None => Ok(None),
@@ -373,7 +375,11 @@ impl Store {
     }
 
     /// The matches `user` is playing, in a guild or everywhere, oldest deadline first.
-    pub async fn active_matches_of(&self, user: UserId, guild: Option<GuildId>) -> Result<Vec<MatchSummary>> {
+    pub async fn active_matches_of(
+        &self,
+        user: UserId,
+        guild: Option<GuildId>,
+    ) -> Result<Vec<MatchSummary>> {
         let rows = sqlx::query(&format!(
             "{SUMMARY_QUERY}
              WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
@@ -493,10 +499,12 @@ impl Tx {
 
     /// A match by id, locked until the transaction ends.
     pub async fn lock_match(&mut self, id: MatchId) -> Result<Option<StoredMatch>> {
-        let row = sqlx::query(&format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1 FOR UPDATE"))
-            .bind(id.db())
-            .fetch_optional(&mut *self.tx)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1 FOR UPDATE"
+        ))
+        .bind(id.db())
+        .fetch_optional(&mut *self.tx)
+        .await?;
         match row {
             Some(row) => Ok(Some(load(&mut self.tx, row).await?)),
             None => Ok(None),
@@ -531,7 +539,12 @@ impl Tx {
     }
 
     /// Records how a battle ended.
-    pub async fn finish_battle(&mut self, battle_id: i64, result: &BattleResult, at: DateTime<Utc>) -> Result<()> {
+    pub async fn finish_battle(
+        &mut self,
+        battle_id: i64,
+        result: &BattleResult,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
         let ended_by = match result.end {
             BattleEnd::Agreement => "agreement",
             BattleEnd::NoLegalMove { .. } => "no-legal-move",
@@ -564,7 +577,11 @@ impl Tx {
         aborted_by: Option<UserId>,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        let state = if finish == Finish::Aborted { "aborted" } else { "finished" };
+        let state = if finish == Finish::Aborted {
+            "aborted"
+        } else {
+            "finished"
+        };
         sqlx::query(
             "UPDATE matches SET state = $2, finish = $3, winner_id = $4, first_points = $5,
                     second_points = $6, rated = $7, aborted_by = $8, finished_at = $9

@@ -23,7 +23,9 @@ pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};
 pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
 pub use local::{Binaries, Durability, LocalServer, LocalServerError};
-pub use matches::{Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch};
+pub use matches::{
+    Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
+};
 pub use players::{BoardStyle, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};

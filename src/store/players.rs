@@ -60,7 +60,8 @@ impl Default for Settings {
     }
 }
 
-const SAVE_PLAYER: &str = "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
+const SAVE_PLAYER: &str =
+    "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
      VALUES ($1, $2, $3, $4, $4)
      ON CONFLICT (user_id) DO UPDATE
      SET display_name = EXCLUDED.display_name, is_bot = EXCLUDED.is_bot, last_seen = $4";
@@ -101,21 +102,22 @@ impl Store {
     /// Records a player's current name, creating the player on first sight.
     pub async fn save_player(&self, player: &Player, now: DateTime<Utc>) -> Result<()> {
         sqlx::query(SAVE_PLAYER)
-        .bind(player.id.db())
-        .bind(&player.name)
-        .bind(player.is_bot)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
+            .bind(player.id.db())
+            .bind(&player.name)
+            .bind(player.is_bot)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
     /// A player by id.
     pub async fn player(&self, id: UserId) -> Result<Option<Player>> {
-        let row = sqlx::query("SELECT user_id, display_name, is_bot FROM players WHERE user_id = $1")
-            .bind(id.db())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT user_id, display_name, is_bot FROM players WHERE user_id = $1")
+                .bind(id.db())
+                .fetch_optional(&self.pool)
+                .await?;
         Ok(row.map(|r| Player {
             id: UserId::from_db(r.get("user_id")),
             name: r.get("display_name"),

@@ -37,7 +37,10 @@ impl ProposalAnswer {
     }
 }
 
-pub(crate) async fn open_proposal(conn: &mut PgConnection, battle_id: i64) -> Result<Option<EndProposal>> {
+pub(crate) async fn open_proposal(
+    conn: &mut PgConnection,
+    battle_id: i64,
+) -> Result<Option<EndProposal>> {
     let row = sqlx::query(
         "SELECT id, battle_id, proposer_id, at_ply, proposed_at FROM end_proposals
          WHERE battle_id = $1 AND answer IS NULL",
@@ -84,7 +87,12 @@ impl Tx {
     }
 
     /// Closes an open proposal.
-    pub async fn answer_proposal(&mut self, id: i64, answer: ProposalAnswer, at: DateTime<Utc>) -> Result<()> {
+    pub async fn answer_proposal(
+        &mut self,
+        id: i64,
+        answer: ProposalAnswer,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
         sqlx::query("UPDATE end_proposals SET answer = $2, answered_at = $3 WHERE id = $1 AND answer IS NULL")
             .bind(id)
             .bind(answer.name())

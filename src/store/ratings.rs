@@ -53,7 +53,12 @@ const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, dr
 
 impl Store {
     /// One page of a ladder, best first, and how many players it holds.
-    pub async fn leaderboard(&self, scope: Scope, offset: i64, limit: i64) -> Result<(Vec<Standing>, i64)> {
+    pub async fn leaderboard(
+        &self,
+        scope: Scope,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<Standing>, i64)> {
         let rows = sqlx::query(&format!(
             "SELECT r.{}, p.display_name FROM ratings r JOIN players p ON p.user_id = r.player_id
              WHERE r.scope = $1 ORDER BY r.rating DESC, r.games DESC, r.player_id
@@ -98,7 +103,11 @@ impl Store {
 
 impl Tx {
     /// A player's rating on a ladder, locked for update; `None` before their first match.
-    pub async fn rating_for_update(&mut self, scope: Scope, player: UserId) -> Result<Option<Rating>> {
+    pub async fn rating_for_update(
+        &mut self,
+        scope: Scope,
+        player: UserId,
+    ) -> Result<Option<Rating>> {
         let row = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM ratings WHERE scope = $1 AND player_id = $2 FOR UPDATE"
         ))

@@ -1,8 +1,8 @@
 //! Shared pieces of the integration tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
 use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
