@@ -146,6 +146,15 @@ fn check_battle_end(battle: &Battle) -> Result<(), TestCaseError> {
     let stuck = position.legal_moves().is_empty();
     prop_assert_eq!(battle.is_over(), stuck, "{}", position);
     prop_assert_eq!(position.has_legal_move(), !stuck);
+    // Moves listed piece by piece are exactly the legal moves from each square.
+    let all = position.legal_moves();
+    for sq in thudbot::game::Square::all() {
+        let mut from_here: Vec<_> = all.iter().copied().filter(|m| m.from() == sq).collect();
+        let mut listed = position.legal_moves_from(sq);
+        from_here.sort_by_key(|m| m.to_string());
+        listed.sort_by_key(|m| m.to_string());
+        prop_assert_eq!(listed, from_here, "{} from {}", position, sq);
+    }
     if stuck {
         let expected = match position.objective_reached() {
             Some(winner) => BattleEnd::Objective { winner },

@@ -53,13 +53,26 @@ async fn begin_match(store: &Store, channel: u64) -> MatchId {
 /// Plays `text` in the match in `channel` and stores it, as the service does.
 async fn store_move(store: &Store, channel: u64, text: &str) {
     let mut tx = store.begin().await.unwrap();
-    let mut m = tx.lock_active_match(ChannelId(channel)).await.unwrap().unwrap();
+    let mut m = tx
+        .lock_active_match(ChannelId(channel))
+        .await
+        .unwrap()
+        .unwrap();
     let seat = m.game.seat_to_move().unwrap();
     let battle = m.current_battle().clone();
-    let (mv, progress) = m.game.play(seat, &text.parse::<MoveText>().unwrap()).unwrap();
-    tx.insert_move(battle.id, battle.stamps.len() as u32 + 1, &mv, m.player(seat), now())
-        .await
+    let (mv, progress) = m
+        .game
+        .play(seat, &text.parse::<MoveText>().unwrap())
         .unwrap();
+    tx.insert_move(
+        battle.id,
+        battle.stamps.len() as u32 + 1,
+        &mv,
+        m.player(seat),
+        now(),
+    )
+    .await
+    .unwrap();
     if let Some(result) = progress.battle_result {
         tx.finish_battle(battle.id, &result, now()).await.unwrap();
     }
@@ -93,14 +106,21 @@ async fn a_match_round_trips_through_the_database() {
     let loaded = store.load_match(id).await.unwrap().unwrap();
     let mut expected = Match::new(Variant::Classic);
     for (i, m) in moves.iter().enumerate() {
-        let seat = if i % 2 == 0 { Seat::First } else { Seat::Second };
+        let seat = if i % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
         expected.play(seat, &m.parse().unwrap()).unwrap();
     }
     assert_eq!(loaded.game, expected);
     assert_eq!(loaded.players, [UserId(1), UserId(2)]);
     assert_eq!(loaded.current_battle().stamps.len(), 4);
     assert_eq!(loaded.current_battle().stamps[1].player, UserId(2));
-    assert_eq!(loaded.clock.unwrap().deadline, now() + chrono::Duration::days(3));
+    assert_eq!(
+        loaded.clock.unwrap().deadline,
+        now() + chrono::Duration::days(3)
+    );
     assert_eq!(
         loaded.game.current_battle().position().to_string(),
         expected.current_battle().position().to_string()
@@ -135,10 +155,12 @@ async fn a_channel_gets_one_match_in_play_under_twenty_simultaneous_attempts() {
         }
     }
     assert_eq!(started, 1);
-    let in_play: i64 = sqlx::query_scalar("SELECT count(*) FROM matches WHERE channel_id = 5 AND state = 'active'")
-        .fetch_one(store.pool())
-        .await
-        .unwrap();
+    let in_play: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE channel_id = 5 AND state = 'active'",
+    )
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
     assert_eq!(in_play, 1);
 }
 
@@ -147,10 +169,21 @@ async fn twenty_simultaneous_writes_of_one_ply_leave_one_move() {
     let db = ScratchDatabase::create().await.unwrap();
     let store = store_with_players(&db).await;
     let id = begin_match(&store, 6).await;
-    let battle_id = store.load_match(id).await.unwrap().unwrap().current_battle().id;
+    let battle_id = store
+        .load_match(id)
+        .await
+        .unwrap()
+        .unwrap()
+        .current_battle()
+        .id;
     // Twenty different legal first moves race for ply 1, without taking the match lock: the
     // (battle, ply) key alone must let exactly one land.
-    let moves: Vec<_> = Battle::new(Variant::Classic).position().legal_moves().into_iter().take(20).collect();
+    let moves: Vec<_> = Battle::new(Variant::Classic)
+        .position()
+        .legal_moves()
+        .into_iter()
+        .take(20)
+        .collect();
     let mut tasks = Vec::new();
     for mv in moves {
         let store = store.clone();
@@ -192,7 +225,10 @@ async fn a_transaction_cut_off_midway_leaves_no_partial_move() {
     .await
     .unwrap();
     assert!(killed, "the transaction's connection was found and ended");
-    assert!(tx.commit().await.is_err(), "a dead transaction cannot commit");
+    assert!(
+        tx.commit().await.is_err(),
+        "a dead transaction cannot commit"
+    );
 
     let reloaded = store.load_match(id).await.unwrap().unwrap();
     assert!(reloaded.game.current_battle().moves().is_empty());
@@ -224,7 +260,13 @@ async fn a_damaged_move_list_is_reported_not_replayed() {
     let db = ScratchDatabase::create().await.unwrap();
     let store = store_with_players(&db).await;
     let id = begin_match(&store, 9).await;
-    let battle_id = store.load_match(id).await.unwrap().unwrap().current_battle().id;
+    let battle_id = store
+        .load_match(id)
+        .await
+        .unwrap()
+        .unwrap()
+        .current_battle()
+        .id;
     // A move written behind the store's back that the rules forbid (a troll moving first).
     sqlx::query("INSERT INTO moves (battle_id, ply, notation, player_id, played_at) VALUES ($1, 1, 'TG7-G6', 2, now())")
         .bind(battle_id)

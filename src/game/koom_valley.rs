@@ -15,13 +15,14 @@ pub(crate) fn generate(pos: &Position, out: &mut Vec<Move>) {
     }
     match pos.side_to_move() {
         Side::Dwarfs => {
-            dwarf_moves(pos, out);
+            for from in pos.dwarfs() {
+                dwarf_moves_from(pos, from, out);
+            }
             rock_moves(pos, out);
         }
         Side::Trolls => {
             for from in pos.trolls() {
-                troll_walks(pos, from, out);
-                tramples(pos, from, out);
+                troll_moves_from(pos, from, out);
             }
         }
     }
@@ -34,22 +35,21 @@ pub(crate) fn count(pos: &Position) -> u64 {
     moves.len() as u64
 }
 
-fn dwarf_moves(pos: &Position, out: &mut Vec<Move>) {
-    for from in pos.dwarfs() {
-        for d in Direction::ALL {
-            let mut at = from.index() as u8;
-            loop {
-                at = step_index(at, d);
-                if pos.cells[at as usize] != Cell::Empty {
-                    break;
-                }
-                let to = Square::from_index_unchecked(at);
-                out.push(Move::Dwarf {
-                    from,
-                    to,
-                    captures: sandwiched(pos, from, to),
-                });
+/// A dwarf's queen moves, each with the trolls it sandwiches.
+pub(crate) fn dwarf_moves_from(pos: &Position, from: Square, out: &mut Vec<Move>) {
+    for d in Direction::ALL {
+        let mut at = from.index() as u8;
+        loop {
+            at = step_index(at, d);
+            if pos.cells[at as usize] != Cell::Empty {
+                break;
             }
+            let to = Square::from_index_unchecked(at);
+            out.push(Move::Dwarf {
+                from,
+                to,
+                captures: sandwiched(pos, from, to),
+            });
         }
     }
 }
@@ -71,8 +71,14 @@ pub(crate) fn sandwiched(pos: &Position, from: Square, to: Square) -> Around {
     Around(mask)
 }
 
+/// A troll's walks and tramples.
+pub(crate) fn troll_moves_from(pos: &Position, from: Square, out: &mut Vec<Move>) {
+    troll_walks(pos, from, out);
+    tramples(pos, from, out);
+}
+
 /// The Rock moves one square onto an empty square, with a dwarf beside it before and after.
-fn rock_moves(pos: &Position, out: &mut Vec<Move>) {
+pub(crate) fn rock_moves(pos: &Position, out: &mut Vec<Move>) {
     let rock = pos.stone();
     if pos.dwarf_neighbours[rock.index()] == 0 {
         return;

@@ -95,8 +95,7 @@ impl Position {
     /// The legal move `text` names, or why there is none. Captures a move makes by itself
     /// (a hurl, a Koom Valley sandwich or trample) may be left out of the text.
     pub fn resolve(&self, text: &MoveText) -> Result<Move, IllegalMove> {
-        let legal = self.legal_moves();
-        if legal.is_empty() {
+        if !self.has_legal_move() {
             return Err(IllegalMove::BattleOver);
         }
         let from = text.from();
@@ -115,9 +114,10 @@ impl Position {
         }
         self.check_owner(from, piece)?;
         let landings = &text.squares[1..];
+        let legal = self.legal_moves_from(from);
         let candidates: Vec<&Move> = legal
             .iter()
-            .filter(|m| m.from() == from && landings_of(m) == landings)
+            .filter(|m| landings_of(m) == landings)
             .collect();
         let named: SquareSet = text.captures.iter().copied().collect();
         if let Some(m) = candidates.iter().find(|m| m.captured() == named) {

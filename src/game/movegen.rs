@@ -18,14 +18,48 @@ impl Position {
 
     /// The legal moves of the piece on `from` (none if it is not the mover's).
     pub fn legal_moves_from(&self, from: Square) -> Vec<Move> {
-        let mut moves = self.legal_moves();
-        moves.retain(|m| m.from() == from);
+        let mut moves = Vec::new();
+        self.piece_moves(from, &mut moves);
         moves
     }
 
-    /// Whether the side to move has any legal move; a battle ends when it has none.
+    /// Whether the side to move has any legal move; a battle ends when it has none. Stops at
+    /// the first piece that can move.
     pub fn has_legal_move(&self) -> bool {
-        self.count_legal_moves() > 0
+        if self.objective_reached().is_some() {
+            return false;
+        }
+        let mut moves = Vec::new();
+        let pieces = match self.side_to_move() {
+            Side::Dwarfs => self.dwarfs(),
+            Side::Trolls => self.trolls(),
+        };
+        let rock = (self.variant() == Variant::KoomValley && self.side_to_move() == Side::Dwarfs)
+            .then(|| self.stone());
+        pieces.iter().chain(rock).any(|from| {
+            self.piece_moves(from, &mut moves);
+            !moves.is_empty()
+        })
+    }
+
+    /// Appends the legal moves of the piece on `from`, if it is the side to move's.
+    fn piece_moves(&self, from: Square, out: &mut Vec<Move>) {
+        let koom_valley = self.variant() == Variant::KoomValley;
+        if koom_valley && self.objective_reached().is_some() {
+            return;
+        }
+        match (self.cells[from.index()], self.side_to_move()) {
+            (Cell::Dwarf, Side::Dwarfs) if koom_valley => {
+                koom_valley::dwarf_moves_from(self, from, out)
+            }
+            (Cell::Dwarf, Side::Dwarfs) => self.dwarf_moves_from(from, out),
+            (Cell::Stone, Side::Dwarfs) if koom_valley => koom_valley::rock_moves(self, out),
+            (Cell::Troll, Side::Trolls) if koom_valley => {
+                koom_valley::troll_moves_from(self, from, out)
+            }
+            (Cell::Troll, Side::Trolls) => self.troll_moves_from(from, out),
+            _ => {}
+        }
     }
 
     /// The number of legal moves, computed without listing them where the rules allow.
@@ -50,29 +84,33 @@ impl Position {
     /// Dwarfs of classic and original: queen moves and hurls.
     fn dwarf_moves(&self, out: &mut Vec<Move>) {
         for from in self.dwarfs() {
-            for d in Direction::ALL {
-                let mut at = from.index() as u8;
-                let mut distance = 0u8;
-                loop {
-                    at = step_index(at, d);
-                    distance += 1;
-                    match self.cells[at as usize] {
-                        Cell::Empty => out.push(Move::Dwarf {
-                            from,
-                            to: Square::from_index_unchecked(at),
-                            captures: Around::NONE,
-                        }),
-                        Cell::Troll => {
-                            if self.line_reaches(from, d.opposite(), Cell::Dwarf, distance) {
-                                out.push(Move::Hurl {
-                                    from,
-                                    to: Square::from_index_unchecked(at),
-                                });
-                            }
-                            break;
+            self.dwarf_moves_from(from, out);
+        }
+    }
+
+    fn dwarf_moves_from(&self, from: Square, out: &mut Vec<Move>) {
+        for d in Direction::ALL {
+            let mut at = from.index() as u8;
+            let mut distance = 0u8;
+            loop {
+                at = step_index(at, d);
+                distance += 1;
+                match self.cells[at as usize] {
+                    Cell::Empty => out.push(Move::Dwarf {
+                        from,
+                        to: Square::from_index_unchecked(at),
+                        captures: Around::NONE,
+                    }),
+                    Cell::Troll => {
+                        if self.line_reaches(from, d.opposite(), Cell::Dwarf, distance) {
+                            out.push(Move::Hurl {
+                                from,
+                                to: Square::from_index_unchecked(at),
+                            });
                         }
-                        _ => break,
+                        break;
                     }
+                    _ => break,
                 }
             }
         }
@@ -146,53 +184,57 @@ impl Position {
 
     /// Trolls of classic and original: steps with captures, and shoves.
     fn troll_moves(&self, out: &mut Vec<Move>) {
-        let classic = self.variant() == Variant::Classic;
         for from in self.trolls() {
-            for d in Direction::ALL {
-                let first = step_index(from.index() as u8, d);
-                if self.cells[first as usize] != Cell::Empty {
-                    continue;
-                }
-                let to = Square::from_index_unchecked(first);
-                let around = self.dwarf_mask_around(to);
-                if classic {
-                    push_subsets(out, from, to, around, true);
-                } else {
-                    // Original: after a step, capture at most one.
-                    out.push(Move::Troll {
-                        from,
-                        to,
-                        captures: Around::NONE,
-                    });
-                    for bit in 0..8 {
-                        if around.0 & (1 << bit) != 0 {
-                            out.push(Move::Troll {
-                                from,
-                                to,
-                                captures: Around(1 << bit),
-                            });
-                        }
+            self.troll_moves_from(from, out);
+        }
+    }
+
+    fn troll_moves_from(&self, from: Square, out: &mut Vec<Move>) {
+        let classic = self.variant() == Variant::Classic;
+        for d in Direction::ALL {
+            let first = step_index(from.index() as u8, d);
+            if self.cells[first as usize] != Cell::Empty {
+                continue;
+            }
+            let to = Square::from_index_unchecked(first);
+            let around = self.dwarf_mask_around(to);
+            if classic {
+                push_subsets(out, from, to, around, true);
+            } else {
+                // Original: after a step, capture at most one.
+                out.push(Move::Troll {
+                    from,
+                    to,
+                    captures: Around::NONE,
+                });
+                for bit in 0..8 {
+                    if around.0 & (1 << bit) != 0 {
+                        out.push(Move::Troll {
+                            from,
+                            to,
+                            captures: Around(1 << bit),
+                        });
                     }
                 }
-                let line = self.line_length(from, d.opposite(), Cell::Troll, u8::MAX);
-                if classic {
-                    // A one-square shove is a step already listed; longer shoves follow.
-                    self.push_shoves(out, from, d, line, 2, |out, to, around| {
-                        push_subsets(out, from, to, around, false)
-                    });
-                } else if line >= 2 {
-                    // Original: a shove captures every dwarf around it; one square on with a
-                    // single dwarf around is the step that captures it, already listed.
-                    self.push_shoves(out, from, d, line, 1, |out, to, around| {
-                        if to != Square::from_index_unchecked(first) || around.len() >= 2 {
-                            out.push(Move::Troll {
-                                from,
-                                to,
-                                captures: around,
-                            });
-                        }
-                    });
-                }
+            }
+            let line = self.line_length(from, d.opposite(), Cell::Troll, u8::MAX);
+            if classic {
+                // A one-square shove is a step already listed; longer shoves follow.
+                self.push_shoves(out, from, d, line, 2, |out, to, around| {
+                    push_subsets(out, from, to, around, false)
+                });
+            } else if line >= 2 {
+                // Original: a shove captures every dwarf around it; one square on with a
+                // single dwarf around is the step that captures it, already listed.
+                self.push_shoves(out, from, d, line, 1, |out, to, around| {
+                    if to != Square::from_index_unchecked(first) || around.len() >= 2 {
+                        out.push(Move::Troll {
+                            from,
+                            to,
+                            captures: around,
+                        });
+                    }
+                });
             }
         }
     }
