@@ -54,5 +54,35 @@ fn moves_in_shared_positions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, perft_from_the_starts, moves_in_shared_positions);
+/// Loading a match replays its moves, so a stored game's length is paid on every move.
+fn replaying_a_long_battle(c: &mut Criterion) {
+    use thudbot::game::{Battle, BattleRecord, Variant};
+    // 300 quiet moves chosen by a fixed pseudo-random sequence.
+    let mut battle = Battle::new(Variant::Classic);
+    let mut seed = 7u64;
+    while battle.moves().len() < 300 && !battle.is_over() {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let quiet: Vec<_> = battle
+            .position()
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.captured().is_empty())
+            .collect();
+        let mv = quiet[(seed >> 33) as usize % quiet.len()];
+        battle.play_move(mv).expect("a listed move is legal");
+    }
+    let record = BattleRecord::from(battle);
+    c.bench_function("replay a 300-move battle from its record", |b| {
+        b.iter(|| Battle::try_from(black_box(record.clone())).expect("the record replays"))
+    });
+}
+
+criterion_group!(
+    benches,
+    perft_from_the_starts,
+    moves_in_shared_positions,
+    replaying_a_long_battle
+);
 criterion_main!(benches);
