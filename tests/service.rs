@@ -62,6 +62,18 @@ async fn position(service: &Service, at: Place) -> Position {
         .clone()
 }
 
+/// `who` plays the move written `notation`.
+async fn play(
+    service: &Service,
+    at: Place,
+    who: &Actor,
+    notation: &str,
+) -> Result<Reply, ServiceError> {
+    service
+        .play(at, who, &MoveRequest::Notation(notation.to_string()))
+        .await
+}
+
 /// Starts a classic match in which alice commands the dwarfs in battle 1.
 async fn start_match(service: &Service, at: Place) -> Reply {
     let challenge = ok(service
@@ -161,30 +173,12 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert!(started.attachments[0].bytes.starts_with(b"\x89PNG"));
 
     // The wrong player, an illegal move and a spectator change nothing.
-    assert!(refusal(
-        service
-            .play(at, &bob(), &MoveRequest::Notation("G7-G6".into()))
-            .await
-    )
-    .contains("not your turn"));
-    let illegal = refusal(
-        service
-            .play(at, &alice(), &MoveRequest::Notation("F1-G3".into()))
-            .await,
-    );
+    assert!(refusal(play(&service, at, &bob(), "G7-G6").await).contains("not your turn"));
+    let illegal = refusal(play(&service, at, &alice(), "F1-G3").await);
     assert!(illegal.contains("not a straight line"), "{illegal}");
-    let theirs = refusal(
-        service
-            .play(at, &alice(), &MoveRequest::Notation("G7-G6".into()))
-            .await,
-    );
+    let theirs = refusal(play(&service, at, &alice(), "G7-G6").await);
     assert!(theirs.contains("not your piece"), "{theirs}");
-    assert!(refusal(
-        service
-            .play(at, &carol(), &MoveRequest::Notation("F1-F5".into()))
-            .await
-    )
-    .contains("not playing"));
+    assert!(refusal(play(&service, at, &carol(), "F1-F5").await).contains("not playing"));
     assert_eq!(
         current(&service, at)
             .await
@@ -499,24 +493,12 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
 async fn play_refusals_name_the_problem() {
     let service = service().await;
     let at = place(5);
-    let nothing = refusal(
-        service
-            .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
-            .await,
-    );
+    let nothing = refusal(play(&service, at, &alice(), "F1-F5").await);
     assert!(nothing.contains("no match in play"), "{nothing}");
     start_match(&service, at).await;
-    let unreadable = refusal(
-        service
-            .play(at, &alice(), &MoveRequest::Notation("F1".into()))
-            .await,
-    );
+    let unreadable = refusal(play(&service, at, &alice(), "F1").await);
     assert!(unreadable.contains("could not read"), "{unreadable}");
-    let off = refusal(
-        service
-            .play(at, &alice(), &MoveRequest::Notation("E2-E1".into()))
-            .await,
-    );
+    let off = refusal(play(&service, at, &alice(), "E2-E1").await);
     assert!(off.contains("E1 is not on the board"), "{off}");
     let hurl = refusal(
         service
@@ -553,9 +535,7 @@ async fn play_refusals_name_the_problem() {
     assert_eq!(m.game.current_battle().moves().len(), 0);
     assert_eq!(m.player_to_move(), Some(alice().id));
     // A shove must capture: after the dwarfs' move, a troll shove that captures nothing.
-    ok(service
-        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
-        .await);
+    ok(play(&service, at, &alice(), "F1-F5").await);
     let shove = refusal(
         service
             .play(
@@ -781,9 +761,7 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     let service = service().await;
     let at = place(10);
     start_match(&service, at).await;
-    ok(service
-        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
-        .await);
+    ok(play(&service, at, &alice(), "F1-F5").await);
     let board = ok(service.board(at, &carol(), None).await);
     assert!(
         board.text.contains("bob to move (trolls)"),
@@ -851,9 +829,7 @@ async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
         .suggest_from(at, &alice(), Verb::Hurl, "")
         .await
         .is_empty());
-    ok(service
-        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
-        .await);
+    ok(play(&service, at, &alice(), "F1-F5").await);
     // F6 touches the dwarf now on F5: capture it, or not; the larger capture comes first.
     let caps = service
         .suggest_captures(at, &bob(), Verb::Move, "G7", "F6", "")
@@ -1005,24 +981,12 @@ async fn the_original_rules_are_chosen_at_challenge_time_and_enforced() {
         thudbot::game::Variant::Original
     );
     // Two dwarfs next to F6, and G7 is a line of one towards F6 (H8 holds the Thudstone).
-    ok(service
-        .play(at, &alice(), &MoveRequest::Notation("F1-F5".into()))
-        .await);
-    ok(service
-        .play(at, &bob(), &MoveRequest::Notation("I9-J10".into()))
-        .await);
-    ok(service
-        .play(at, &alice(), &MoveRequest::Notation("A6-E6".into()))
-        .await);
-    let two = refusal(
-        service
-            .play(at, &bob(), &MoveRequest::Notation("G7-F6xE6xF5".into()))
-            .await,
-    );
+    ok(play(&service, at, &alice(), "F1-F5").await);
+    ok(play(&service, at, &bob(), "I9-J10").await);
+    ok(play(&service, at, &alice(), "A6-E6").await);
+    let two = refusal(play(&service, at, &bob(), "G7-F6xE6xF5").await);
     assert!(two.contains("at most one dwarf"), "{two}");
-    let one = ok(service
-        .play(at, &bob(), &MoveRequest::Notation("G7-F6xE6".into()))
-        .await);
+    let one = ok(play(&service, at, &bob(), "G7-F6xE6").await);
     assert!(one.text.contains("capturing E6"), "{}", one.text);
     assert!(service
         .rules(Some("original"))
