@@ -994,3 +994,24 @@ async fn the_original_rules_are_chosen_at_challenge_time_and_enforced() {
         .text
         .contains("at most one"));
 }
+
+#[tokio::test]
+async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
+    let service = service().await;
+    let at = place(14);
+    start_match(&service, at).await;
+    // alice proposes on her own turn, then moves: the proposal stands for bob to answer.
+    ok(service.propose_end(at, &alice()).await);
+    assert!(refusal(service.propose_end(at, &alice()).await).contains("already proposed"));
+    assert!(refusal(service.propose_end(at, &bob()).await).contains("alice has already proposed"));
+    let moved = ok(play(&service, at, &alice(), "F1-F5").await);
+    assert!(!moved.text.contains("lapses"), "{}", moved.text);
+    assert!(current(&service, at).await.proposal.is_some());
+    // bob declines: the battle goes on, and a new proposal can be made.
+    let kept = ok(service.answer_end(at, &bob(), false, None).await);
+    assert!(kept.text.contains("keep playing"), "{}", kept.text);
+    assert_eq!(kept.mentions, vec![alice().id]);
+    let m = current(&service, at).await;
+    assert!(m.proposal.is_none() && m.game.battle_number() == 1);
+    ok(service.propose_end(at, &bob()).await);
+}

@@ -118,10 +118,15 @@ impl Service {
         tx.save_player(&actor.player(), now).await?;
         let names = names_in(&mut tx, &m).await?;
         let mut lines = Vec::new();
-        if let Some(p) = m.proposal.take() {
-            if p.proposer != actor.id {
+        // A proposal lapses when the other player moves instead, and with the battle it was for.
+        if let Some(p) = m.proposal {
+            let answered_by_moving = p.proposer != actor.id;
+            if answered_by_moving || progress.battle_result.is_some() {
                 tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
                     .await?;
+                m.proposal = None;
+            }
+            if answered_by_moving {
                 lines.push(format!(
                     "{}'s proposal to end the battle lapses: {} moved instead.",
                     names.of(p.proposer),
