@@ -36,7 +36,7 @@ struct Args {
     #[arg(long, default_value_t = 10_000)]
     moves: usize,
     /// Concurrent clients for the service phase.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 2)]
     clients: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,

@@ -145,6 +145,7 @@ impl Service {
         }
         reply.spend_buttons = pressed.is_some();
         let settings = self.store.settings(actor.id).await?;
-        Ok(self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply))
+        self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply)
+            .await
     }
 }

@@ -78,13 +78,14 @@ impl Service {
         if let Some(style) = style {
             settings.board_style = style;
         }
-        Ok(self.board_output(
+        self.board_output(
             &m,
             &names,
             index,
             &settings,
             Reply::public(lines.join("\n")),
-        ))
+        )
+        .await
     }
 
     /// `actor`'s matches in play on this server, with opponent, whose turn and time left.

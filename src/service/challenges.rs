@@ -203,13 +203,15 @@ impl Service {
             relative_time(clock.deadline),
         );
         let settings = self.store.settings(actor.id).await?;
-        let mut reply = self.board_output(
-            &m,
-            &names,
-            0,
-            &settings,
-            Reply::public(text).mention(players[0]),
-        );
+        let mut reply = self
+            .board_output(
+                &m,
+                &names,
+                0,
+                &settings,
+                Reply::public(text).mention(players[0]),
+            )
+            .await?;
         reply.spend_buttons = id.is_some();
         Ok(reply)
     }

@@ -13,6 +13,7 @@ mod error;
 mod forfeits;
 mod ladder;
 mod outcome;
+mod pictures;
 mod play;
 mod records;
 mod settings;
@@ -35,10 +36,11 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 
 use crate::game::{BattleEnd, BattleResult, MatchResult, Progress, Seat, Side, Variant};
-use crate::render::{BoardView, Caption, Renderer, Theme};
+use crate::render::Renderer;
 use crate::store::{
     ChannelId, Finish, GuildId, Player, Settings, Store, StoredMatch, TurnClock, Tx, UserId,
 };
+use pictures::{board_to_show, finish_drawing};
 
 /// The days a player may take over a move, and the default.
 pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -148,43 +150,17 @@ impl Service {
         Ok(Names(self.store.names(&m.players).await?))
     }
 
-    /// The board of battle `index` (from 0) as the viewer likes it: a picture, or the text
-    /// board in the message.
-    fn board_output(
+    /// The board of battle `index` (from 0) as the viewer likes it, added to `reply`.
+    async fn board_output(
         &self,
         m: &StoredMatch,
         names: &Names,
         index: usize,
         settings: &Settings,
         reply: Reply,
-    ) -> Reply {
-        let battle = &m.game.battles()[index];
-        let number = index as u8 + 1;
-        let caption = Caption {
-            title: format!(
-                "Match #{} · Battle {number} of 2 · {}",
-                m.id,
-                m.variant.title()
-            ),
-            dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
-            trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
-            status: battle_status(m, names, index),
-        };
-        let text_board = crate::render::text_board(battle.position());
-        let mut reply = reply;
-        reply.board_text = Some(text_board.clone());
-        if settings.board_style == crate::store::BoardStyle::Brief {
-            reply.text.push_str(&format!("\n```\n{text_board}```"));
-            return reply;
-        }
-        let theme: Theme = settings.theme.parse().unwrap_or_default();
-        let view = BoardView {
-            position: battle.position(),
-            last_move: battle.last_move(),
-            caption: Some(&caption),
-        };
-        let png = self.renderer.board_png(&view, theme);
-        reply.attach(format!("thud-match-{}-battle-{number}.png", m.id), png)
+    ) -> Result<Reply> {
+        let drawing = self.start_drawing(board_to_show(m, names, index, settings));
+        Ok(finish_drawing(drawing).await?.onto(reply))
     }
 
     /// Writes what an action did to the match beyond the move itself: a battle ended, battle 2

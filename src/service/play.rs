@@ -2,6 +2,7 @@
 
 use super::error::{refuse, Result};
 use super::outcome::Reply;
+use super::pictures::{board_to_show, finish_drawing};
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::store::{Conflict, ProposalAnswer, StoreError};
@@ -105,6 +106,12 @@ impl Service {
             Err(e) => return refuse(format!("`{text}` is not legal: {e}.")),
         };
         check_verb(request.verb(), &mv)?;
+        tx.save_player(&actor.player(), now).await?;
+        let names = names_in(&mut tx, &m).await?;
+        let settings = tx.settings(actor.id).await?;
+        // The picture depends only on the game after the move: draw it while the move is stored.
+        let index = progress.battle as usize - 1;
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
         let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
@@ -115,8 +122,6 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         }
-        tx.save_player(&actor.player(), now).await?;
-        let names = names_in(&mut tx, &m).await?;
         let mut lines = Vec::new();
         // A proposal lapses when the other player moves instead, and with the battle it was for.
         if let Some(p) = m.proposal {
@@ -134,7 +139,7 @@ impl Service {
                 ));
             }
         }
-        let battle = &m.game.battles()[progress.battle as usize - 1];
+        let battle = &m.game.battles()[index];
         let side = battle.start().side_to_move();
         let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
         let captured = mv.captured();
@@ -157,11 +162,10 @@ impl Service {
         lines.extend(more);
         tx.commit().await?;
 
-        let settings = self.store.settings(actor.id).await?;
         let mut reply = Reply::public(lines.join("\n"));
         if let Some(next) = next {
             reply = reply.mention(next);
         }
-        Ok(self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply))
+        Ok(finish_drawing(drawing).await?.onto(reply))
     }
 }

@@ -78,7 +78,26 @@ async fn names_on(conn: &mut PgConnection, ids: &[UserId]) -> Result<HashMap<Use
         .collect())
 }
 
+async fn settings_on(conn: &mut PgConnection, id: UserId) -> Result<Settings> {
+    let row = sqlx::query("SELECT board_style, theme FROM player_settings WHERE user_id = $1")
+        .bind(id.db())
+        .fetch_optional(conn)
+        .await?;
+    Ok(match row {
+        Some(r) => Settings {
+            board_style: BoardStyle::from_name(r.get("board_style")).unwrap_or_default(),
+            theme: r.get("theme"),
+        },
+        None => Settings::default(),
+    })
+}
+
 impl Tx {
+    /// [`Store::settings`] inside the transaction.
+    pub async fn settings(&mut self, id: UserId) -> Result<Settings> {
+        settings_on(&mut self.tx, id).await
+    }
+
     /// [`Store::names`] inside the transaction: a transaction holding a match lock must not
     /// wait for a second connection, or a crowd of waiting transactions starves the pool.
     pub async fn names(&mut self, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
@@ -158,17 +177,8 @@ impl Store {
 
     /// A player's settings (the defaults until they change them).
     pub async fn settings(&self, id: UserId) -> Result<Settings> {
-        let row = sqlx::query("SELECT board_style, theme FROM player_settings WHERE user_id = $1")
-            .bind(id.db())
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Settings {
-                board_style: BoardStyle::from_name(r.get("board_style")).unwrap_or_default(),
-                theme: r.get("theme"),
-            },
-            None => Settings::default(),
-        })
+        let mut conn = self.pool.acquire().await?;
+        settings_on(&mut conn, id).await
     }
 
     /// Saves a player's settings; the player must have been saved before.
