@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod console;
+pub mod discord;
 pub mod game;
 pub mod render;
 pub mod service;

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use poise::serenity_prelude as serenity;
 use thudbot::config::Config;
 use thudbot::console::Console;
+use thudbot::discord::{self, BotOptions};
 use thudbot::game::{perft, MoveText, Position, Variant};
 use thudbot::render::{last_move_into, text_board, BoardView, Renderer, Theme};
 use thudbot::service::{Service, SystemClock};
@@ -24,6 +26,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the bot on Discord (the default). Needs a bot token: DISCORD_TOKEN or
+    /// `discord_token` in the config file.
+    Run,
     /// Try the bot without Discord: read `<player>: /thud <subcommand> [option:value ...]`
     /// lines from standard input and print what the bot would post.
     Local {
@@ -88,10 +93,7 @@ fn main() -> ExitCode {
             variant: &variant,
             text,
         }),
-        None => {
-            eprintln!("thudbot: give a command; see `thudbot --help`");
-            ExitCode::from(2)
-        }
+        Some(Command::Run) | None => run_bot(cli.config),
     }
 }
 
@@ -158,6 +160,103 @@ fn run_local(config: Option<PathBuf>, pictures: Option<PathBuf>) -> ExitCode {
             }
         }
     })
+}
+
+/// What to do without a token.
+const NO_TOKEN: &str = "thudbot: no Discord bot token.\n\
+  1. Open https://discord.com/developers/applications and create an application (New Application).\n\
+  2. Under Bot, press Reset Token and copy the token.\n\
+  3. Run `DISCORD_TOKEN=<the token> thudbot`, or put `discord_token = \"<the token>\"` in config.toml.\n\
+  The README's Discord set-up section shows how to invite the bot to a server.\n\
+  To try the game without Discord, run `thudbot local`.";
+
+fn run_bot(config: Option<PathBuf>) -> ExitCode {
+    let config = match setup(config) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let Some(token) = config
+        .discord_token
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+    else {
+        eprintln!("{NO_TOKEN}");
+        return ExitCode::from(2);
+    };
+    let runtime = match runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    runtime.block_on(async {
+        let db = match Database::open(&config.database()).await {
+            Ok(db) => db,
+            Err(e) => {
+                eprintln!("thudbot: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let service = Arc::new(Service::new(
+            Store::new(db.pool().clone()),
+            Arc::new(Renderer::new()),
+            Arc::new(SystemClock),
+            config.service(),
+        ));
+        let http = serenity::http::Http::new(token.trim());
+        let code = match discord::start(http, service, BotOptions::from_config(&config)).await {
+            Err(e) => {
+                eprintln!("thudbot: cannot reach Discord: {e}");
+                ExitCode::FAILURE
+            }
+            Ok(mut bot) => {
+                let code = tokio::select! {
+                    signal = shutdown_signal() => {
+                        tracing::info!(%signal, "shutting down: finishing the commands in flight");
+                        ExitCode::SUCCESS
+                    }
+                    result = bot.stopped() => match result {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("thudbot: Discord closed the connection: {e}{}", token_hint(&e));
+                            ExitCode::FAILURE
+                        }
+                    }
+                };
+                if let Err(e) = bot.shutdown().await {
+                    tracing::warn!(error = %e, "the Discord client did not stop cleanly");
+                }
+                code
+            }
+        };
+        db.close().await;
+        tracing::info!("stopped");
+        code
+    })
+}
+
+/// A hint when Discord refused the token.
+fn token_hint(e: &serenity::Error) -> &'static str {
+    let text = e.to_string();
+    if text.contains("401") || text.contains("Unauthorized") || text.contains("Authentication") {
+        " (is the bot token right? Reset it in the developer portal and try again)"
+    } else {
+        ""
+    }
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM, whichever comes first.
+async fn shutdown_signal() -> &'static str {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for SIGTERM");
+            let _ = tokio::signal::ctrl_c().await;
+            return "SIGINT";
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => "SIGINT",
+        _ = term.recv() => "SIGTERM",
+    }
 }
 
 fn run_perft(fen: &str, depth: u32, variant: &str) -> ExitCode {

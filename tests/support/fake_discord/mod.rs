@@ -138,7 +138,7 @@ use tokio::task::JoinHandle;
 pub use fixture::*;
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
 pub use logs::{capture_logs, CapturedLogs};
-pub use record::{mentioned_users, snowflake, RecordedFile, RecordedRequest};
+pub use record::{buttons_of, mentioned_users, snowflake, RecordedFile, RecordedRequest};
 pub use world::{intent, Direction, GatewayFrame};
 use world::{Incoming, World};
 

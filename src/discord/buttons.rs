@@ -1,0 +1,169 @@
+//! Button presses (Accept / Decline / Cancel a challenge, Agree / Keep playing, Confirm
+//! resignation), and accepting a challenge, which may open a thread for the match.
+//!
+//! A button's custom id names the challenge or match; the service checks it against the
+//! presser and the current state, so a stale or foreign press is answered privately and
+//! changes nothing. A press that did something disables the buttons it was pressed on.
+
+use poise::serenity_prelude as serenity;
+
+use super::{post, reply_or_apology, Data, Error};
+use crate::service::{Action, Actor, Place, Reply, ServiceError};
+use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
+
+pub async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(press),
+    } = event
+    {
+        if let Some(action) = Action::parse(&press.data.custom_id) {
+            pressed(
+                framework.serenity_context,
+                framework.user_data,
+                press,
+                action,
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+async fn pressed(
+    ctx: &serenity::Context,
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+    action: Action,
+) -> Result<(), Error> {
+    let _running = data.in_flight.read().await;
+    let actor = Actor {
+        id: UserId(press.user.id.get()),
+        name: match &press.member {
+            Some(member) => member.display_name().to_string(),
+            None => press.user.display_name().to_string(),
+        },
+        is_bot: press.user.bot,
+    };
+    let work = async {
+        let Some(guild) = press.guild_id else {
+            return Err(ServiceError::Refused(
+                "Thud is played in server channels.".into(),
+            ));
+        };
+        let place = Place {
+            guild: GuildId(guild.get()),
+            channel: ChannelId(press.channel_id.get()),
+        };
+        let s = &data.service;
+        match action {
+            Action::Accept(id) => accept(data, &ctx.http, place, &actor, Some(id)).await,
+            Action::Decline(id) => s.decline(place, &actor, Some(id)).await,
+            Action::Cancel(id) => s.cancel(place, &actor, Some(id)).await,
+            Action::AgreeEnd { match_id, proposal } => {
+                s.answer_end(place, &actor, true, Some((match_id, proposal)))
+                    .await
+            }
+            Action::KeepPlaying { match_id, proposal } => {
+                s.answer_end(place, &actor, false, Some((match_id, proposal)))
+                    .await
+            }
+            Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
+        }
+    };
+    let mut work = std::pin::pin!(work);
+    let mut deferred = false;
+    let result = match tokio::time::timeout(data.options.defer_after, &mut work).await {
+        Ok(result) => result,
+        Err(_) => {
+            // Acknowledge without a message; the answer follows.
+            press.defer(ctx).await?;
+            deferred = true;
+            work.await
+        }
+    };
+    let reply = reply_or_apology(result);
+    let mut messages = post::messages(&reply).into_iter();
+    if reply.spend_buttons {
+        let spent = post::disabled(&press.message);
+        if deferred {
+            let edit = serenity::EditInteractionResponse::new().components(spent);
+            press.edit_response(ctx, edit).await?;
+        } else {
+            let update = serenity::CreateInteractionResponseMessage::new().components(spent);
+            press
+                .create_response(
+                    ctx,
+                    serenity::CreateInteractionResponse::UpdateMessage(update),
+                )
+                .await?;
+        }
+    } else if !deferred {
+        if let Some(first) = messages.next() {
+            press
+                .create_response(
+                    ctx,
+                    serenity::CreateInteractionResponse::Message(first.response()),
+                )
+                .await?;
+        }
+    }
+    for m in messages {
+        press.create_followup(ctx, m.followup()).await?;
+    }
+    Ok(())
+}
+
+/// The opponent accepts a challenge. With threads on, the match gets a thread of its own
+/// (named after the players), its first board is posted there, and the channel is told where.
+pub async fn accept(
+    data: &Data,
+    http: &serenity::Http,
+    place: Place,
+    actor: &Actor,
+    id: Option<ChallengeId>,
+) -> Result<Reply, ServiceError> {
+    let s = &data.service;
+    if !data.options.threads {
+        return s.accept(place, actor, id, None).await;
+    }
+    let challenge = s.challenge_to_accept(place, actor, id).await?;
+    let challenger = s.store().name_of(challenge.challenger).await?;
+    let name: String = format!("Thud: {challenger} vs {}", actor.name)
+        .chars()
+        .take(100)
+        .collect();
+    let thread = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let thread = match serenity::ChannelId::new(place.channel.0.max(1))
+        .create_thread(http, thread)
+        .await
+    {
+        Ok(t) => t,
+        Err(e) => {
+            // A thread inside a thread, or no permission: play in the channel itself.
+            tracing::warn!(channel = %place.channel, error = %e, "could not open a thread for the match");
+            return s.accept(place, actor, id, None).await;
+        }
+    };
+    let in_thread = ChannelId(thread.id.get());
+    let reply = s
+        .accept(place, actor, Some(challenge.id), Some(in_thread))
+        .await?;
+    for m in post::messages(&reply) {
+        thread
+            .id
+            .send_message(http, m.channel())
+            .await
+            .map_err(|e| ServiceError::System(format!("posting in the match thread: {e}")))?;
+    }
+    let mut note = Reply::public(format!(
+        "**{}** accepted the challenge. The match is played in <#{in_thread}>.",
+        actor.name
+    ));
+    note.spend_buttons = id.is_some();
+    Ok(note)
+}

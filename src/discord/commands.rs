@@ -1,0 +1,392 @@
+//! The `/thud` command group: each subcommand reads its options and asks the service.
+
+use poise::serenity_prelude as serenity;
+
+use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
+use super::{actor, actor_of, answer, place, Context, Error};
+use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Verb};
+use crate::store::{BoardStyle, ChallengeId, MatchId};
+
+/// Play Thud, the Discworld game of dwarfs against trolls
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "challenge",
+        "accept",
+        "decline",
+        "cancel",
+        "move_piece",
+        "hurl",
+        "shove",
+        "play",
+        "board",
+        "end",
+        "resign",
+        "claim",
+        "games",
+        "leaderboard",
+        "stats",
+        "history",
+        "record",
+        "replay",
+        "settings",
+        "rules",
+        "abort"
+    ),
+    subcommand_required
+)]
+pub async fn thud(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Challenge someone in this channel to a match of two battles
+#[poise::command(slash_command)]
+async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Who to challenge"] opponent: serenity::User,
+    #[description = "Which game: classic (default), original or koom-valley"]
+    #[choices("classic", "original", "koom-valley")]
+    variant: Option<&'static str>,
+    #[description = "What you command in battle 1 (default: random)"]
+    #[choices("dwarfs", "trolls", "random")]
+    side: Option<&'static str>,
+    #[description = "Days each player has per move (default 3)"]
+    #[choices(1, 2, 3, 5, 7, 10, 14)]
+    days: Option<u32>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let them = actor_of(&opponent);
+    let options = ChallengeOptions {
+        variant: variant.map(str::to_string),
+        side: side.map(str::to_string),
+        days_per_move: days,
+    };
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        s.challenge(place(ctx)?, &me, &them, &options).await
+    })
+    .await
+}
+
+/// Accept a challenge made to you here
+#[poise::command(slash_command)]
+async fn accept(
+    ctx: Context<'_>,
+    #[description = "The challenge number, when you have several"] challenge: Option<u64>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let data = ctx.data();
+    let http = ctx.serenity_context().http.clone();
+    answer(ctx, async {
+        super::buttons::accept(data, &http, place(ctx)?, &me, challenge.map(ChallengeId)).await
+    })
+    .await
+}
+
+/// Decline a challenge made to you here
+#[poise::command(slash_command)]
+async fn decline(
+    ctx: Context<'_>,
+    #[description = "The challenge number, when you have several"] challenge: Option<u64>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        s.decline(place(ctx)?, &me, challenge.map(ChallengeId))
+            .await
+    })
+    .await
+}
+
+/// Withdraw a challenge you made here
+#[poise::command(slash_command)]
+async fn cancel(
+    ctx: Context<'_>,
+    #[description = "The challenge number, when you have several"] challenge: Option<u64>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        s.cancel(place(ctx)?, &me, challenge.map(ChallengeId)).await
+    })
+    .await
+}
+
+async fn verb_move(
+    ctx: Context<'_>,
+    verb: Verb,
+    from: String,
+    to: String,
+    capture: Option<String>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    let request = MoveRequest::Verb {
+        verb,
+        from,
+        to,
+        captures: capture.unwrap_or_default(),
+    };
+    answer(ctx, async { s.play(place(ctx)?, &me, &request).await }).await
+}
+
+/// Move a piece: a dwarf's step or capture, or a troll's step (with the dwarfs it takes)
+#[poise::command(slash_command, rename = "move")]
+async fn move_piece(
+    ctx: Context<'_>,
+    #[description = "The square of the piece to move"]
+    #[autocomplete = "complete_from"]
+    from: String,
+    #[description = "Where it goes"]
+    #[autocomplete = "complete_to"]
+    to: String,
+    #[description = "Squares captured, e.g. E5, F5 (a troll may take any of the dwarfs next to it)"]
+    #[autocomplete = "complete_capture"]
+    capture: Option<String>,
+) -> Result<(), Error> {
+    verb_move(ctx, Verb::Move, from, to, capture).await
+}
+
+/// Hurl a dwarf along a line of dwarfs onto a troll, capturing it
+#[poise::command(slash_command)]
+async fn hurl(
+    ctx: Context<'_>,
+    #[description = "The front dwarf of the line"]
+    #[autocomplete = "complete_from"]
+    from: String,
+    #[description = "The troll's square"]
+    #[autocomplete = "complete_to"]
+    to: String,
+) -> Result<(), Error> {
+    verb_move(ctx, Verb::Hurl, from, to, None).await
+}
+
+/// Shove a troll along a line of trolls next to dwarfs, capturing some of them
+#[poise::command(slash_command)]
+async fn shove(
+    ctx: Context<'_>,
+    #[description = "The front troll of the line"]
+    #[autocomplete = "complete_from"]
+    from: String,
+    #[description = "Where it lands"]
+    #[autocomplete = "complete_to"]
+    to: String,
+    #[description = "The dwarfs it captures, e.g. E5, F5"]
+    #[autocomplete = "complete_capture"]
+    capture: String,
+) -> Result<(), Error> {
+    verb_move(ctx, Verb::Shove, from, to, Some(capture)).await
+}
+
+/// Play a move written in notation, e.g. dF1-F5 or TG7-F6xE5
+#[poise::command(slash_command)]
+async fn play(
+    ctx: Context<'_>,
+    #[description = "The move, e.g. dF1-F5, dD4^G7xG7, TG7-F6xE5xF5"]
+    #[autocomplete = "complete_notation"]
+    notation: String,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    let request = MoveRequest::Notation(notation);
+    answer(ctx, async { s.play(place(ctx)?, &me, &request).await }).await
+}
+
+/// Show the board of this channel's match, the score, whose turn and the deadline
+#[poise::command(slash_command)]
+async fn board(
+    ctx: Context<'_>,
+    #[description = "A picture (full) or text (brief); default from your settings"]
+    #[choices("full", "brief")]
+    style: Option<&'static str>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    let style = style.and_then(BoardStyle::from_name);
+    answer(ctx, async { s.board(place(ctx)?, &me, style).await }).await
+}
+
+/// Propose ending the battle and counting the score, or answer a proposal
+#[poise::command(slash_command)]
+async fn end(
+    ctx: Context<'_>,
+    #[description = "propose (default), agree or decline"]
+    #[choices("propose", "agree", "decline")]
+    action: Option<&'static str>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        let place = place(ctx)?;
+        match action.unwrap_or("propose") {
+            "agree" => s.answer_end(place, &me, true, None).await,
+            "decline" => s.answer_end(place, &me, false, None).await,
+            _ => s.propose_end(place, &me).await,
+        }
+    })
+    .await
+}
+
+/// Resign this channel's match: your opponent wins both battles
+#[poise::command(slash_command)]
+async fn resign(ctx: Context<'_>) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.resign_prompt(place(ctx)?, &me).await }).await
+}
+
+/// Claim the match when your opponent has let their move's deadline pass
+#[poise::command(slash_command)]
+async fn claim(ctx: Context<'_>) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.claim(place(ctx)?, &me).await }).await
+}
+
+/// List your matches on this server: channel, opponent, whose turn and time left
+#[poise::command(slash_command)]
+async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.my_games(place(ctx)?, &me).await }).await
+}
+
+/// The top players by rating, on this server or everywhere
+#[poise::command(slash_command)]
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "server (default) or global"]
+    #[choices("server", "global")]
+    scope: Option<&'static str>,
+    #[description = "Page of ten, from 1"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    let s = &ctx.data().service;
+    let scope = match scope {
+        Some("global") => LadderScope::Global,
+        _ => LadderScope::Server,
+    };
+    answer(ctx, async {
+        s.leaderboard(place(ctx)?, scope, page.unwrap_or(1).max(1))
+            .await
+    })
+    .await
+}
+
+/// A player's rating, games and results
+#[poise::command(slash_command)]
+async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose stats (default: yours)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let who = match &player {
+        Some(user) => actor_of(user),
+        None => actor(ctx).await,
+    };
+    let s = &ctx.data().service;
+    answer(ctx, async { s.stats(place(ctx)?, &who).await }).await
+}
+
+/// A player's recent matches
+#[poise::command(slash_command)]
+async fn history(
+    ctx: Context<'_>,
+    #[description = "Whose history (default: yours)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let who = match &player {
+        Some(user) => actor_of(user),
+        None => actor(ctx).await,
+    };
+    let s = &ctx.data().service;
+    answer(ctx, async { s.history(place(ctx)?, &who).await }).await
+}
+
+/// A match's game record as text: players, results and every move
+#[poise::command(slash_command)]
+async fn record(
+    ctx: Context<'_>,
+    #[description = "The match number (default: this channel's latest)"]
+    #[rename = "match"]
+    match_id: Option<u64>,
+) -> Result<(), Error> {
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        s.record(place(ctx)?, match_id.map(MatchId)).await
+    })
+    .await
+}
+
+/// A battle replayed as an animated picture
+#[poise::command(slash_command)]
+async fn replay(
+    ctx: Context<'_>,
+    #[description = "The match number (default: this channel's latest)"]
+    #[rename = "match"]
+    match_id: Option<u64>,
+    #[description = "Battle 1 or 2 (default: the latest)"]
+    #[choices(1, 2)]
+    battle: Option<u8>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        // The player's own theme; the default when it cannot be read.
+        let theme = s
+            .store()
+            .settings(me.id)
+            .await
+            .ok()
+            .and_then(|st| st.theme.parse().ok());
+        s.replay(place(ctx)?, match_id.map(MatchId), battle, theme)
+            .await
+    })
+    .await
+}
+
+/// Your board style and colour theme
+#[poise::command(slash_command)]
+async fn settings(
+    ctx: Context<'_>,
+    #[description = "full (a picture) or brief (text)"]
+    #[choices("full", "brief")]
+    style: Option<&'static str>,
+    #[description = "default or high-contrast"]
+    #[choices("default", "high-contrast")]
+    theme: Option<&'static str>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.settings(&me, style, theme).await }).await
+}
+
+/// How Thud is played here, for each variant
+#[poise::command(slash_command)]
+async fn rules(
+    ctx: Context<'_>,
+    #[description = "classic (default), original or koom-valley"]
+    #[choices("classic", "original", "koom-valley")]
+    variant: Option<&'static str>,
+) -> Result<(), Error> {
+    let s = &ctx.data().service;
+    answer(ctx, async { s.rules(variant) }).await
+}
+
+/// Stop this channel's stuck match, unrated (needs Manage Server)
+#[poise::command(slash_command)]
+async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let moderator = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    };
+    let s = &ctx.data().service;
+    answer(ctx, async { s.abort(place(ctx)?, &me, moderator).await }).await
+}

@@ -1,0 +1,765 @@
+//! End to end through the real serenity client: the bot (`thudbot::discord`) connects to the
+//! fake Discord on loopback, and the tests play as Discord would deliver it, asserting on the
+//! HTTP calls the bot makes.
+
+mod common;
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Duration as Span;
+use serde_json::json;
+use thudbot::config::Shards;
+use thudbot::discord::{self, BotOptions, RunningBot, DEFER_AFTER};
+use thudbot::render::Renderer;
+use thudbot::service::{ManualClock, Service, ServiceConfig};
+use thudbot::store::{ScratchDatabase, Store};
+
+use support::fake_discord::*;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A bot over a scratch database, connected to a fresh fake Discord.
+struct Bot {
+    fake: FakeDiscord,
+    running: Option<RunningBot>,
+    clock: Arc<ManualClock>,
+    _db: ScratchDatabase,
+    logs: CapturedLogs,
+}
+
+async fn start_bot(adjust: impl FnOnce(&mut BotOptions)) -> Bot {
+    let logs = capture_logs();
+    let fake = FakeDiscord::start().await;
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let clock = Arc::new(ManualClock::new(common::start_time()));
+    let service = Arc::new(Service::new(
+        Store::new(db.pool().clone()),
+        Arc::new(Renderer::new()),
+        clock.clone(),
+        ServiceConfig::default(),
+    ));
+    let mut options = BotOptions {
+        development_guild: Some(GUILD_ID),
+        threads: false,
+        clock_interval: Duration::from_millis(50),
+        shards: Shards::Auto,
+        defer_after: DEFER_AFTER,
+    };
+    adjust(&mut options);
+    let running = discord::start(fake.http(), service, options)
+        .await
+        .expect("the bot starts");
+    fake.wait_for(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    Bot {
+        fake,
+        running: Some(running),
+        clock,
+        _db: db,
+        logs,
+    }
+}
+
+impl Bot {
+    /// Delivers a command and returns the interaction and its callback.
+    async fn command(&self, command: SlashCommand) -> (Dispatched, RecordedRequest) {
+        let sent = self
+            .fake
+            .run_command(&command)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", command.display()));
+        let reply = self
+            .fake
+            .response_to(&sent, WAIT)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            reply.status < 300,
+            "{} was refused: {}",
+            command.display(),
+            reply.summary()
+        );
+        (sent, reply)
+    }
+
+    /// A command answered by one message (type 4); returns that request.
+    async fn say(&self, command: SlashCommand) -> RecordedRequest {
+        let (_, reply) = self.command(command).await;
+        assert_eq!(
+            reply.interaction_response_type(),
+            Some(4),
+            "{}",
+            reply.summary()
+        );
+        reply
+    }
+
+    /// The id of the message a command posted (once a deferred answer is filled in).
+    async fn message_id(&self, sent: &Dispatched) -> u64 {
+        let token = sent.token.clone();
+        self.fake
+            .wait_for(
+                |r| {
+                    (r.method == "POST" && r.webhook_token() == Some(token.as_str()))
+                        || (r
+                            .interaction_callback()
+                            .is_some_and(|(id, _)| id == sent.id)
+                            && r.interaction_response_type() == Some(4))
+                },
+                WAIT,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let message = self
+            .fake
+            .original_response(sent)
+            .expect("the response is stored");
+        snowflake(&message["id"]).expect("a message id")
+    }
+
+    /// `user` presses the button whose custom id starts with `prefix`; returns the interaction
+    /// and its callback.
+    async fn press(
+        &self,
+        user: TestUser,
+        message: u64,
+        prefix: &str,
+    ) -> (Dispatched, RecordedRequest) {
+        let stored = self.fake.message(message).expect("the message is stored");
+        let id = buttons_of(stored["components"].as_array().expect("buttons"))
+            .iter()
+            .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+            .find(|id| id.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} button on {stored}"));
+        let click = self
+            .fake
+            .click_button(user, message, &id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let reply = self
+            .fake
+            .response_to(&click, WAIT)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        (click, reply)
+    }
+
+    /// The first followup of an interaction.
+    async fn followup(&self, interaction: &Dispatched) -> RecordedRequest {
+        let token = interaction.token.clone();
+        self.fake
+            .wait_for(
+                |r| r.method == "POST" && r.webhook_token() == Some(token.as_str()),
+                WAIT,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Stops the bot the way SIGTERM does, and checks that nothing went wrong on the wire.
+    async fn finish(mut self) {
+        let running = self.running.take().expect("running");
+        tokio::time::timeout(WAIT * 3, running.shutdown())
+            .await
+            .expect("shutdown finishes")
+            .expect("the client stopped cleanly");
+        self.fake
+            .wait_until_disconnected(WAIT)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            self.fake.frames_serenity_cannot_read(),
+            Vec::<String>::new()
+        );
+        let unexpected: Vec<String> = self
+            .fake
+            .unexpected_requests()
+            .iter()
+            .map(RecordedRequest::summary)
+            .collect();
+        assert!(unexpected.is_empty(), "unexpected calls: {unexpected:#?}");
+        let failed: Vec<String> = self
+            .fake
+            .failed_requests()
+            .iter()
+            .map(RecordedRequest::summary)
+            .collect();
+        assert!(failed.is_empty(), "refused calls: {failed:#?}");
+        assert!(
+            self.logs.lines().is_empty(),
+            "warnings were logged:\n{}",
+            self.logs.lines().join("\n")
+        );
+    }
+}
+
+/// The PNG attached to a request, decoded.
+fn picture(request: &RecordedRequest) -> image::DynamicImage {
+    let files = request.attachments();
+    assert_eq!(files.len(), 1, "one attachment: {}", request.summary());
+    assert_eq!(files[0].content_type.as_deref(), Some("image/png"));
+    assert!(files[0].filename.ends_with(".png"));
+    image::load_from_memory_with_format(&files[0].data, image::ImageFormat::Png)
+        .expect("the attachment decodes as a PNG")
+}
+
+fn content(request: &RecordedRequest) -> String {
+    request.content().unwrap_or_default().to_string()
+}
+
+fn custom_ids(request: &RecordedRequest) -> Vec<String> {
+    request
+        .buttons()
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn choice_values(request: &RecordedRequest) -> Vec<String> {
+    request
+        .choices()
+        .iter()
+        .filter_map(|c| c["value"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Challenges BOB as ALICE (dwarfs first) in `channel` and accepts by button; returns the
+/// followup that starts the match.
+async fn start_match(bot: &Bot, channel: u64) -> RecordedRequest {
+    let (sent, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64)
+                .in_channel(channel),
+        )
+        .await;
+    let message = bot.message_id(&sent).await;
+    let (click, update) = bot.press(BOB, message, "thud:accept:").await;
+    // 7 updates the message at once; 6 acknowledges first when the answer is slow.
+    assert!(matches!(update.interaction_response_type(), Some(6 | 7)));
+    let begins = bot.followup(&click).await;
+    let stored = bot.fake.message(message).expect("the challenge is stored");
+    assert!(
+        buttons_of(stored["components"].as_array().expect("rows"))
+            .iter()
+            .all(|b| b["disabled"] == true),
+        "the challenge's buttons are spent: {stored}"
+    );
+    begins
+}
+
+#[tokio::test]
+async fn a_whole_match_is_played_through_discord() {
+    let bot = start_bot(|_| {}).await;
+
+    // Registration: one /thud group with every subcommand, each described.
+    let commands = bot.fake.commands(Some(GUILD_ID));
+    assert_eq!(commands.len(), 1);
+    assert_eq!(commands[0]["name"], "thud");
+    let subcommands = commands[0]["options"].as_array().expect("subcommands");
+    let names: Vec<&str> = subcommands
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "challenge",
+            "accept",
+            "decline",
+            "cancel",
+            "move",
+            "hurl",
+            "shove",
+            "play",
+            "board",
+            "end",
+            "resign",
+            "claim",
+            "games",
+            "leaderboard",
+            "stats",
+            "history",
+            "record",
+            "replay",
+            "settings",
+            "rules",
+            "abort"
+        ]
+    );
+    for sub in subcommands {
+        assert!(sub["description"].as_str().is_some_and(|d| !d.is_empty()));
+        for option in sub["options"].as_array().into_iter().flatten() {
+            assert!(
+                option["description"]
+                    .as_str()
+                    .is_some_and(|d| !d.is_empty()),
+                "{} {} has no description",
+                sub["name"],
+                option["name"]
+            );
+        }
+    }
+    let move_options = &subcommands[4]["options"];
+    assert_eq!(
+        (
+            move_options[0]["autocomplete"].clone(),
+            move_options[1]["autocomplete"].clone(),
+            move_options[2]["autocomplete"].clone()
+        ),
+        (json!(true), json!(true), json!(true))
+    );
+
+    // The challenge: public, with Accept / Decline / Cancel, pinging only the opponent.
+    let (sent, posted) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64)
+                .option("days", 1i64),
+        )
+        .await;
+    assert_eq!(posted.interaction_response_type(), Some(4));
+    assert!(!posted.is_ephemeral());
+    assert_eq!(posted.pinged_users(), [BOB.id]);
+    let ids = custom_ids(&posted);
+    assert!(
+        ids.iter().any(|id| id.starts_with("thud:accept:")),
+        "{ids:?}"
+    );
+    assert!(
+        ids.iter().any(|id| id.starts_with("thud:decline:")),
+        "{ids:?}"
+    );
+    let challenge_message = bot.message_id(&sent).await;
+
+    // Carol cannot accept someone else's challenge: a private answer, the buttons stay.
+    let (_, refused) = bot.press(CAROL, challenge_message, "thud:accept:").await;
+    assert_eq!(refused.interaction_response_type(), Some(4));
+    assert!(refused.is_ephemeral(), "{}", refused.summary());
+    assert!(!content(&refused).is_empty());
+    let stored = bot.fake.message(challenge_message).expect("stored");
+    assert!(buttons_of(stored["components"].as_array().expect("rows"))
+        .iter()
+        .all(|b| b["disabled"] != true));
+
+    // Bob accepts by button: the buttons are disabled and battle 1 begins with a board.
+    let (click, update) = bot.press(BOB, challenge_message, "thud:accept:").await;
+    assert_eq!(update.interaction_response_type(), Some(7));
+    assert!(update.buttons().iter().all(|b| b["disabled"] == true));
+    let begins = bot.followup(&click).await;
+    assert!(!begins.is_ephemeral());
+    assert!(
+        content(&begins).contains("Battle 1"),
+        "{}",
+        content(&begins)
+    );
+    let board = picture(&begins);
+    assert!(board.width() >= 500 && board.height() >= 500);
+    assert_eq!(begins.pinged_users(), [ALICE.id], "only the player to move");
+    assert!(
+        bot.fake
+            .click_button(CAROL, challenge_message, &custom_ids(&posted)[0])
+            .await
+            .is_err(),
+        "a spent button cannot be pressed again"
+    );
+
+    // Autocomplete: Alice's movable dwarfs, where F1 can go, nothing for Bob.
+    let (_, from) = bot
+        .command(SlashCommand::thud("move").autocomplete("from", "f"))
+        .await;
+    assert_eq!(from.interaction_response_type(), Some(8));
+    let offered = choice_values(&from);
+    assert!(offered.contains(&"F1".to_string()), "{offered:?}");
+    assert!(offered.len() <= 25 && offered.iter().all(|s| s.starts_with('F')));
+    let (_, to) = bot
+        .command(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .autocomplete("to", ""),
+        )
+        .await;
+    let targets = choice_values(&to);
+    assert!(targets.contains(&"F5".to_string()), "{targets:?}");
+    assert!(targets.len() <= 25);
+    let (_, nothing) = bot
+        .command(SlashCommand::thud("move").autocomplete("from", "").by(BOB))
+        .await;
+    assert_eq!(choice_values(&nothing), Vec::<String>::new());
+
+    // The wrong player, and an illegal move: private refusals that change nothing.
+    let wrong = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "G7")
+                .option("to", "F6")
+                .by(BOB),
+        )
+        .await;
+    assert!(wrong.is_ephemeral());
+    assert!(wrong.attachments().is_empty());
+    let illegal = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "G3"),
+        )
+        .await;
+    assert!(illegal.is_ephemeral(), "{}", illegal.summary());
+    assert!(!content(&illegal).is_empty());
+
+    // Alice moves; the board goes up and only Bob is pinged.
+    let moved = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await;
+    assert!(!moved.is_ephemeral());
+    assert!(content(&moved).contains("F1-F5"), "{}", content(&moved));
+    picture(&moved);
+    assert_eq!(moved.pinged_users(), [BOB.id]);
+    assert_eq!(
+        moved.allowed_mentions(),
+        Some(&json!({"parse": [], "users": [BOB.id.to_string()], "roles": []}))
+    );
+
+    // Bob answers in notation, after asking autocomplete.
+    let (_, notation) = bot
+        .command(
+            SlashCommand::thud("play")
+                .autocomplete("notation", "TG7-F")
+                .by(BOB),
+        )
+        .await;
+    assert!(
+        choice_values(&notation).iter().any(|n| n == "TG7-F6"),
+        "{:?}",
+        choice_values(&notation)
+    );
+    let shoved = bot
+        .say(
+            SlashCommand::thud("play")
+                .option("notation", "TG7-F6")
+                .by(BOB),
+        )
+        .await;
+    assert!(!shoved.is_ephemeral());
+    assert_eq!(shoved.pinged_users(), [ALICE.id]);
+
+    // The brief board as text, for anyone.
+    let brief = bot
+        .say(SlashCommand::thud("board").option("style", 1i64).by(CAROL))
+        .await;
+    assert!(content(&brief).contains("```"), "{}", content(&brief));
+    assert!(brief.attachments().is_empty());
+
+    // Alice proposes to end battle 1; Bob agrees by button; battle 2 starts, roles swapped.
+    let (proposal, proposed) = bot.command(SlashCommand::thud("end")).await;
+    assert_eq!(proposed.interaction_response_type(), Some(4));
+    assert!(!proposed.is_ephemeral());
+    assert_eq!(proposed.pinged_users(), [BOB.id]);
+    let proposal_message = bot.message_id(&proposal).await;
+    let (_, own) = bot.press(ALICE, proposal_message, "thud:agree:").await;
+    assert!(
+        own.is_ephemeral(),
+        "a player cannot answer their own proposal"
+    );
+    let (agreed, update) = bot.press(BOB, proposal_message, "thud:agree:").await;
+    assert_eq!(update.interaction_response_type(), Some(7));
+    assert!(update.buttons().iter().all(|b| b["disabled"] == true));
+    let battle_two = bot.followup(&agreed).await;
+    let text = content(&battle_two);
+    assert!(text.contains("Battle 2"), "{text}");
+    picture(&battle_two);
+    assert_eq!(
+        battle_two.pinged_users(),
+        [BOB.id],
+        "Bob commands the dwarfs now"
+    );
+
+    // Battle 2: Bob's dwarfs, Alice's trolls; then an agreed end finishes the match.
+    let moved = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5")
+                .by(BOB),
+        )
+        .await;
+    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+    bot.say(SlashCommand::thud("play").option("notation", "TG7-F6"))
+        .await;
+    let (proposal, _) = bot.command(SlashCommand::thud("end").by(BOB)).await;
+    let proposal_message = bot.message_id(&proposal).await;
+    let (agreed, _) = bot.press(ALICE, proposal_message, "thud:agree:").await;
+    let result = bot.followup(&agreed).await;
+    let text = content(&result);
+    assert!(text.contains("draw") || text.contains("Draw"), "{text}");
+
+    // The match is over: moves are refused, the leaderboard lists both players.
+    let late = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F5")
+                .option("to", "F4"),
+        )
+        .await;
+    assert!(late.is_ephemeral());
+    let board = bot.say(SlashCommand::thud("leaderboard")).await;
+    let text = content(&board);
+    assert!(
+        text.contains("Alice") && text.contains("Bob"),
+        "leaderboard: {text}"
+    );
+    assert!(
+        board.pinged_users().is_empty(),
+        "a leaderboard pings nobody"
+    );
+    let record = bot.say(SlashCommand::thud("record")).await;
+    let text = content(&record)
+        + &String::from_utf8_lossy(
+            &record
+                .attachments()
+                .first()
+                .map(|f| f.data.clone())
+                .unwrap_or_default(),
+        );
+    assert!(text.contains("F1-F5"), "record: {text}");
+
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn resigning_needs_a_confirmation_and_abort_needs_manage_server() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, THUD_CHANNEL).await;
+
+    // Resign asks privately first; the confirmation ends the match publicly.
+    let (prompt, asked) = bot
+        .command(SlashCommand::thud("resign").in_channel(THUD_CHANNEL))
+        .await;
+    assert_eq!(asked.interaction_response_type(), Some(4));
+    assert!(asked.is_ephemeral());
+    assert!(custom_ids(&asked)[0].starts_with("thud:resign:"));
+    let (confirm, update) = bot
+        .press(ALICE, bot.message_id(&prompt).await, "thud:resign:")
+        .await;
+    assert_eq!(update.interaction_response_type(), Some(7));
+    let result = bot.followup(&confirm).await;
+    assert!(!result.is_ephemeral());
+    assert!(content(&result).contains("resign"), "{}", content(&result));
+
+    // A second match in the same channel; Carol may not abort it, Vimes (Manage Server) may.
+    start_match(&bot, THUD_CHANNEL).await;
+    let refused = bot
+        .say(
+            SlashCommand::thud("abort")
+                .in_channel(THUD_CHANNEL)
+                .by(CAROL),
+        )
+        .await;
+    assert!(refused.is_ephemeral());
+    let aborted = bot
+        .say(
+            SlashCommand::thud("abort")
+                .in_channel(THUD_CHANNEL)
+                .by(VIMES),
+        )
+        .await;
+    assert!(!aborted.is_ephemeral(), "{}", aborted.summary());
+    let late = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5")
+                .in_channel(THUD_CHANNEL),
+        )
+        .await;
+    assert!(late.is_ephemeral(), "no match in play after the abort");
+
+    // A challenge to a bot account is refused privately.
+    let to_bot = bot
+        .say(SlashCommand::thud("challenge").option("opponent", GOLEM))
+        .await;
+    assert!(to_bot.is_ephemeral());
+
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn slow_answers_are_deferred_and_refusals_stay_private() {
+    // Every answer is slower than "at once", so every one is deferred.
+    let bot = start_bot(|o| o.defer_after = Duration::ZERO).await;
+    let begins = start_match(&bot, GENERAL_CHANNEL).await;
+    picture(&begins);
+    assert!(bot
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.interaction_response_type() == Some(6)));
+
+    let (sent, deferred) = bot
+        .command(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await;
+    assert_eq!(deferred.interaction_response_type(), Some(5));
+    assert!(!deferred.is_ephemeral());
+    let filled = bot.followup(&sent).await;
+    picture(&filled);
+    assert_eq!(filled.pinged_users(), [BOB.id]);
+    let shown = bot.fake.original_response(&sent).expect("stored");
+    assert!(shown["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("F1-F5")));
+
+    // A refusal after deferring: the public "thinking" message goes, a private one comes.
+    let (sent, deferred) = bot
+        .command(
+            SlashCommand::thud("move")
+                .option("from", "F5")
+                .option("to", "F4"),
+        )
+        .await;
+    assert_eq!(deferred.interaction_response_type(), Some(5));
+    let private = bot.followup(&sent).await;
+    assert!(private.is_ephemeral(), "{}", private.summary());
+    let token = sent.token.clone();
+    assert!(bot
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.method == "DELETE" && r.webhook_token() == Some(token.as_str())));
+
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn with_threads_on_each_match_gets_its_own_thread() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (sent, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64),
+        )
+        .await;
+    let (click, update) = bot
+        .press(BOB, bot.message_id(&sent).await, "thud:accept:")
+        .await;
+    assert_eq!(update.interaction_response_type(), Some(7));
+    let created = bot
+        .fake
+        .wait_for(
+            |r| r.method == "POST" && r.path == format!("/channels/{GENERAL_CHANNEL}/threads"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(created.json()["type"], 11, "a public thread");
+    let thread = snowflake(&created.response.clone().expect("the thread")["id"]).expect("an id");
+    let note = bot.followup(&click).await;
+    assert!(
+        content(&note).contains(&format!("<#{thread}>")),
+        "{}",
+        content(&note)
+    );
+
+    // The board is posted in the thread, and the match is played there.
+    let posted = bot
+        .fake
+        .wait_for(
+            |r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    picture(&posted);
+    assert_eq!(posted.pinged_users(), [ALICE.id]);
+    let moved = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5")
+                .in_channel(thread),
+        )
+        .await;
+    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+
+    // The channel itself is free for another match.
+    let (other, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", CAROL)
+                .by(VIMES),
+        )
+        .await;
+    let (_, update) = bot
+        .press(CAROL, bot.message_id(&other).await, "thud:accept:")
+        .await;
+    assert_eq!(update.interaction_response_type(), Some(7));
+
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn the_clock_reminds_the_player_to_move() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let mark = bot.fake.mark();
+
+    // Three days per move: the reminder comes when a quarter of the time is left.
+    bot.clock.advance(Span::hours(60));
+    let reminder = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| r.method == "POST" && r.path == format!("/channels/{GENERAL_CHANNEL}/messages"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(reminder.pinged_users(), [ALICE.id]);
+    let text = content(&reminder);
+    assert!(text.contains("<t:"), "the deadline is shown: {text}");
+
+    // Exactly once, however often the clock looks.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let reminders = bot
+        .fake
+        .requests()
+        .iter()
+        .skip(mark)
+        .filter(|r| r.method == "POST" && r.path.starts_with("/channels/"))
+        .count();
+    assert_eq!(reminders, 1);
+    bot.finish().await;
+}
+
+#[test]
+fn without_a_token_the_bot_says_how_to_get_one() {
+    let dir = common::TempDir::new("no-token");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_thudbot"))
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("thudbot runs");
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no Discord bot token"), "{said}");
+    assert!(
+        said.contains("discord.com/developers/applications"),
+        "{said}"
+    );
+    assert!(said.contains("DISCORD_TOKEN"), "{said}");
+}
