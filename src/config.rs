@@ -54,6 +54,9 @@ impl<'de> Deserialize<'de> for Shards {
 pub struct Config {
     /// The bot token from the Discord developer portal.
     pub discord_token: Option<String>,
+    /// Send Discord REST calls through this proxy (such as a shared rate-limiting proxy)
+    /// instead of straight to discord.com.
+    pub discord_proxy: Option<String>,
     /// A `postgres://` URL; unset runs a managed local PostgreSQL in `data_dir/postgres`.
     pub database_url: Option<String>,
     /// Where the bot keeps its data (the managed database, console pictures).
@@ -77,6 +80,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             discord_token: None,
+            discord_proxy: None,
             database_url: None,
             data_dir: PathBuf::from("data"),
             development_guild: None,
@@ -98,6 +102,7 @@ impl fmt::Debug for Config {
                 "discord_token",
                 &self.discord_token.as_ref().map(|_| "<set>"),
             )
+            .field("discord_proxy", &self.discord_proxy)
             .field("database_url", &self.database_url.as_ref().map(|_| "<set>"))
             .field("data_dir", &self.data_dir)
             .field("development_guild", &self.development_guild)
@@ -191,6 +196,7 @@ mod tests {
         // Every key of the file format appears in the example.
         let keys = [
             "discord_token",
+            "discord_proxy",
             "database_url",
             "data_dir",
             "development_guild",

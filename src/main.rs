@@ -201,7 +201,14 @@ fn run_bot(config: Option<PathBuf>) -> ExitCode {
             Arc::new(SystemClock),
             config.service(),
         ));
-        let http = serenity::http::Http::new(token.trim());
+        let http = match &config.discord_proxy {
+            // The proxy keeps Discord's rate limits for every process behind it.
+            Some(proxy) => serenity::http::HttpBuilder::new(token.trim())
+                .proxy(proxy.trim_end_matches('/'))
+                .ratelimiter_disabled(true)
+                .build(),
+            None => serenity::http::Http::new(token.trim()),
+        };
         let code = match discord::start(http, service, BotOptions::from_config(&config)).await {
             Err(e) => {
                 eprintln!("thudbot: cannot reach Discord: {e}");

@@ -763,3 +763,70 @@ fn without_a_token_the_bot_says_how_to_get_one() {
     );
     assert!(said.contains("DISCORD_TOKEN"), "{said}");
 }
+
+#[tokio::test]
+async fn the_bot_binary_serves_commands_and_stops_on_sigterm() {
+    let fake = FakeDiscord::start().await;
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = common::TempDir::new("run");
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "discord_token = \"{}\"\ndiscord_proxy = \"{}\"\ndatabase_url = \"{}\"\n\
+             development_guild = {GUILD_ID}\ndata_dir = \"{}\"\n",
+            fake.token(),
+            fake.rest_url(),
+            db.url(),
+            dir.path().display()
+        ),
+    )
+    .expect("config written");
+    let mut bot = tokio::process::Command::new(env!("CARGO_BIN_EXE_thudbot"))
+        .arg("--config")
+        .arg(&config)
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("thudbot starts");
+
+    // `thudbot` with no subcommand runs the bot: it registers its commands and answers.
+    fake.wait_for(
+        |r| r.method == "PUT" && r.path.ends_with(&format!("/guilds/{GUILD_ID}/commands")),
+        WAIT * 3,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    let sent = fake
+        .run_command(&SlashCommand::thud("rules"))
+        .await
+        .expect("delivered");
+    let rules = fake
+        .response_to(&sent, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rules.interaction_response_type(), Some(4));
+    assert!(content(&rules).contains("Thud"), "{}", content(&rules));
+
+    let pid = nix::unistd::Pid::from_raw(bot.id().expect("a pid") as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("SIGTERM sent");
+    let status = tokio::time::timeout(WAIT * 3, bot.wait())
+        .await
+        .expect("thudbot stops after SIGTERM")
+        .expect("an exit status");
+    let mut log = String::new();
+    if let Some(mut stderr) = bot.stderr.take() {
+        use tokio::io::AsyncReadExt;
+        stderr.read_to_string(&mut log).await.expect("stderr read");
+    }
+    assert!(status.success(), "exit {status:?}:\n{log}");
+    assert!(log.contains("SIGTERM"), "{log}");
+    assert!(!log.contains(fake.token()), "the token is never logged");
+    fake.wait_until_disconnected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(fake.unexpected_requests().is_empty());
+}
