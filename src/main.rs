@@ -123,6 +123,21 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     })
 }
 
+/// Opens the configured (or managed) database and the service over it.
+async fn open_service(config: &Config) -> Result<(Database, Service), ExitCode> {
+    let db = Database::open(&config.database()).await.map_err(|e| {
+        eprintln!("thudbot: {e}");
+        ExitCode::FAILURE
+    })?;
+    let service = Service::new(
+        Store::new(db.pool().clone()),
+        Arc::new(Renderer::new()),
+        Arc::new(SystemClock),
+        config.service(),
+    );
+    Ok((db, service))
+}
+
 fn run_local(config: Option<PathBuf>, pictures: Option<PathBuf>) -> ExitCode {
     let config = match setup(config) {
         Ok(c) => c,
@@ -133,19 +148,10 @@ fn run_local(config: Option<PathBuf>, pictures: Option<PathBuf>) -> ExitCode {
         Err(code) => return code,
     };
     runtime.block_on(async {
-        let db = match Database::open(&config.database()).await {
-            Ok(db) => db,
-            Err(e) => {
-                eprintln!("thudbot: {e}");
-                return ExitCode::FAILURE;
-            }
+        let (db, service) = match open_service(&config).await {
+            Ok(opened) => opened,
+            Err(code) => return code,
         };
-        let service = Service::new(
-            Store::new(db.pool().clone()),
-            Arc::new(Renderer::new()),
-            Arc::new(SystemClock),
-            config.service(),
-        );
         let pictures = pictures.unwrap_or_else(|| config.data_dir.join("local"));
         let mut console = Console::new(&service, &pictures);
         let input = tokio::io::BufReader::new(tokio::io::stdin());
@@ -188,19 +194,11 @@ fn run_bot(config: Option<PathBuf>) -> ExitCode {
         Err(code) => return code,
     };
     runtime.block_on(async {
-        let db = match Database::open(&config.database()).await {
-            Ok(db) => db,
-            Err(e) => {
-                eprintln!("thudbot: {e}");
-                return ExitCode::FAILURE;
-            }
+        let (db, service) = match open_service(&config).await {
+            Ok(opened) => opened,
+            Err(code) => return code,
         };
-        let service = Arc::new(Service::new(
-            Store::new(db.pool().clone()),
-            Arc::new(Renderer::new()),
-            Arc::new(SystemClock),
-            config.service(),
-        ));
+        let service = Arc::new(service);
         let http = match &config.discord_proxy {
             // The proxy keeps Discord's rate limits for every process behind it.
             Some(proxy) => serenity::http::HttpBuilder::new(token.trim())

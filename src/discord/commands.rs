@@ -282,12 +282,7 @@ async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default: yours)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let who = match &player {
-        Some(user) => actor_of(user),
-        None => actor(ctx).await,
-    };
-    let s = &ctx.data().service;
-    answer(ctx, async { s.stats(place(ctx)?, &who).await }).await
+    about_player(ctx, player, false).await
 }
 
 /// A player's recent matches
@@ -296,12 +291,28 @@ async fn history(
     ctx: Context<'_>,
     #[description = "Whose history (default: yours)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
+    about_player(ctx, player, true).await
+}
+
+/// Stats or history of the named player, or of the one asking.
+async fn about_player(
+    ctx: Context<'_>,
+    player: Option<serenity::User>,
+    history: bool,
+) -> Result<(), Error> {
     let who = match &player {
         Some(user) => actor_of(user),
         None => actor(ctx).await,
     };
     let s = &ctx.data().service;
-    answer(ctx, async { s.history(place(ctx)?, &who).await }).await
+    answer(ctx, async {
+        if history {
+            s.history(place(ctx)?, &who).await
+        } else {
+            s.stats(place(ctx)?, &who).await
+        }
+    })
+    .await
 }
 
 /// A match's game record as text: players, results and every move
