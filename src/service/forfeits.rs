@@ -4,7 +4,9 @@ use super::error::{refuse, Result};
 use super::outcome::{full_time, Action, ButtonStyle, Reply};
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
-use crate::store::{Finish, MatchId, StoredMatch, Tx};
+use chrono::{DateTime, Utc};
+
+use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx};
 
 impl Service {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
@@ -51,25 +53,22 @@ impl Service {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
-        let seat = seat_of(&m, actor)?;
-        if m.game.seat_to_move() == Some(seat) {
-            return refuse("It is your turn; only the player waiting can claim a match on time.");
-        }
-        let Some(clock) = m.clock else {
-            return refuse("This match has no running clock.");
+        // A player claims often too early; release the match's lock at once when refusing, so
+        // the clock, which skips locked matches, does not miss a reminder due now.
+        let clock = match claimable(&m, actor, now) {
+            Ok(clock) => clock,
+            Err(refusal) => {
+                tx.rollback().await?;
+                return Err(refusal);
+            }
         };
-        if now < clock.deadline {
-            return refuse(format!(
-                "Your opponent still has time: the deadline is {}. You can claim the match after that.",
-                full_time(clock.deadline)
-            ));
-        }
         let names = names_in(&mut tx, &m).await?;
         let late = names.of(clock.player);
+        let waiting = seat_of(&m, actor)?;
         self.forfeit(
             tx,
             m,
-            seat.other(),
+            waiting.other(),
             Finish::Timeout,
             format!(
                 "**{}** claims the match: {late} missed the deadline of {}.",
@@ -126,4 +125,22 @@ impl Service {
         let winner = m.player(loser.other());
         Ok(Reply::public(lines.join("\n")).mention(winner))
     }
+}
+
+/// The clock of `m` when `actor` may claim it now: they are waiting and the deadline passed.
+fn claimable(m: &StoredMatch, actor: &Actor, now: DateTime<Utc>) -> Result<TurnClock> {
+    let seat = seat_of(m, actor)?;
+    if m.game.seat_to_move() == Some(seat) {
+        return refuse("It is your turn; only the player waiting can claim a match on time.");
+    }
+    let Some(clock) = m.clock else {
+        return refuse("This match has no running clock.");
+    };
+    if now < clock.deadline {
+        return refuse(format!(
+            "Your opponent still has time: the deadline is {}. You can claim the match after that.",
+            full_time(clock.deadline)
+        ));
+    }
+    Ok(clock)
 }

@@ -67,4 +67,11 @@ impl Tx {
         self.tx.commit().await?;
         Ok(())
     }
+
+    /// Ends the transaction now, releasing its locks at once. (Dropping it also rolls back,
+    /// but only when the connection is next used, so its row locks linger a moment.)
+    pub async fn rollback(self) -> Result<()> {
+        self.tx.rollback().await?;
+        Ok(())
+    }
 }
