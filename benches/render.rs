@@ -32,6 +32,7 @@ fn caption() -> Caption {
         dwarfs: "alice".into(),
         trolls: "bob".into(),
         status: "alice to move".into(),
+        over: false,
     }
 }
 

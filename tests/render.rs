@@ -8,7 +8,8 @@ use image::{AnimationDecoder, RgbImage};
 use thudbot::game::{Battle, Move, MoveText, Piece, Position, Side, Square, SquareSet, Variant};
 use thudbot::render::layout::{picture_size, square_centre, square_origin, SQUARE_PX};
 use thudbot::render::{
-    last_move_into, text_board, text_board_block, BoardView, Caption, Colours, Renderer, Rgb, Theme,
+    ended_text_board, last_move_into, text_board, text_board_block, BoardView, Caption, Colours,
+    Renderer, Rgb, Theme,
 };
 
 fn renderer() -> &'static Renderer {
@@ -295,6 +296,7 @@ fn a_caption_adds_a_band_above_the_board() {
         dwarfs: "alice".into(),
         trolls: "bob".into(),
         status: "alice to move".into(),
+        over: false,
     };
     let view = BoardView {
         position: battle.position(),
@@ -325,6 +327,7 @@ fn captions_of_any_length_and_script_are_drawn_without_failing() {
         dwarfs: "Zoë\n\t\u{0}".into(),
         trolls: long.clone(),
         status: String::new(),
+        over: false,
     };
     let view = BoardView {
         position: &start,
@@ -371,6 +374,41 @@ fn the_score_and_turn_come_from_the_position() {
 }
 
 #[test]
+fn a_battle_ended_by_agreement_shows_nobody_to_move() {
+    // The start has moves left, so only the caption's `over` can take the badge away.
+    let start = Variant::Classic.start();
+    let caption = |over| Caption {
+        title: "Match #3 · Battle 1 of 2".into(),
+        dwarfs: "alice".into(),
+        trolls: "bob".into(),
+        status: "Battle 1 drawn".into(),
+        over,
+    };
+    let c = Theme::Default.colours();
+    let badge = |over| {
+        let caption = caption(over);
+        let view = BoardView {
+            position: &start,
+            last_move: None,
+            caption: Some(&caption),
+        };
+        let img = decode(&renderer().board_png(&view, Theme::Default));
+        let band = 692 - 600;
+        (30..200)
+            .flat_map(|x| (band + 30..band + 140).map(move |y| (x, y)))
+            .filter(|&p| pixel(&img, p) == c.accent)
+            .count()
+    };
+    assert!(badge(false) > 300);
+    assert_eq!(badge(true), 0);
+    let text = ended_text_board(&start);
+    assert!(
+        text.contains("Battle over") && !text.contains("to move"),
+        "{text}"
+    );
+}
+
+#[test]
 fn the_text_board_of_the_start_is_exact() {
     let expected = "   A B C D E F G H I J K L M N O
 15           d d . d d           15
@@ -413,6 +451,7 @@ fn a_replay_has_one_frame_per_position_and_each_frame_shows_its_position() {
         dwarfs: "bob".into(),
         trolls: "alice".into(),
         status: "Replay".into(),
+        over: false,
     };
     let gif = renderer().replay_gif(&battle, Some(&caption), Theme::Default);
     let frames = image::codecs::gif::GifDecoder::new(Cursor::new(gif))
@@ -469,6 +508,7 @@ fn draw_docs_pictures() {
         dwarfs: "alice".into(),
         trolls: "bob".into(),
         status: "alice to move".into(),
+        over: false,
     };
     let view = BoardView {
         position: battle.position(),
@@ -503,6 +543,7 @@ fn draw_docs_pictures() {
         dwarfs: "carol".into(),
         trolls: "dave".into(),
         status: "carol to move".into(),
+        over: false,
     };
     let view = BoardView {
         position: &after,

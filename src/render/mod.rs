@@ -20,7 +20,7 @@ mod theme;
 use crate::game::{Battle, Move, Position};
 
 pub use last_move::{last_move_into, LastMoveError};
-pub use text_board::{text_board, text_board_block};
+pub use text_board::{ended_text_board, text_board, text_board_block};
 pub use theme::{Colours, Rgb, Theme, UnknownTheme};
 
 use assets::Assets;
@@ -38,6 +38,8 @@ pub struct Caption {
     pub trolls: String,
     /// E.g. "alice to move" or "Trolls win battle 1 by 3".
     pub status: String,
+    /// The battle has ended, perhaps by agreement with moves left: nobody is shown to move.
+    pub over: bool,
 }
 
 /// One picture's subject: a position, the move that led to it, and an optional caption.

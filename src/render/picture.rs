@@ -26,7 +26,8 @@ pub(super) fn compose(
     let position = view.position;
     canvas.draw(assets.board(position.variant()), 0, top);
     draw_squares(&mut canvas, assets, position, view.last_move, captioned);
-    draw_sides(&mut canvas, assets, lettering, position, top as f32);
+    let over = view.caption.is_some_and(|c| c.over);
+    draw_sides(&mut canvas, assets, lettering, position, over, top as f32);
     if let Some(mv) = view.last_move {
         let bottom = (top + BOARD_PX) as f32 - MARGIN_PX as f32;
         let r = &assets.ramps;
@@ -123,6 +124,7 @@ fn draw_sides(
     assets: &Assets,
     lettering: &Lettering,
     position: &Position,
+    over: bool,
     top: f32,
 ) {
     let variant = position.variant();
@@ -138,7 +140,9 @@ fn draw_sides(
     };
     let (badge, badge_side) = match position.objective_reached() {
         Some(winner) => (Some(&assets.wins), winner),
-        None if position.has_legal_move() => (Some(&assets.to_move), position.side_to_move()),
+        None if !over && position.has_legal_move() => {
+            (Some(&assets.to_move), position.side_to_move())
+        }
         None => (None, position.side_to_move()),
     };
     let right = BOARD_PX as f32 - INSET;

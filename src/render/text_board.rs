@@ -12,6 +12,15 @@ const COLUMNS: &str = "   A B C D E F G H I J K L M N O";
 /// Koom Valley goal square; then whose turn it is and the score. About 700 characters, so it
 /// fits a Discord message inside a ``` code block with room to spare.
 pub fn text_board(position: &Position) -> String {
+    board_text(position, false)
+}
+
+/// The brief board of a battle that has ended, perhaps by agreement with moves left.
+pub fn ended_text_board(position: &Position) -> String {
+    board_text(position, true)
+}
+
+fn board_text(position: &Position, over: bool) -> String {
     let variant = position.variant();
     let goals = variant.goal_squares();
     let mut out = String::with_capacity(800);
@@ -40,6 +49,7 @@ pub fn text_board(position: &Position) -> String {
     };
     let turn = match position.objective_reached() {
         Some(winner) => format!("{} have won", name(winner)),
+        None if over => "Battle over".to_string(),
         None if position.has_legal_move() => format!("{} to move", name(position.side_to_move())),
         None => format!("{} have no move", name(position.side_to_move())),
     };

@@ -9,7 +9,7 @@ use super::error::{Result, ServiceError};
 use super::outcome::Reply;
 use super::{battle_status, Names, Service};
 use crate::game::{Move, Position, Seat, Side};
-use crate::render::{text_board, BoardView, Caption, Renderer, Theme};
+use crate::render::{ended_text_board, text_board, BoardView, Caption, Renderer, Theme};
 use crate::store::{BoardStyle, Settings, StoredMatch};
 
 /// A board to show, owning all it needs so it can be drawn on another thread.
@@ -63,6 +63,7 @@ pub(super) fn board_to_show(
             dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
             trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
             status: battle_status(m, names, index),
+            over: battle.is_over(),
         },
         theme: settings.theme.parse().unwrap_or_default(),
         brief: settings.board_style == BoardStyle::Brief,
@@ -72,7 +73,11 @@ pub(super) fn board_to_show(
 
 impl BoardToShow {
     fn draw(self, renderer: &Renderer) -> DrawnBoard {
-        let text = text_board(&self.position);
+        let text = if self.caption.over {
+            ended_text_board(&self.position)
+        } else {
+            text_board(&self.position)
+        };
         let picture = (!self.brief).then(|| {
             let view = BoardView {
                 position: &self.position,

@@ -77,6 +77,8 @@ impl Service {
                 .result()
                 .map(|r| battle_result_line(m.variant, number, &r))
                 .unwrap_or_else(|| format!("{} moves so far", b.moves().len())),
+            // Every frame but the last has a side to move.
+            over: false,
         };
         let gif = self
             .renderer
