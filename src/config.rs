@@ -71,6 +71,8 @@ pub struct Config {
     pub auto_forfeit_hours: Option<u32>,
     /// How often the clock looks for due reminders and forfeits, in seconds.
     pub clock_interval_seconds: u64,
+    /// How long to keep trying to reach Discord and register the commands at start-up.
+    pub startup_patience_seconds: u64,
     pub shards: Shards,
     /// A tracing filter such as `info` or `thudbot=debug,info`.
     pub log_level: String,
@@ -88,6 +90,7 @@ impl Default for Config {
             challenge_expiry_hours: 24,
             auto_forfeit_hours: None,
             clock_interval_seconds: 60,
+            startup_patience_seconds: 300,
             shards: Shards::Auto,
             log_level: "info".to_string(),
         }
@@ -110,6 +113,7 @@ impl fmt::Debug for Config {
             .field("challenge_expiry_hours", &self.challenge_expiry_hours)
             .field("auto_forfeit_hours", &self.auto_forfeit_hours)
             .field("clock_interval_seconds", &self.clock_interval_seconds)
+            .field("startup_patience_seconds", &self.startup_patience_seconds)
             .field("shards", &self.shards)
             .field("log_level", &self.log_level)
             .finish()
@@ -204,6 +208,7 @@ mod tests {
             "challenge_expiry_hours",
             "auto_forfeit_hours",
             "clock_interval_seconds",
+            "startup_patience_seconds",
             "shards",
             "log_level",
         ];

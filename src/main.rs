@@ -209,7 +209,8 @@ fn run_bot(config: Option<PathBuf>) -> ExitCode {
         };
         let code = match discord::start(http, service, BotOptions::from_config(&config)).await {
             Err(e) => {
-                eprintln!("thudbot: cannot reach Discord: {e}");
+                tracing::error!(error = %e, "could not start");
+                eprintln!("thudbot: {e}");
                 ExitCode::FAILURE
             }
             Ok(mut bot) => {

@@ -46,6 +46,8 @@ async fn start_bot(adjust: impl FnOnce(&mut BotOptions)) -> Bot {
         clock_interval: Duration::from_millis(50),
         shards: Shards::Auto,
         defer_after: DEFER_AFTER,
+        startup_patience: Duration::from_secs(5),
+        delivery_interval: Duration::from_millis(50),
     };
     adjust(&mut options);
     let running = discord::start(fake.http(), service, options)

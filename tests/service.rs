@@ -7,7 +7,7 @@ use chrono::Duration;
 use common::{alice, bob, carol, place, service, service_with, GUILD};
 use thudbot::game::{GameRecord, Move, Position, Side};
 use thudbot::service::{
-    Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
+    Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Reply, Service,
     ServiceConfig, ServiceError, Verb,
 };
 use thudbot::store::{BoardStyle, ChannelId, Finish, MatchState, Scope, StoredMatch};
@@ -42,6 +42,27 @@ fn button(reply: &Reply, label: &str) -> Action {
         .find(|b| b.label == label)
         .unwrap_or_else(|| panic!("no {label} button in {:?}", reply.buttons))
         .action
+}
+
+/// Runs the clock and takes what it queued from the outbox, as a delivery worker would.
+async fn tick(service: &Service) -> Vec<Delivery> {
+    service.tick().await.unwrap();
+    deliver(service).await
+}
+
+/// Takes every notice due from the outbox and marks it delivered.
+async fn deliver(service: &Service) -> Vec<Delivery> {
+    let mut all = Vec::new();
+    loop {
+        let batch = service.claim_deliveries(100).await.unwrap();
+        if batch.is_empty() {
+            return all;
+        }
+        for d in &batch {
+            service.delivered(d).await.unwrap();
+        }
+        all.extend(batch);
+    }
 }
 
 async fn current(service: &Service, at: Place) -> StoredMatch {
@@ -431,7 +452,7 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
     // After 24 hours the challenge cannot be accepted, and the clock worker announces it.
     clock.advance(Duration::hours(25));
     assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("expired"));
-    let notices = service.tick().await.unwrap();
+    let notices = tick(&service).await;
     assert!(notices.iter().any(|n| n.reply.text.contains("has expired")));
     assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("already expired"));
 
@@ -591,16 +612,16 @@ async fn one_reminder_a_turn_when_a_quarter_of_the_time_is_left_and_a_claim_afte
     let deadline = current(&service, at).await.clock.unwrap().deadline;
     assert_eq!(deadline, common::start_time() + Duration::days(3));
     clock.set(deadline - Duration::hours(19));
-    assert!(service.tick().await.unwrap().is_empty());
+    assert!(tick(&service).await.is_empty());
     let claim = refusal(service.claim(at, &bob()).await);
     assert!(claim.contains("still has time"), "{claim}");
     clock.set(deadline - Duration::hours(18));
-    let notices = service.tick().await.unwrap();
+    let notices = tick(&service).await;
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].reply.mentions, vec![alice().id]);
     assert_eq!(notices[0].channel, at.channel);
     assert!(
-        service.tick().await.unwrap().is_empty(),
+        tick(&service).await.is_empty(),
         "a reminder is sent once"
     );
 
@@ -664,14 +685,14 @@ async fn long_turns_are_reminded_a_day_before_and_the_clock_catches_up_after_dow
     // The bot was down past the deadline and the grace period: on return the forfeit happens
     // once; the reminder, whose time has gone, is not sent late.
     clock.set(clock_row.deadline + Duration::hours(13));
-    let notices = service.tick().await.unwrap();
+    let notices = tick(&service).await;
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(
         notices[0].reply.text.contains("missed the deadline"),
         "{}",
         notices[0].reply.text
     );
-    assert!(service.tick().await.unwrap().is_empty());
+    assert!(tick(&service).await.is_empty());
     let id = service
         .store()
         .latest_match_in(at.channel)
@@ -702,6 +723,8 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
     clock.advance(Duration::days(3) - Duration::hours(1));
     let (a, b) = tokio::join!(first.tick(), second.tick());
     let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.reminders + b.reminders, 10, "{a:?} + {b:?}");
+    let (a, b) = tokio::join!(deliver(&first), deliver(&second));
     assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
     let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
     channels.sort();

@@ -97,6 +97,7 @@ async fn a_match_round_trips_through_the_database() {
             deadline: now() + chrono::Duration::days(3),
             remind_at: now() + chrono::Duration::hours(54),
             reminder_sent_at: None,
+            paused_at: None,
         },
     )
     .await

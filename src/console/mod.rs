@@ -49,11 +49,19 @@ impl<'a> Console<'a> {
         input: impl AsyncBufRead + Unpin,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
-        let mut lines = input.lines();
-        while let Some(text) = lines.next_line().await? {
-            self.handle(&text, out).await?;
+        let mut input = input;
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line).await? == 0 {
+                return Ok(());
+            }
+            match std::str::from_utf8(&line) {
+                Ok(text) => self.handle(text.trim_end_matches(['\n', '\r']), out).await?,
+                // One bad line is refused; the lines after it are still read.
+                Err(_) => writeln!(out, "! that line is not valid UTF-8 text; it was skipped")?,
+            }
         }
-        Ok(())
     }
 
     /// Answers one line.
@@ -86,19 +94,33 @@ impl<'a> Console<'a> {
                 )?;
             }
         }
-        match self.service.tick().await {
-            Ok(notices) => {
-                for n in notices {
-                    let at = Place {
-                        guild: n.guild,
-                        channel: n.channel,
-                    };
-                    self.print(at, None, &n.reply, out).await?;
+        if let Err(e) = self.service.tick().await {
+            writeln!(out, "! the clock failed: {}", e.player_message())?;
+        }
+        self.deliver(out).await
+    }
+
+    /// Prints what the outbox holds, as the bot would post it: the console's delivery worker.
+    async fn deliver(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        loop {
+            let batch = match self.service.claim_deliveries(50).await {
+                Ok(batch) => batch,
+                Err(e) => return writeln!(out, "! the outbox failed: {}", e.player_message()),
+            };
+            if batch.is_empty() {
+                return Ok(());
+            }
+            for d in batch {
+                let at = Place {
+                    guild: d.guild,
+                    channel: d.channel,
+                };
+                self.print(at, None, &d.reply, out).await?;
+                if let Err(e) = self.service.delivered(&d).await {
+                    writeln!(out, "! the outbox failed: {}", e.player_message())?;
                 }
             }
-            Err(e) => writeln!(out, "! the clock failed: {}", e.player_message())?,
         }
-        Ok(())
     }
 
     /// The player called `name`, made up on first use.

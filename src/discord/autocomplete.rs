@@ -44,7 +44,7 @@ fn verb_of(subcommand: &str) -> Verb {
 
 /// Who is typing; autocomplete needs only their id.
 fn typist(ctx: Context<'_>) -> Actor {
-    Actor::new(UserId(ctx.author().id.get()), ctx.author().name.clone())
+    Actor::new(UserId(ctx.author().id.get()), &ctx.author().name)
 }
 
 fn response(choices: Vec<Choice>) -> serenity::CreateAutocompleteResponse {

@@ -7,7 +7,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::{post, reply_or_apology, Data, Error};
+use super::{announce_instead, answer_or_defer, post, reply_or_apology, Data, Error};
 use crate::service::{Action, Actor, Place, Reply, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 
@@ -39,14 +39,11 @@ async fn pressed(
     action: Action,
 ) -> Result<(), Error> {
     let _running = data.in_flight.read().await;
-    let actor = Actor {
-        id: UserId(press.user.id.get()),
-        name: match &press.member {
-            Some(member) => member.display_name().to_string(),
-            None => press.user.display_name().to_string(),
-        },
-        is_bot: press.user.bot,
+    let name = match &press.member {
+        Some(member) => member.display_name(),
+        None => press.user.display_name(),
     };
+    let actor = Actor::with_kind(UserId(press.user.id.get()), name, press.user.bot);
     let work = async {
         let Some(guild) = press.guild_id else {
             return Err(ServiceError::Refused(
@@ -73,19 +70,29 @@ async fn pressed(
             Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
         }
     };
-    let mut work = std::pin::pin!(work);
-    let mut deferred = false;
-    let result = match tokio::time::timeout(data.options.defer_after, &mut work).await {
-        Ok(result) => result,
-        Err(_) => {
-            // Acknowledge without a message; the answer follows.
-            press.defer(ctx).await?;
-            deferred = true;
-            work.await
-        }
-    };
+    // Deferring acknowledges without a message; the answer follows.
+    let (result, deferred) =
+        answer_or_defer(data.options.defer_after, work, press.defer(ctx)).await?;
     let reply = reply_or_apology(result);
-    let mut messages = post::messages(&reply).into_iter();
+    if let Err(e) = respond(ctx, press, deferred, &reply).await {
+        let place = press.guild_id.map(|g| Place {
+            guild: GuildId(g.get()),
+            channel: ChannelId(press.channel_id.get()),
+        });
+        announce_instead(data, place, &reply, &e).await;
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+/// Answers a press with `reply`, disabling the pressed buttons when they are spent.
+async fn respond(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    deferred: bool,
+    reply: &Reply,
+) -> Result<(), serenity::Error> {
+    let mut messages = post::messages(reply).into_iter();
     if reply.spend_buttons {
         let spent = post::disabled(&press.message);
         if deferred {
@@ -149,21 +156,12 @@ pub async fn accept(
             return s.accept(place, actor, id, None).await;
         }
     };
+    // The service queues the match's opening board for the thread in the same transaction
+    // that starts the match; the delivery worker posts it.
     let in_thread = ChannelId(thread.id.get());
-    let reply = s
+    let mut note = s
         .accept(place, actor, Some(challenge.id), Some(in_thread))
         .await?;
-    for m in post::messages(&reply) {
-        thread
-            .id
-            .send_message(http, m.channel())
-            .await
-            .map_err(|e| ServiceError::System(format!("posting in the match thread: {e}")))?;
-    }
-    let mut note = Reply::public(format!(
-        "**{}** accepted the challenge. The match is played in <#{in_thread}>.",
-        actor.name
-    ));
     note.spend_buttons = id.is_some();
     Ok(note)
 }

@@ -5,7 +5,11 @@
 mod autocomplete;
 mod buttons;
 mod commands;
+mod delivery;
 mod post;
+mod startup;
+
+pub use startup::StartError;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -32,6 +36,11 @@ pub struct BotOptions {
     /// Answer "thinking…" first when the service has not answered by then. Discord drops an
     /// interaction not answered within 3 seconds.
     pub defer_after: Duration,
+    /// How long to keep trying to reach Discord and register the commands at start-up before
+    /// giving up with an error.
+    pub startup_patience: Duration,
+    /// How often the delivery worker looks at the outbox when nothing wakes it.
+    pub delivery_interval: Duration,
 }
 
 impl BotOptions {
@@ -42,6 +51,8 @@ impl BotOptions {
             clock_interval: Duration::from_secs(config.clock_interval_seconds.max(1)),
             shards: config.shards,
             defer_after: DEFER_AFTER,
+            startup_patience: Duration::from_secs(config.startup_patience_seconds.max(1)),
+            delivery_interval: Duration::from_secs(5),
         }
     }
 }
@@ -64,9 +75,10 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 /// A bot connected (or connecting) to Discord.
 pub struct RunningBot {
     shard_manager: Arc<serenity::ShardManager>,
-    client: JoinHandle<Result<(), serenity::Error>>,
-    clock: JoinHandle<()>,
-    stop_clock: watch::Sender<bool>,
+    /// `None` once [`RunningBot::stopped`] has seen it end.
+    client: Option<JoinHandle<Result<(), serenity::Error>>>,
+    workers: Vec<JoinHandle<()>>,
+    stop_workers: watch::Sender<bool>,
     in_flight: Arc<RwLock<()>>,
 }
 
@@ -76,7 +88,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 impl RunningBot {
     /// Waits until the client stops by itself (Discord refused the token, say).
     pub async fn stopped(&mut self) -> Result<(), serenity::Error> {
-        match (&mut self.client).await {
+        let Some(client) = &mut self.client else {
+            return Ok(());
+        };
+        let result = client.await;
+        self.client = None;
+        match result {
             Ok(result) => result,
             Err(join) => Err(serenity::Error::Other(if join.is_panic() {
                 "the Discord client panicked"
@@ -95,9 +112,14 @@ impl RunningBot {
         {
             tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; stopping anyway");
         }
-        let _ = self.stop_clock.send(true);
-        let _ = self.clock.await;
-        match tokio::time::timeout(SHUTDOWN_GRACE, self.client).await {
+        let _ = self.stop_workers.send(true);
+        for worker in self.workers {
+            let _ = worker.await;
+        }
+        let Some(client) = self.client else {
+            return Ok(());
+        };
+        match tokio::time::timeout(SHUTDOWN_GRACE, client).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(serenity::Error::Other("the Discord client panicked")),
             Err(_) => Err(serenity::Error::Other("the Discord client did not stop")),
@@ -105,12 +127,16 @@ impl RunningBot {
     }
 }
 
-/// Connects to Discord through `http` (which carries the token) and starts the clock worker.
+/// Reaches Discord through `http` (which carries the token), registers the commands, connects
+/// to the gateway and starts the clock and delivery workers. Reaching Discord and registering
+/// are retried for `options.startup_patience`; after that the error says why it failed.
 pub async fn start(
     http: serenity::Http,
     service: Arc<Service>,
     options: BotOptions,
-) -> Result<RunningBot, serenity::Error> {
+) -> Result<RunningBot, startup::StartError> {
+    let commands = vec![commands::thud()];
+    startup::register(&http, &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
     let data = Data {
         service: service.clone(),
@@ -119,25 +145,13 @@ pub async fn start(
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![commands::thud()],
+            commands,
             event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
             on_error: |error| Box::pin(on_error(error)),
             ..Default::default()
         })
-        .setup(move |ctx, ready, framework| {
+        .setup(move |_ctx, ready, _framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
-                match data.options.development_guild {
-                    Some(guild) => {
-                        let guild = serenity::GuildId::new(guild.max(1));
-                        poise::builtins::register_in_guild(ctx, commands, guild).await?;
-                        tracing::info!(%guild, "commands registered in the development guild");
-                    }
-                    None => {
-                        poise::builtins::register_globally(ctx, commands).await?;
-                        tracing::info!("commands registered globally (Discord may take up to an hour to show them)");
-                    }
-                }
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
                 Ok(data)
             })
@@ -148,15 +162,23 @@ pub async fn start(
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
-        .await?;
+        .await
+        .map_err(startup::StartError::Client)?;
     let shard_manager = client.shard_manager.clone();
-    let (stop_clock, stopped) = watch::channel(false);
-    let clock = tokio::spawn(clock_worker(
-        service,
-        client.http.clone(),
-        options.clock_interval,
-        stopped,
-    ));
+    let (stop_workers, stopped) = watch::channel(false);
+    let workers = vec![
+        tokio::spawn(clock_worker(
+            service.clone(),
+            options.clock_interval,
+            stopped.clone(),
+        )),
+        tokio::spawn(delivery::delivery_worker(
+            service,
+            client.http.clone(),
+            options.delivery_interval,
+            stopped,
+        )),
+    ];
     let shards = options.shards;
     let client = tokio::spawn(async move {
         match shards {
@@ -169,20 +191,16 @@ pub async fn start(
     });
     Ok(RunningBot {
         shard_manager,
-        client,
-        clock,
-        stop_clock,
+        client: Some(client),
+        workers,
+        stop_workers,
         in_flight,
     })
 }
 
-/// Posts reminders, expiries and forfeits as they fall due, catching up after downtime.
-async fn clock_worker(
-    service: Arc<Service>,
-    http: Arc<serenity::Http>,
-    every: Duration,
-    mut stop: watch::Receiver<bool>,
-) {
+/// Does the clock's work as it falls due, catching up after downtime; what it has to say goes
+/// to the outbox, which the delivery worker posts.
+async fn clock_worker(service: Arc<Service>, every: Duration, mut stop: watch::Receiver<bool>) {
     let mut interval = tokio::time::interval(every);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -190,16 +208,8 @@ async fn clock_worker(
             _ = interval.tick() => {}
             _ = stop.changed() => return,
         }
-        match service.tick().await {
-            Ok(notices) => {
-                for n in notices {
-                    if let Err(e) = post::notice(&http, &n).await {
-                        // The notice is spent either way: a reminder is sent at most once.
-                        tracing::warn!(channel = %n.channel, error = %e, "could not post a clock notice");
-                    }
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "the clock could not run; trying again"),
+        if let Err(e) = service.tick().await {
+            tracing::warn!(error = %e, "the clock could not run; trying again");
         }
     }
 }
@@ -211,27 +221,65 @@ async fn answer(
     work: impl Future<Output = Result<Reply, ServiceError>> + Send,
 ) -> Result<(), Error> {
     let _running = ctx.data().in_flight.read().await;
-    let mut work = std::pin::pin!(work);
-    let mut deferred = false;
-    let result = match tokio::time::timeout(ctx.data().options.defer_after, &mut work).await {
-        Ok(result) => result,
-        Err(_) => {
-            ctx.defer().await?;
-            deferred = true;
-            work.await
-        }
-    };
+    let (result, deferred) =
+        answer_or_defer(ctx.data().options.defer_after, work, ctx.defer()).await?;
     let reply = reply_or_apology(result);
-    if deferred && reply.private {
-        // The "thinking…" message is public; a private answer replaces it.
-        if let poise::Context::Application(app) = ctx {
-            app.interaction.delete_response(ctx.http()).await?;
+    let sent = async {
+        if deferred && reply.private {
+            // The "thinking…" message is public; a private answer replaces it.
+            if let poise::Context::Application(app) = ctx {
+                app.interaction.delete_response(ctx.http()).await?;
+            }
         }
+        for m in post::messages(&reply) {
+            ctx.send(m.poise()).await?;
+        }
+        Ok::<(), serenity::Error>(())
     }
-    for m in post::messages(&reply) {
-        ctx.send(m.poise()).await?;
+    .await;
+    if let Err(e) = sent {
+        announce_instead(ctx.data(), place(ctx).ok(), &reply, &e).await;
+        return Err(e.into());
     }
     Ok(())
+}
+
+/// The answer to a command that saved a change could not be given (the interaction expired,
+/// Discord failed): its public part reaches the channel through the outbox instead, so the
+/// opponent still sees the move and is pinged.
+async fn announce_instead(
+    data: &Data,
+    place: Option<Place>,
+    reply: &Reply,
+    error: &serenity::Error,
+) {
+    let Some(place) = place.filter(|_| reply.saved && !reply.private) else {
+        return;
+    };
+    let match_id = reply.board.map(|b| b.match_id);
+    match data.service.announce_later(place, match_id, reply).await {
+        Ok(()) => tracing::warn!(%error, channel = %place.channel,
+            "could not answer the command; its announcement goes to the channel instead"),
+        Err(e) => tracing::error!(%error, queue_error = %e,
+            "could not answer the command nor queue its announcement"),
+    }
+}
+
+/// Runs `work`; if it has not finished after `defer_after` (at once when that is zero), first
+/// tells Discord the answer is coming with `defer`. Returns the result and whether it deferred.
+async fn answer_or_defer<T>(
+    defer_after: Duration,
+    work: impl Future<Output = T>,
+    defer: impl Future<Output = Result<(), serenity::Error>>,
+) -> Result<(T, bool), serenity::Error> {
+    let mut work = std::pin::pin!(work);
+    if !defer_after.is_zero() {
+        if let Ok(result) = tokio::time::timeout(defer_after, &mut work).await {
+            return Ok((result, false));
+        }
+    }
+    defer.await?;
+    Ok((work.await, true))
 }
 
 /// The reply, or the refusal or apology the player sees privately.
@@ -239,8 +287,8 @@ fn reply_or_apology(result: Result<Reply, ServiceError>) -> Reply {
     match result {
         Ok(reply) => reply,
         Err(e) => {
-            if let ServiceError::System(detail) = &e {
-                tracing::error!(%detail, "a command failed");
+            if !e.is_refusal() {
+                tracing::error!(error = %e, "a command failed");
             }
             Reply::private(e.player_message())
         }
@@ -254,20 +302,12 @@ async fn actor(ctx: Context<'_>) -> Actor {
         Some(member) => member.display_name().to_string(),
         None => user.display_name().to_string(),
     };
-    Actor {
-        id: UserId(user.id.get()),
-        name,
-        is_bot: user.bot,
-    }
+    Actor::with_kind(UserId(user.id.get()), &name, user.bot)
 }
 
 /// A user named in an option.
 fn actor_of(user: &serenity::User) -> Actor {
-    Actor {
-        id: UserId(user.id.get()),
-        name: user.display_name().to_string(),
-        is_bot: user.bot,
-    }
+    Actor::with_kind(UserId(user.id.get()), user.display_name(), user.bot)
 }
 
 /// The server and channel (or thread) of the command.
@@ -296,7 +336,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         poise::FrameworkError::ArgumentParse { ctx, input, .. } => {
             let text = match input {
-                Some(input) => format!("`{input}` is not a value this option takes."),
+                Some(input) => format!(
+                    "`{}` is not a value this option takes.",
+                    crate::service::echo(&input)
+                ),
                 None => "One of the options could not be read.".to_string(),
             };
             let _ = ctx

@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::service::{Button, ButtonStyle, Notice, Reply};
+use crate::service::{Button, ButtonStyle, Reply};
 
 /// Discord's limit on a message's text.
 const MAX_CONTENT: usize = 2000;
@@ -164,15 +164,6 @@ fn style(style: ButtonStyle) -> serenity::ButtonStyle {
         ButtonStyle::Success => serenity::ButtonStyle::Success,
         ButtonStyle::Danger => serenity::ButtonStyle::Danger,
     }
-}
-
-/// Posts what the clock has to say in its channel.
-pub async fn notice(http: &serenity::Http, notice: &Notice) -> Result<(), serenity::Error> {
-    let channel = serenity::ChannelId::new(notice.channel.0.max(1));
-    for m in messages(&notice.reply) {
-        channel.send_message(http, m.channel()).await?;
-    }
-    Ok(())
 }
 
 /// Splits text into pieces of at most [`MAX_CONTENT`] characters, at line ends where it can.

@@ -1,5 +1,6 @@
 //! Ending a battle by agreement: one player proposes, the other agrees or declines.
 
+use super::pictures::{attach_after_commit, board_to_show};
 use super::error::{refuse, Result};
 use super::outcome::{mention, Action, ButtonStyle, Reply};
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
@@ -61,6 +62,7 @@ impl Service {
         }
         text.push_str(" Moving instead lets the proposal lapse.");
         Ok(Reply::public(text)
+            .saved()
             .mention(other)
             .button(
                 Action::AgreeEnd {
@@ -114,6 +116,7 @@ impl Service {
                 actor.name,
                 m.game.battle_number()
             ))
+            .saved()
             .mention(proposal.proposer);
             reply.spend_buttons = pressed.is_some();
             return Ok(reply);
@@ -129,6 +132,9 @@ impl Service {
         let (mut lines, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
+        let settings = tx.settings(actor.id).await?;
+        let index = progress.battle as usize - 1;
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
         tx.commit().await?;
         lines.insert(
             0,
@@ -139,13 +145,11 @@ impl Service {
                 progress.battle
             ),
         );
-        let mut reply = Reply::public(lines.join("\n"));
+        let mut reply = Reply::public(lines.join("\n")).saved();
         if let Some(next) = next {
             reply = reply.mention(next);
         }
         reply.spend_buttons = pressed.is_some();
-        let settings = self.store.settings(actor.id).await?;
-        self.board_output(&m, &names, progress.battle as usize - 1, &settings, reply)
-            .await
+        Ok(attach_after_commit(drawing, reply).await)
     }
 }

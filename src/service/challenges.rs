@@ -3,7 +3,9 @@
 use rand::Rng;
 
 use super::error::{refuse, Result};
-use super::outcome::{full_time, mention, relative_time, Action, ButtonStyle, Reply};
+use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
+use super::outcome::{channel, full_time, mention, relative_time, Action, ButtonStyle, Reply};
+use super::pictures::{attach_after_commit, board_to_show};
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
@@ -65,8 +67,6 @@ impl Service {
         if self.store.active_match_in(place.channel).await?.is_some() {
             return refuse("This channel already has a match in play. Finish it first, or challenge in another channel.");
         }
-        self.see(challenger).await?;
-        self.see(opponent).await?;
         let now = self.now();
         let new = NewChallenge {
             guild: place.guild,
@@ -79,7 +79,11 @@ impl Service {
             created_at: now,
             expires_at: now + self.config.challenge_expiry,
         };
-        let challenge = match self.store.create_challenge(&new).await {
+        // The names are saved with the challenge, so a refused challenge changes nothing.
+        let mut tx = self.store.begin().await?;
+        tx.save_player(&challenger.player(), now).await?;
+        tx.save_player(&opponent.player(), now).await?;
+        let challenge = match tx.create_challenge(&new).await {
             Ok(c) => c,
             Err(StoreError::Conflict(Conflict::DuplicateChallenge)) => {
                 return refuse(format!(
@@ -89,6 +93,7 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
+        tx.commit().await?;
         let sides = match side {
             SideChoice::Dwarfs => format!("{} commands the dwarfs in battle 1", challenger.name),
             SideChoice::Trolls => format!("{} commands the trolls in battle 1", challenger.name),
@@ -104,6 +109,7 @@ impl Service {
             relative_time(challenge.expires_at),
         );
         Ok(Reply::public(text)
+            .saved()
             .mention(opponent.id)
             .button(Action::Accept(challenge.id), "Accept", ButtonStyle::Success)
             .button(
@@ -187,9 +193,7 @@ impl Service {
             .lock_match(match_id)
             .await?
             .ok_or_else(|| super::ServiceError::System(format!("match {match_id} vanished")))?;
-        tx.commit().await?;
-
-        let names = self.names(&m).await?;
+        let names = Names(tx.names(&m.players).await?);
         let text = format!(
             "**Match #{}** of **{}** begins: two battles, roles swapped after the first.\n\
              **Battle 1**: **{}** commands the dwarfs, **{}** the trolls. Dwarfs move first.\n\
@@ -202,16 +206,36 @@ impl Service {
             full_time(clock.deadline),
             relative_time(clock.deadline),
         );
-        let settings = self.store.settings(actor.id).await?;
-        let mut reply = self
-            .board_output(
-                &m,
-                &names,
-                0,
-                &settings,
-                Reply::public(text).mention(players[0]),
-            )
-            .await?;
+        let opening = Reply::public(text).mention(players[0]);
+        if m.channel != place.channel {
+            // The match has a thread of its own: its opening goes there through the outbox,
+            // in this transaction, and the channel is told where to look.
+            let mut opening = opening;
+            opening.board = Some(BoardShot {
+                match_id: m.id,
+                battle: 1,
+                plies: 0,
+            });
+            let thread = Place {
+                guild: place.guild,
+                channel: m.channel,
+            };
+            let body = NoticeBody::new(NoticeKind::Announcement, &opening);
+            queue(&mut tx, thread, Some(m.id), &body, now).await?;
+            tx.commit().await?;
+            self.outbox_signal.notify_waiters();
+            let mut note = Reply::public(format!(
+                "**{}** accepted the challenge. The match is played in {}.",
+                actor.name,
+                channel(m.channel)
+            ));
+            note.spend_buttons = id.is_some();
+            return Ok(note.saved());
+        }
+        let settings = tx.settings(actor.id).await?;
+        let drawing = self.start_drawing(board_to_show(&m, &names, 0, &settings));
+        tx.commit().await?;
+        let mut reply = attach_after_commit(drawing, opening).await.saved();
         reply.spend_buttons = id.is_some();
         Ok(reply)
     }
@@ -277,13 +301,9 @@ impl Service {
         let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {
             return refuse("This challenge is no longer open.");
         };
+        let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);
         tx.commit().await?;
-        let names = Names(
-            self.store
-                .names(&[closed.challenger, closed.opponent])
-                .await?,
-        );
-        let mut reply = Reply::public(say(&names, &closed));
+        let mut reply = Reply::public(say(&names, &closed)).saved();
         reply.spend_buttons = from_button;
         Ok(reply)
     }

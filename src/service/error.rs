@@ -12,6 +12,10 @@ pub enum ServiceError {
     /// Something broke on our side (the database, say). Logged; the player gets an apology.
     #[error("system failure: {0}")]
     System(String),
+    /// Saving failed in a way that leaves it unknown whether the change landed (the database
+    /// went away during the commit). The player is told to look before trying again.
+    #[error("commit outcome unknown: {0}")]
+    Unsure(String),
 }
 
 impl ServiceError {
@@ -21,6 +25,9 @@ impl ServiceError {
             ServiceError::Refused(m) => m.clone(),
             ServiceError::System(_) => {
                 "Sorry, something went wrong on our side and nothing was changed. Please try again in a moment.".to_string()
+            }
+            ServiceError::Unsure(_) => {
+                "Sorry, something went wrong on our side while saving this, and it may have gone through. Look at `/thud board` before trying again.".to_string()
             }
         }
     }
@@ -32,7 +39,10 @@ impl ServiceError {
 
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> ServiceError {
-        ServiceError::System(e.to_string())
+        match e {
+            StoreError::CommitUnsure(_) => ServiceError::Unsure(e.to_string()),
+            e => ServiceError::System(e.to_string()),
+        }
     }
 }
 

@@ -37,13 +37,14 @@ impl Service {
         let seat = seat_of(&m, actor)?;
         let mut reply = self
             .forfeit(
-                tx,
+                &mut tx,
                 m,
                 seat,
                 Finish::Resigned,
                 format!("**{}** resigns.", actor.name),
             )
             .await?;
+        tx.commit().await?;
         reply.spend_buttons = confirmed.is_some();
         Ok(reply)
     }
@@ -65,18 +66,21 @@ impl Service {
         let names = names_in(&mut tx, &m).await?;
         let late = names.of(clock.player);
         let waiting = seat_of(&m, actor)?;
-        self.forfeit(
-            tx,
-            m,
-            waiting.other(),
-            Finish::Timeout,
-            format!(
-                "**{}** claims the match: {late} missed the deadline of {}.",
-                actor.name,
-                full_time(clock.deadline)
-            ),
-        )
-        .await
+        let reply = self
+            .forfeit(
+                &mut tx,
+                m,
+                waiting.other(),
+                Finish::Timeout,
+                format!(
+                    "**{}** claims the match: {late} missed the deadline of {}.",
+                    actor.name,
+                    full_time(clock.deadline)
+                ),
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(reply)
     }
 
     /// A moderator stops the match in this channel; it is recorded and unrated.
@@ -88,27 +92,23 @@ impl Service {
         }
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
-        tx.finish_match(
-            m.id,
-            Finish::Aborted,
-            None,
-            None,
-            Some(actor.id),
-            self.now(),
-        )
-        .await?;
+        let now = self.now();
+        tx.save_player(&actor.player(), now).await?;
+        tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
+            .await?;
         tx.commit().await?;
-        self.see(actor).await?;
         Ok(Reply::public(format!(
             "**Match #{}** was aborted by {}. It is recorded but not rated.",
             m.id, actor.name
-        )))
+        ))
+        .saved())
     }
 
-    /// `loser` forfeits `m`; writes the result and ratings and announces it.
+    /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and
+    /// returns the announcement.
     pub(super) async fn forfeit(
         &self,
-        mut tx: Tx,
+        tx: &mut Tx,
         mut m: StoredMatch,
         loser: Seat,
         finish: Finish,
@@ -118,12 +118,11 @@ impl Service {
             Ok(r) => r,
             Err(e) => return refuse(format!("{e}.")),
         };
-        let names = names_in(&mut tx, &m).await?;
+        let names = names_in(tx, &m).await?;
         let mut lines = vec![opening];
-        lines.extend(self.finish(&mut tx, &m, &names, &result, finish).await?);
-        tx.commit().await?;
+        lines.extend(self.finish(tx, &m, &names, &result, finish).await?);
         let winner = m.player(loser.other());
-        Ok(Reply::public(lines.join("\n")).mention(winner))
+        Ok(Reply::public(lines.join("\n")).mention(winner).saved())
     }
 }
 

@@ -9,6 +9,7 @@ mod agreement;
 mod board;
 mod challenges;
 mod clock;
+mod delivery;
 mod error;
 mod forfeits;
 mod ladder;
@@ -22,13 +23,15 @@ mod timekeeping;
 
 pub use challenges::ChallengeOptions;
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use delivery::{BoardShot, Delivery, DeliveryFailure, NoticeBody, NoticeKind};
 pub use error::{Result, ServiceError};
 pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
 pub use outcome::{
-    full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Notice, Reply,
+    full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Reply,
 };
 pub use play::{MoveRequest, Verb};
 pub use suggestions::Choice;
+pub use timekeeping::TickReport;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -73,12 +76,63 @@ pub struct Actor {
 }
 
 impl Actor {
-    pub fn new(id: UserId, name: impl Into<String>) -> Actor {
+    /// A person; the name is cleaned with [`clean_name`].
+    pub fn new(id: UserId, name: impl AsRef<str>) -> Actor {
+        Actor::with_kind(id, name.as_ref(), false)
+    }
+
+    /// A person or a bot account; the name is cleaned with [`clean_name`].
+    pub fn with_kind(id: UserId, name: &str, is_bot: bool) -> Actor {
         Actor {
             id,
-            name: name.into(),
-            is_bot: false,
+            name: clean_name(name, id),
+            is_bot,
         }
+    }
+}
+
+/// The longest name the bot shows or stores (Discord's display names are at most 32).
+const MAX_NAME: usize = 64;
+
+/// A display name safe to store and show: control characters (a NUL byte, line breaks) become
+/// spaces, runs of white space one space, at most [`MAX_NAME`] characters, and an empty name
+/// becomes "player <id>".
+pub fn clean_name(name: &str, id: UserId) -> String {
+    let mut out = String::new();
+    for word in name
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+    {
+        if out.chars().count() >= MAX_NAME {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().take(MAX_NAME));
+    }
+    if out.is_empty() {
+        format!("player {id}")
+    } else {
+        out.chars().take(MAX_NAME).collect()
+    }
+}
+
+/// Player input echoed in a message, cut to a length a message can carry.
+pub fn echo(input: &str) -> String {
+    const MAX_ECHO: usize = 40;
+    let clean: String = input
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .filter(|c| *c != '`')
+        .collect();
+    if clean.chars().count() <= MAX_ECHO {
+        clean
+    } else {
+        let cut: String = clean.chars().take(MAX_ECHO - 1).collect();
+        format!("{cut}…")
     }
 }
 
@@ -110,6 +164,8 @@ pub struct Service {
     renderer: Arc<Renderer>,
     clock: Arc<dyn Clock>,
     config: ServiceConfig,
+    /// Woken whenever notices are queued, so a delivery worker need not wait for its next round.
+    outbox_signal: Arc<tokio::sync::Notify>,
 }
 
 impl Service {
@@ -124,7 +180,13 @@ impl Service {
             renderer,
             clock,
             config,
+            outbox_signal: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// Notified whenever notices are queued in the outbox.
+    pub fn outbox_signal(&self) -> Arc<tokio::sync::Notify> {
+        self.outbox_signal.clone()
     }
 
     pub fn store(&self) -> &Store {
@@ -254,6 +316,7 @@ fn turn_clock(player: UserId, now: DateTime<Utc>, days: u32) -> TurnClock {
         deadline,
         remind_at: deadline - warning,
         reminder_sent_at: None,
+        paused_at: None,
     }
 }
 

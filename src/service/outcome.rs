@@ -7,7 +7,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use super::delivery::BoardShot;
+use crate::store::{ChallengeId, ChannelId, MatchId, UserId};
 
 /// A file to attach: a board picture, a replay or a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +117,11 @@ pub struct Reply {
     /// The board in text whenever the message shows a board: for a console, or as the
     /// picture's description for screen readers.
     pub board_text: Option<String>,
+    /// The board the message shows, to draw again if it has to be posted later.
+    pub board: Option<BoardShot>,
+    /// The message reports a change that was saved: if it cannot be shown as the answer to
+    /// the command, its public part must reach the channel another way.
+    pub saved: bool,
 }
 
 impl Reply {
@@ -134,6 +140,12 @@ impl Reply {
             private: true,
             ..Reply::default()
         }
+    }
+
+    /// Marks the reply as reporting a saved change.
+    pub fn saved(mut self) -> Reply {
+        self.saved = true;
+        self
     }
 
     pub fn mention(mut self, user: UserId) -> Reply {
@@ -161,13 +173,6 @@ impl Reply {
     }
 }
 
-/// Something the clock worker has to say in a channel, unasked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub guild: GuildId,
-    pub channel: ChannelId,
-    pub reply: Reply,
-}
 
 /// A player mention token.
 pub fn mention(user: UserId) -> String {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
+use super::delivery::BoardShot;
 use super::error::{Result, ServiceError};
 use super::outcome::Reply;
 use super::{battle_status, Names, Service};
@@ -20,18 +21,21 @@ pub(super) struct BoardToShow {
     theme: Theme,
     brief: bool,
     filename: String,
+    shot: BoardShot,
 }
 
 /// A drawn board: the text board always, the picture unless the viewer prefers text.
 pub(super) struct DrawnBoard {
     text: String,
     picture: Option<(String, Vec<u8>)>,
+    shot: BoardShot,
 }
 
 impl DrawnBoard {
     /// `reply` with this board: attached as a picture, or written as a text board.
     pub(super) fn onto(self, mut reply: Reply) -> Reply {
         reply.board_text = Some(self.text.clone());
+        reply.board = Some(self.shot);
         match self.picture {
             Some((filename, png)) => reply.attach(filename, png),
             None => {
@@ -68,7 +72,43 @@ pub(super) fn board_to_show(
         theme: settings.theme.parse().unwrap_or_default(),
         brief: settings.board_style == BoardStyle::Brief,
         filename: format!("thud-match-{}-battle-{number}.png", m.id),
+        shot: BoardShot {
+            match_id: m.id,
+            battle: number,
+            plies: battle.moves().len() as u32,
+        },
     }
+}
+
+/// The board of `shot`: battle `shot.battle` of `m` as it stood after `shot.plies` moves, for a
+/// notice posted later than it was written. `None` if `m` has no such battle or moves.
+pub(super) fn board_at(
+    m: &StoredMatch,
+    names: &Names,
+    shot: BoardShot,
+    settings: &Settings,
+) -> Option<BoardToShow> {
+    let index = (shot.battle as usize).checked_sub(1)?;
+    let battle = m.game.battles().get(index)?;
+    let plies = shot.plies as usize;
+    let mut board = board_to_show(m, names, index, settings);
+    if plies < battle.moves().len() {
+        // The match went on since: show the board as it was, with whoever was to move then.
+        let position = battle.positions().into_iter().nth(plies)?;
+        let side = position.side_to_move();
+        board.last_move = plies.checked_sub(1).map(|i| battle.moves()[i]);
+        board.caption.status = format!(
+            "{} to move ({})",
+            names.of(m.player(Seat::commanding(side, shot.battle))),
+            side
+        );
+        board.caption.over = false;
+        board.position = position;
+        board.shot = shot;
+    } else if plies > battle.moves().len() {
+        return None;
+    }
+    Some(board)
 }
 
 impl BoardToShow {
@@ -86,7 +126,11 @@ impl BoardToShow {
             };
             (self.filename.clone(), renderer.board_png(&view, self.theme))
         });
-        DrawnBoard { text, picture }
+        DrawnBoard {
+            text,
+            picture,
+            shot: self.shot,
+        }
     }
 }
 
@@ -95,6 +139,18 @@ impl Service {
     pub(super) fn start_drawing(&self, board: BoardToShow) -> JoinHandle<DrawnBoard> {
         let renderer: Arc<Renderer> = self.renderer.clone();
         tokio::task::spawn_blocking(move || board.draw(&renderer))
+    }
+}
+
+/// Waits for a drawing started before a commit and adds it to `reply`. After a commit nothing
+/// may turn the answer into a failure, so a board that could not be drawn is left out.
+pub(super) async fn attach_after_commit(drawing: JoinHandle<DrawnBoard>, reply: Reply) -> Reply {
+    match drawing.await {
+        Ok(board) => board.onto(reply),
+        Err(e) => {
+            tracing::error!(error = %e, "a board could not be drawn; answering without it");
+            reply
+        }
     }
 }
 

@@ -2,10 +2,13 @@
 
 use super::error::{refuse, Result};
 use super::outcome::Reply;
-use super::pictures::{board_to_show, finish_drawing};
-use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use super::pictures::{attach_after_commit, board_to_show};
+use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::store::{Conflict, ProposalAnswer, StoreError};
+
+/// The most characters a move's text may have.
+const MAX_MOVE_TEXT: usize = 100;
 
 /// The MUD's move verbs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +39,20 @@ pub enum MoveRequest {
 impl MoveRequest {
     /// The move text, or why it cannot be read.
     pub fn text(&self) -> Result<MoveText> {
+        let inputs: Vec<&str> = match self {
+            MoveRequest::Notation(s) => vec![s],
+            MoveRequest::Verb {
+                from, to, captures, ..
+            } => vec![from, to, captures],
+        };
+        // The longest real move is a trample or a capture of eight squares; anything much
+        // longer is not a move, and is not echoed back whole.
+        if let Some(long) = inputs.iter().find(|s| s.chars().count() > MAX_MOVE_TEXT) {
+            return refuse(format!(
+                "`{}` is too long to be a move. Write a move like `dF1-F5` or `TG7-F6xE5xF5`.",
+                echo(long)
+            ));
+        }
         match self {
             MoveRequest::Notation(s) => match s.parse::<MoveText>() {
                 Ok(t) => Ok(t),
@@ -162,10 +179,10 @@ impl Service {
         lines.extend(more);
         tx.commit().await?;
 
-        let mut reply = Reply::public(lines.join("\n"));
+        let mut reply = Reply::public(lines.join("\n")).saved();
         if let Some(next) = next {
             reply = reply.mention(next);
         }
-        Ok(finish_drawing(drawing).await?.onto(reply))
+        Ok(attach_after_commit(drawing, reply).await)
     }
 }

@@ -15,7 +15,6 @@ impl Service {
         style: Option<&str>,
         theme: Option<&str>,
     ) -> Result<Reply> {
-        self.see(actor).await?;
         let mut settings = self.store.settings(actor.id).await?;
         if let Some(s) = style {
             settings.board_style =
@@ -37,8 +36,10 @@ impl Service {
             };
             settings.theme = parsed.to_string();
         }
+        // Saved only once every option was read: a refusal changes nothing.
         let changed = style.is_some() || theme.is_some();
         if changed {
+            self.see(actor).await?;
             self.store.save_settings(actor.id, &settings).await?;
         }
         Ok(Reply::private(format!(

@@ -1,53 +1,88 @@
 //! The clock's work: expiring challenges, one reminder per turn, and forfeits after a missed
 //! deadline when the operator turned them on. Safe to run in several bot processes at once:
-//! the store hands each due item to exactly one of them.
+//! the store hands each due item to exactly one of them, and the notice announcing it is
+//! queued in the same transaction, so it is neither lost nor doubled.
 
+use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::Result;
-use super::outcome::{full_time, mention, relative_time, Notice, Reply};
-use super::{names_in, Names, Service};
+use super::outcome::{full_time, mention, relative_time, Reply};
+use super::{names_in, Names, Place, Service};
 use crate::store::Finish;
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
 const BATCH: i64 = 100;
 
-impl Service {
-    /// Does everything that is due now, including anything missed while the bot was down, and
-    /// returns what to announce.
-    pub async fn tick(&self) -> Result<Vec<Notice>> {
-        let now = self.now();
-        let mut notices = Vec::new();
+/// What one tick of the clock did; its notices are in the outbox.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    pub expired_challenges: usize,
+    pub reminders: usize,
+    pub forfeits: usize,
+}
 
-        for c in self.store.expire_challenges(now).await? {
-            let names = Names(self.store.names(&[c.challenger, c.opponent]).await?);
-            notices.push(Notice {
-                guild: c.guild,
-                channel: c.channel,
-                reply: Reply::public(format!(
+impl TickReport {
+    /// Whether anything was queued.
+    pub fn queued_any(&self) -> bool {
+        self.expired_challenges + self.reminders + self.forfeits > 0
+    }
+}
+
+impl Service {
+    /// Does everything that is due now, including anything missed while the bot was down,
+    /// and queues what to announce.
+    pub async fn tick(&self) -> Result<TickReport> {
+        let now = self.now();
+        let mut report = TickReport::default();
+
+        loop {
+            let mut tx = self.store.begin().await?;
+            let expired = tx.expire_challenges(now, BATCH).await?;
+            for c in &expired {
+                let names = Names(tx.names(&[c.challenger, c.opponent]).await?);
+                let reply = Reply::public(format!(
                     "{}'s challenge to {} has expired.",
                     names.of(c.challenger),
                     names.of(c.opponent)
-                )),
-            });
+                ));
+                let place = Place {
+                    guild: c.guild,
+                    channel: c.channel,
+                };
+                let body = NoticeBody::new(NoticeKind::ChallengeExpired, &reply);
+                queue(&mut tx, place, None, &body, now).await?;
+            }
+            tx.commit().await?;
+            report.expired_challenges += expired.len();
+            if (expired.len() as i64) < BATCH {
+                break;
+            }
         }
 
         loop {
             let mut tx = self.store.begin().await?;
             let due = tx.claim_due_reminders(now, BATCH).await?;
-            tx.commit().await?;
             for r in &due {
-                notices.push(Notice {
+                let reply = Reply::public(format!(
+                    "{}, a reminder: it is your move in match #{}. The deadline is {} ({}); after it your opponent may claim the match.",
+                    mention(r.player),
+                    r.match_id,
+                    full_time(r.deadline),
+                    relative_time(r.deadline)
+                ))
+                .mention(r.player);
+                let kind = NoticeKind::Reminder {
+                    player: r.player,
+                    turn_started_at: r.turn_started_at,
+                };
+                let place = Place {
                     guild: r.guild,
                     channel: r.channel,
-                    reply: Reply::public(format!(
-                        "{}, a reminder: it is your move in match #{}. The deadline is {} ({}); after it your opponent may claim the match.",
-                        mention(r.player),
-                        r.match_id,
-                        full_time(r.deadline),
-                        relative_time(r.deadline)
-                    ))
-                    .mention(r.player),
-                });
+                };
+                let body = NoticeBody::new(kind, &reply);
+                queue(&mut tx, place, Some(r.match_id), &body, now).await?;
             }
+            tx.commit().await?;
+            report.reminders += due.len();
             if (due.len() as i64) < BATCH {
                 break;
             }
@@ -63,31 +98,39 @@ impl Service {
                 let Some(m) = tx.lock_match(id).await? else {
                     break;
                 };
+                // The candidate was read before the lock: a move may have started a new turn
+                // since, whose player is not late.
+                let Some(clock) = m.clock.filter(|c| c.deadline <= now - grace) else {
+                    tx.rollback().await?;
+                    continue;
+                };
                 let Some(loser) = m.game.seat_to_move() else {
+                    tx.rollback().await?;
                     break;
                 };
                 let names = names_in(&mut tx, &m).await?;
-                let (guild, channel) = (m.guild, m.channel);
+                let place = Place {
+                    guild: m.guild,
+                    channel: m.channel,
+                };
+                let match_id = m.id;
                 let late = names.of(m.player(loser));
-                let deadline = m.clock.map(|c| full_time(c.deadline)).unwrap_or_default();
+                let opening = format!(
+                    "{late} missed the deadline of {}; the match is forfeited.",
+                    full_time(clock.deadline)
+                );
                 let reply = self
-                    .forfeit(
-                        tx,
-                        m,
-                        loser,
-                        Finish::Timeout,
-                        format!(
-                            "{late} missed the deadline of {deadline}; the match is forfeited."
-                        ),
-                    )
+                    .forfeit(&mut tx, m, loser, Finish::Timeout, opening)
                     .await?;
-                notices.push(Notice {
-                    guild,
-                    channel,
-                    reply,
-                });
+                let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
+                queue(&mut tx, place, Some(match_id), &body, now).await?;
+                tx.commit().await?;
+                report.forfeits += 1;
             }
         }
-        Ok(notices)
+        if report.queued_any() {
+            self.outbox_signal.notify_waiters();
+        }
+        Ok(report)
     }
 }

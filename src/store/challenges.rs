@@ -126,29 +126,6 @@ fn challenge(row: &PgRow) -> Result<Challenge> {
 }
 
 impl Store {
-    /// Issues a challenge; refused with [`super::Conflict::DuplicateChallenge`] when the two
-    /// players already have an open one in the channel.
-    pub async fn create_challenge(&self, new: &NewChallenge) -> Result<Challenge> {
-        let row = sqlx::query(&format!(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
-                                     challenger_side, days_per_move, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
-        ))
-        .bind(new.guild.db())
-        .bind(new.channel.db())
-        .bind(new.challenger.db())
-        .bind(new.opponent.db())
-        .bind(new.variant.name())
-        .bind(new.side.name())
-        .bind(new.days_per_move as i32)
-        .bind(new.created_at)
-        .bind(new.expires_at)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(classify)?;
-        challenge(&row)
-    }
-
     /// A challenge by id.
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>> {
         let row = sqlx::query(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
@@ -176,20 +153,54 @@ impl Store {
         rows.iter().map(challenge).collect()
     }
 
-    /// Marks every open challenge whose time is up as expired, once, and returns them.
-    pub async fn expire_challenges(&self, now: DateTime<Utc>) -> Result<Vec<Challenge>> {
-        let rows = sqlx::query(&format!(
-            "UPDATE challenges SET state = 'expired', answered_at = $1
-             WHERE state = 'pending' AND expires_at <= $1 RETURNING {COLUMNS}"
-        ))
-        .bind(now)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(challenge).collect()
-    }
 }
 
 impl Tx {
+    /// Issues a challenge; refused with [`super::Conflict::DuplicateChallenge`] when the two
+    /// players already have an open one in the channel.
+    pub async fn create_challenge(
+        &mut self, new: &NewChallenge) -> Result<Challenge> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
+                                     challenger_side, days_per_move, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+        ))
+        .bind(new.guild.db())
+        .bind(new.channel.db())
+        .bind(new.challenger.db())
+        .bind(new.opponent.db())
+        .bind(new.variant.name())
+        .bind(new.side.name())
+        .bind(new.days_per_move as i32)
+        .bind(new.created_at)
+        .bind(new.expires_at)
+        .fetch_one(&mut *self.tx)
+        .await
+        .map_err(classify)?;
+        challenge(&row)
+    }
+
+    /// Marks up to `limit` open challenges whose time is up as expired, once, and returns
+    /// them; a challenge another process is expiring is skipped.
+    pub async fn expire_challenges(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<Challenge>> {
+        let rows = sqlx::query(&format!(
+            "UPDATE challenges SET state = 'expired', answered_at = $1
+             WHERE id IN (SELECT id FROM challenges WHERE state = 'pending' AND expires_at <= $1
+                          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+               AND state = 'pending'
+             RETURNING {COLUMNS}"
+        ))
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&mut *self.tx)
+        .await?;
+        rows.iter().map(challenge).collect()
+    }
+
     /// Moves an open, unexpired challenge to `state`; `None` if it is no longer open (answered
     /// by someone else first, or expired).
     pub async fn close_challenge(

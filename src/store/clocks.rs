@@ -21,6 +21,8 @@ pub struct TurnClock {
     /// When to remind the player if they have not moved.
     pub remind_at: DateTime<Utc>,
     pub reminder_sent_at: Option<DateTime<Utc>>,
+    /// Set while the clock stands still because the players could not be told something.
+    pub paused_at: Option<DateTime<Utc>>,
 }
 
 /// A reminder claimed for sending.
@@ -30,12 +32,14 @@ pub struct DueReminder {
     pub guild: GuildId,
     pub channel: ChannelId,
     pub player: UserId,
+    /// The turn it belongs to.
+    pub turn_started_at: DateTime<Utc>,
     pub deadline: DateTime<Utc>,
 }
 
 pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<Option<TurnClock>> {
     let row = sqlx::query(
-        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at
+        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at, paused_at
          FROM clocks WHERE match_id = $1",
     )
     .bind(match_id)
@@ -47,6 +51,7 @@ pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<O
         deadline: r.get("deadline"),
         remind_at: r.get("remind_at"),
         reminder_sent_at: r.get("reminder_sent_at"),
+        paused_at: r.get("paused_at"),
     }))
 }
 
@@ -54,10 +59,11 @@ impl Tx {
     /// Starts the clock of a new turn (replacing the previous turn's).
     pub async fn set_clock(&mut self, id: MatchId, clock: &TurnClock) -> Result<()> {
         sqlx::query(
-            "INSERT INTO clocks (match_id, player_id, turn_started_at, deadline, remind_at, reminder_sent_at)
-             VALUES ($1, $2, $3, $4, $5, $6)
+            "INSERT INTO clocks (match_id, player_id, turn_started_at, deadline, remind_at,
+                 reminder_sent_at, paused_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (match_id) DO UPDATE SET player_id = $2, turn_started_at = $3,
-                 deadline = $4, remind_at = $5, reminder_sent_at = $6",
+                 deadline = $4, remind_at = $5, reminder_sent_at = $6, paused_at = $7",
         )
         .bind(id.db())
         .bind(clock.player.db())
@@ -65,6 +71,7 @@ impl Tx {
         .bind(clock.deadline)
         .bind(clock.remind_at)
         .bind(clock.reminder_sent_at)
+        .bind(clock.paused_at)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -79,42 +86,44 @@ impl Tx {
         Ok(())
     }
 
-    /// Claims up to `limit` reminders due at `now` and marks them sent; a reminder another
-    /// process is handling (or whose match is mid-move) is skipped, not waited for.
+    /// Claims up to `limit` reminders due at `now` and marks them sent. A match another
+    /// process or a move holds is skipped, not waited for; the clock row is updated only if it
+    /// is still unreminded and due once locked, so a reminder is claimed once, for the turn in
+    /// play (a turn that a move just ended is rechecked on its new row and left alone).
     pub async fn claim_due_reminders(
         &mut self,
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<DueReminder>> {
         let rows = sqlx::query(
-            "SELECT m.id, m.guild_id, m.channel_id, c.player_id, c.deadline
-             FROM clocks c JOIN matches m ON m.id = c.match_id
-             WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
-               AND m.state = 'active'
-             ORDER BY c.remind_at LIMIT $2
-             FOR UPDATE OF m SKIP LOCKED",
+            "WITH due AS (
+                 SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
+                 WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
+                   AND c.paused_at IS NULL AND m.state = 'active'
+                 ORDER BY c.remind_at LIMIT $2
+                 FOR UPDATE OF m SKIP LOCKED)
+             UPDATE clocks c SET reminder_sent_at = $1
+             FROM due JOIN matches m ON m.id = due.id
+             WHERE c.match_id = due.id AND c.reminder_sent_at IS NULL AND c.remind_at <= $1
+               AND c.deadline > $1 AND c.paused_at IS NULL
+             RETURNING c.match_id, m.guild_id, m.channel_id, c.player_id, c.turn_started_at,
+                 c.deadline",
         )
         .bind(now)
         .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
-        let due: Vec<DueReminder> = rows
+        Ok(rows
             .iter()
             .map(|r| DueReminder {
-                match_id: MatchId::from_db(r.get("id")),
+                match_id: MatchId::from_db(r.get("match_id")),
                 guild: GuildId::from_db(r.get("guild_id")),
                 channel: ChannelId::from_db(r.get("channel_id")),
                 player: UserId::from_db(r.get("player_id")),
+                turn_started_at: r.get("turn_started_at"),
                 deadline: r.get("deadline"),
             })
-            .collect();
-        let ids: Vec<i64> = due.iter().map(|d| d.match_id.db()).collect();
-        sqlx::query("UPDATE clocks SET reminder_sent_at = $2 WHERE match_id = ANY($1)")
-            .bind(&ids)
-            .bind(now)
-            .execute(&mut *self.tx)
-            .await?;
-        Ok(due)
+            .collect())
     }
 
     /// Locks up to `limit` matches in play whose turn deadline passed before `before`,
@@ -126,7 +135,7 @@ impl Tx {
     ) -> Result<Vec<MatchId>> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
-             WHERE c.deadline <= $1 AND m.state = 'active'
+             WHERE c.deadline <= $1 AND c.paused_at IS NULL AND m.state = 'active'
              ORDER BY c.deadline LIMIT $2
              FOR UPDATE OF m SKIP LOCKED",
         )
@@ -135,5 +144,46 @@ impl Tx {
         .fetch_all(&mut *self.tx)
         .await?;
         Ok(ids.into_iter().map(MatchId::from_db).collect())
+    }
+
+    /// Stops a match's clock where it stands, because its players could not be told
+    /// something; `reason` is shown to them. A clock already paused keeps its first pause.
+    pub async fn pause_clock(
+        &mut self,
+        id: MatchId,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query("UPDATE clocks SET paused_at = COALESCE(paused_at, $2) WHERE match_id = $1")
+            .bind(id.db())
+            .bind(now)
+            .execute(&mut *self.tx)
+            .await?;
+        sqlx::query("UPDATE matches SET trouble = $2, trouble_at = $3 WHERE id = $1")
+            .bind(id.db())
+            .bind(reason)
+            .bind(now)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Starts a paused clock again: the deadline and the reminder move on by the time it
+    /// stood still, and the match's trouble is cleared.
+    pub async fn resume_clock(&mut self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query(
+            "UPDATE clocks SET deadline = deadline + ($2 - paused_at),
+                 remind_at = remind_at + ($2 - paused_at), paused_at = NULL
+             WHERE match_id = $1 AND paused_at IS NOT NULL",
+        )
+        .bind(id.db())
+        .bind(now)
+        .execute(&mut *self.tx)
+        .await?;
+        sqlx::query("UPDATE matches SET trouble = NULL, trouble_at = NULL WHERE id = $1")
+            .bind(id.db())
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
     }
 }

@@ -22,6 +22,10 @@ pub enum StoreError {
     Corrupt(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The commit failed in a way that leaves its outcome unknown: the connection broke after
+    /// COMMIT was sent, say.
+    #[error("the commit may or may not have landed: {0}")]
+    CommitUnsure(sqlx::Error),
 }
 
 impl StoreError {

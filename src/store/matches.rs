@@ -110,6 +110,8 @@ pub struct StoredMatch {
     pub clock: Option<TurnClock>,
     /// The open end proposal in the current battle, if any.
     pub proposal: Option<EndProposal>,
+    /// Why the bot cannot reach the match's channel, if it cannot.
+    pub trouble: Option<String>,
 }
 
 impl StoredMatch {
@@ -176,12 +178,14 @@ pub struct MatchSummary {
     pub finished_at: Option<DateTime<Utc>>,
     /// While active: who is to move and by when.
     pub clock: Option<TurnClock>,
+    /// Why the bot cannot reach the match's channel, if it cannot.
+    pub trouble: Option<String>,
 }
 
 const MATCH_COLUMNS: &str =
     "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
      m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
-     m.finished_at, m.first_points, m.second_points";
+     m.finished_at, m.first_points, m.second_points, m.trouble";
 
 fn variant_of(row: &PgRow) -> Result<Variant> {
     let name: String = row.get("variant");
@@ -286,6 +290,7 @@ async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
         battles,
         clock,
         proposal,
+        trouble: row.get("trouble"),
     })
 }
 
@@ -300,6 +305,7 @@ fn summary(row: &PgRow) -> Result<MatchSummary> {
             deadline: row.get("deadline"),
             remind_at: row.get("remind_at"),
             reminder_sent_at: row.get("reminder_sent_at"),
+            paused_at: row.get("paused_at"),
         });
     Ok(MatchSummary {
         id: MatchId::from_db(row.get("id")),
@@ -323,13 +329,14 @@ fn summary(row: &PgRow) -> Result<MatchSummary> {
         created_at: row.get("created_at"),
         finished_at: row.get("finished_at"),
         clock,
+        trouble: row.get("trouble"),
     })
 }
 
 const SUMMARY_QUERY: &str = "SELECT m.id, m.guild_id, m.channel_id, m.first_player_id, \
      m.second_player_id, m.variant, m.state, m.finish, m.winner_id, m.first_points, \
      m.second_points, m.rated, m.created_at, m.finished_at, c.player_id AS clock_player, \
-     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at \
+     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, m.trouble \
      FROM matches m LEFT JOIN clocks c ON c.match_id = m.id";
 
 impl Store {

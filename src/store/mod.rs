@@ -12,6 +12,7 @@ mod error;
 mod ids;
 pub mod local;
 mod matches;
+mod outbox;
 mod players;
 mod proposals;
 mod ratings;
@@ -26,12 +27,14 @@ pub use local::{Binaries, Durability, LocalServer, LocalServerError};
 pub use matches::{
     Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
+pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
 pub use players::{BoardStyle, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
 pub use scratch::{ScratchDatabase, ScratchError};
 
 use sqlx::{PgPool, Postgres, Transaction};
+
 
 /// The database of matches, players and ratings.
 #[derive(Clone, Debug)]
@@ -63,9 +66,14 @@ pub struct Tx {
 }
 
 impl Tx {
+    /// Commits. A failure here is [`StoreError::CommitUnsure`] unless the server answered
+    /// with an error of its own (then nothing landed).
     pub async fn commit(self) -> Result<()> {
-        self.tx.commit().await?;
-        Ok(())
+        match self.tx.commit().await {
+            Ok(()) => Ok(()),
+            Err(e @ sqlx::Error::Database(_)) => Err(StoreError::Database(e)),
+            Err(e) => Err(StoreError::CommitUnsure(e)),
+        }
     }
 
     /// Ends the transaction now, releasing its locks at once. (Dropping it also rolls back,

@@ -1,0 +1,138 @@
+//! The delivery worker's Discord side: posts the outbox's notices, at least once (what may
+//! succeed later is tried again) and at most once on Discord's side (every post carries the
+//! notice's nonce with `enforce_nonce`, so a retry after a post whose answer was lost returns
+//! the message already made instead of making another).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use tokio::sync::watch;
+
+use super::post;
+use crate::service::{Delivery, DeliveryFailure, Service};
+
+/// Notices claimed per round.
+const BATCH: i64 = 20;
+
+/// Discord's JSON error codes that mean a post into that channel will never succeed.
+/// (discord-api-docs, topics/Opcodes_and_Status_Codes: JSON error codes.)
+const PERMANENT: [(isize, &str); 7] = [
+    (10003, "the channel or thread no longer exists"),
+    (10004, "the bot is no longer in that server"),
+    (50001, "the bot cannot see the channel (Missing Access)"),
+    (50013, "the bot lacks a permission it needs there (Missing Permissions)"),
+    (50007, "the player does not accept direct messages"),
+    (160005, "the thread is locked"),
+    (50083, "the thread is archived"),
+];
+
+/// Posts what the outbox holds as it falls due, woken early whenever notices are queued.
+pub(super) async fn delivery_worker(
+    service: Arc<Service>,
+    http: Arc<serenity::Http>,
+    every: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
+    let queued = service.outbox_signal();
+    loop {
+        deliver_due(&service, &http).await;
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = queued.notified() => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// Posts every notice that is due now.
+pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
+    loop {
+        let batch = match service.claim_deliveries(BATCH).await {
+            Ok(batch) => batch,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the outbox; trying again");
+                return;
+            }
+        };
+        if batch.is_empty() {
+            return;
+        }
+        for delivery in &batch {
+            let outcome = match send(http, delivery).await {
+                Ok(()) => service.delivered(delivery).await,
+                Err(e) => {
+                    let failure = classify(&e);
+                    match &failure {
+                        DeliveryFailure::Permanent { reason } => tracing::warn!(
+                            channel = %delivery.channel, notice = delivery.id, %reason,
+                            "a notice cannot be delivered; its match's clock is paused"
+                        ),
+                        DeliveryFailure::Transient { reason, .. } => tracing::info!(
+                            channel = %delivery.channel, notice = delivery.id,
+                            attempt = delivery.attempt, %reason, "a notice will be tried again"
+                        ),
+                    }
+                    service.delivery_failed(delivery, &failure).await
+                }
+            };
+            if let Err(e) = outcome {
+                // The lease runs out and the notice is taken up again; its nonce keeps a
+                // second post from doubling it.
+                tracing::warn!(notice = delivery.id, error = %e, "could not record a delivery");
+            }
+        }
+        if (batch.len() as i64) < BATCH {
+            return;
+        }
+    }
+}
+
+/// Posts one notice, each part of a long one with a nonce of its own.
+async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity::Error> {
+    let channel = serenity::ChannelId::new(delivery.channel.0.max(1));
+    for (part, message) in post::messages(&delivery.reply).into_iter().enumerate() {
+        let nonce = format!("{}p{part}", delivery.nonce);
+        let message = message
+            .channel()
+            .nonce(serenity::Nonce::String(nonce))
+            .enforce_nonce(true);
+        channel.send_message(http, message).await?;
+    }
+    Ok(())
+}
+
+/// Whether Discord may take the notice later.
+pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
+    let serenity::Error::Http(http) = error else {
+        return DeliveryFailure::Transient {
+            reason: error.to_string(),
+            retry_after: None,
+        };
+    };
+    match http {
+        serenity::HttpError::UnsuccessfulRequest(response) => {
+            let status = response.status_code.as_u16();
+            let code = response.error.code;
+            let reason = match PERMANENT.iter().find(|(c, _)| *c == code) {
+                Some((_, why)) => format!("{why} (Discord error {code})"),
+                None => format!(
+                    "Discord answered {status}: {} (error {code})",
+                    response.error.message
+                ),
+            };
+            if status == 429 || status >= 500 {
+                DeliveryFailure::Transient {
+                    reason,
+                    retry_after: None,
+                }
+            } else {
+                DeliveryFailure::Permanent { reason }
+            }
+        }
+        _ => DeliveryFailure::Transient {
+            reason: http.to_string(),
+            retry_after: None,
+        },
+    }
+}

@@ -1,0 +1,290 @@
+//! The outbox's service side: notices are queued in the transaction of the change they report,
+//! and handed to a front-end's delivery worker with their boards drawn at send time.
+//!
+//! A notice Discord will never take (the bot lost access, the channel is gone, the thread is
+//! locked) is marked undeliverable and pauses its match's clock: a match is never decided by a
+//! clock its players could not hear.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::error::{Result, ServiceError};
+use super::outcome::Reply;
+use super::pictures::{board_at, finish_drawing};
+use super::{Names, Place, Service};
+use crate::store::{
+    ChannelId, GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Settings, Tx, UserId,
+};
+
+/// How long a worker holds a claimed notice before another process may take it over.
+const LEASE_SECONDS: i64 = 120;
+/// The longest pause between two tries of a notice.
+const MAX_BACKOFF_SECONDS: i64 = 600;
+
+/// What kind of notice, for the checks made when its turn comes.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NoticeKind {
+    /// A reminder, true only while the turn it was claimed for is still in play.
+    Reminder {
+        player: UserId,
+        turn_started_at: DateTime<Utc>,
+    },
+    ChallengeExpired,
+    /// A match decided by the clock.
+    Forfeit,
+    /// The public part of an answer that could not be given as the interaction's response,
+    /// or the opening of a match in its new thread.
+    Announcement,
+}
+
+/// A board to draw when the notice is sent: battle `battle` of a match after `plies` moves.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardShot {
+    pub match_id: MatchId,
+    pub battle: u8,
+    pub plies: u32,
+}
+
+/// A notice as the outbox keeps it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct NoticeBody {
+    #[serde(flatten)]
+    pub kind: NoticeKind,
+    pub text: String,
+    pub mentions: Vec<UserId>,
+    pub board: Option<BoardShot>,
+}
+
+/// A notice claimed for posting, ready to send.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    pub id: i64,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub match_id: Option<MatchId>,
+    pub reply: Reply,
+    /// Discord's message nonce (at most 25 characters), the same on every try, so a retry
+    /// after a post whose answer was lost does not post twice.
+    pub nonce: String,
+    /// Tries so far, this one included.
+    pub attempt: u32,
+}
+
+/// Why a post failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeliveryFailure {
+    /// Worth trying again (a 5xx, a rate limit, the network); `retry_after` when Discord said.
+    Transient {
+        reason: String,
+        retry_after: Option<std::time::Duration>,
+    },
+    /// Discord will never take it: no access, a missing permission, the channel gone.
+    Permanent { reason: String },
+}
+
+impl NoticeBody {
+    pub(super) fn new(kind: NoticeKind, reply: &Reply) -> NoticeBody {
+        NoticeBody {
+            kind,
+            text: reply.text.clone(),
+            mentions: reply.mentions.clone(),
+            board: reply.board,
+        }
+    }
+}
+
+/// Queues `body` for the channel at `place` in `tx`.
+pub(super) async fn queue(
+    tx: &mut Tx,
+    place: Place,
+    match_id: Option<MatchId>,
+    body: &NoticeBody,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let body = serde_json::to_value(body)
+        .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
+    tx.queue_notice(&NewNotice {
+        guild: place.guild,
+        channel: place.channel,
+        match_id,
+        body,
+        created_at: now,
+    })
+    .await?;
+    Ok(())
+}
+
+impl Service {
+    /// Queues the public part of `reply` for the channel at `place`, for when it could not be
+    /// given as the answer to the command that made it.
+    pub async fn announce_later(
+        &self,
+        place: Place,
+        match_id: Option<MatchId>,
+        reply: &Reply,
+    ) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let body = NoticeBody::new(NoticeKind::Announcement, reply);
+        queue(&mut tx, place, match_id, &body, self.now()).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
+    }
+
+    /// Claims up to `limit` notices that are due and makes them ready to send. A reminder
+    /// whose turn has been played since is dropped here, never sent.
+    pub async fn claim_deliveries(&self, limit: i64) -> Result<Vec<Delivery>> {
+        let now = self.now();
+        let claimed = self
+            .store
+            .claim_notices(now, Duration::seconds(LEASE_SECONDS), limit)
+            .await?;
+        let mut ready = Vec::with_capacity(claimed.len());
+        for notice in claimed {
+            match self.prepare(&notice).await {
+                Ok(Some(delivery)) => ready.push(delivery),
+                Ok(None) => {
+                    self.store
+                        .finish_notice(notice.id, NoticeState::Obsolete, None, now)
+                        .await?
+                }
+                Err(e) => {
+                    let reason = e.to_string();
+                    tracing::error!(notice = notice.id, %reason, "a notice could not be prepared");
+                    self.store
+                        .finish_notice(notice.id, NoticeState::Undeliverable, Some(&reason), now)
+                        .await?
+                }
+            }
+        }
+        Ok(ready)
+    }
+
+    /// The notice as a message, or `None` when it is no longer true.
+    async fn prepare(&self, notice: &QueuedNotice) -> Result<Option<Delivery>> {
+        let body: NoticeBody = serde_json::from_value(notice.body.clone())
+            .map_err(|e| ServiceError::System(format!("notice {} is damaged: {e}", notice.id)))?;
+        if let NoticeKind::Reminder {
+            player,
+            turn_started_at,
+        } = body.kind
+        {
+            let Some(id) = notice.match_id else {
+                return Ok(None);
+            };
+            let m = self.store.load_match(id).await?;
+            let still_due = m.and_then(|m| m.clock).is_some_and(|c| {
+                c.player == player && c.turn_started_at == turn_started_at && c.paused_at.is_none()
+            });
+            if !still_due {
+                return Ok(None);
+            }
+        }
+        let mut reply = Reply::public(body.text);
+        reply.mentions = body.mentions;
+        if let Some(shot) = body.board {
+            if let Some(m) = self.store.load_match(shot.match_id).await? {
+                let names = Names(self.store.names(&m.players).await?);
+                if let Some(board) = board_at(&m, &names, shot, &Settings::default()) {
+                    reply = finish_drawing(self.start_drawing(board)).await?.onto(reply);
+                }
+            }
+        }
+        Ok(Some(Delivery {
+            id: notice.id,
+            guild: notice.guild,
+            channel: notice.channel,
+            match_id: notice.match_id,
+            reply,
+            nonce: format!("thud-n{}", notice.id),
+            attempt: notice.attempts,
+        }))
+    }
+
+    /// The notice was posted.
+    pub async fn delivered(&self, delivery: &Delivery) -> Result<()> {
+        let now = self.now();
+        self.store
+            .finish_notice(delivery.id, NoticeState::Delivered, None, now)
+            .await?;
+        Ok(())
+    }
+
+    /// The post failed: tried again later, or, when Discord will never take it, marked
+    /// undeliverable and its match's clock paused until a player acts.
+    pub async fn delivery_failed(
+        &self,
+        delivery: &Delivery,
+        failure: &DeliveryFailure,
+    ) -> Result<()> {
+        let now = self.now();
+        match failure {
+            DeliveryFailure::Transient {
+                reason,
+                retry_after,
+            } => {
+                let wait = match retry_after {
+                    Some(after) => Duration::from_std(*after)
+                        .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
+                        .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
+                    None => backoff(delivery.attempt),
+                };
+                self.store.retry_notice(delivery.id, now + wait, reason).await?;
+            }
+            DeliveryFailure::Permanent { reason } => {
+                let mut tx = self.store.begin().await?;
+                if let Some(id) = delivery.match_id {
+                    if let Some(m) = tx.lock_match(id).await? {
+                        if m.state == crate::store::MatchState::Active {
+                            tx.pause_clock(id, reason, now).await?;
+                        }
+                    }
+                }
+                tx.commit().await?;
+                self.store
+                    .finish_notice(delivery.id, NoticeState::Undeliverable, Some(reason), now)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Waits between tries: 2, 4, 8 … seconds, at most ten minutes.
+fn backoff(attempt: u32) -> Duration {
+    let seconds = 1i64 << attempt.clamp(1, 10);
+    Duration::seconds(seconds.min(MAX_BACKOFF_SECONDS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        assert_eq!(backoff(1), Duration::seconds(2));
+        assert_eq!(backoff(3), Duration::seconds(8));
+        assert_eq!(backoff(40), Duration::seconds(MAX_BACKOFF_SECONDS));
+    }
+
+    #[test]
+    fn a_notice_body_reads_back() {
+        let body = NoticeBody {
+            kind: NoticeKind::Reminder {
+                player: UserId(7),
+                turn_started_at: DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default(),
+            },
+            text: "a reminder".into(),
+            mentions: vec![UserId(7)],
+            board: Some(BoardShot {
+                match_id: MatchId(3),
+                battle: 2,
+                plies: 41,
+            }),
+        };
+        let value = serde_json::to_value(&body).unwrap_or_default();
+        assert_eq!(value["kind"], "reminder");
+        assert_eq!(serde_json::from_value::<NoticeBody>(value).ok(), Some(body));
+    }
+}

@@ -1,0 +1,219 @@
+//! The outbox: notices written with the change they report, posted later by a delivery worker.
+//!
+//! A notice is *claimed* for a lease before it is posted; a process that dies mid-post leaves
+//! it to be taken over when the lease runs out. Only the oldest pending notice of a channel is
+//! ever claimed, so a channel hears its notices in order, and two processes never hold notices
+//! of the same channel at once.
+
+use chrono::{DateTime, Utc};
+use sqlx::postgres::PgRow;
+use sqlx::Row;
+
+use super::error::Result;
+use super::ids::{ChannelId, GuildId, MatchId};
+use super::{Store, Tx};
+
+/// A notice to queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewNotice {
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub match_id: Option<MatchId>,
+    /// What to say, in the service's form.
+    pub body: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A notice claimed for posting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueuedNotice {
+    pub id: i64,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub match_id: Option<MatchId>,
+    pub body: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+    /// Tries so far, this one included.
+    pub attempts: u32,
+}
+
+/// How a notice's delivery ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NoticeState {
+    Pending,
+    Delivered,
+    /// Discord refused it for good (no access, channel gone, thread locked).
+    Undeliverable,
+    /// No longer true when its turn came (a reminder for a turn already played).
+    Obsolete,
+}
+
+impl NoticeState {
+    fn name(self) -> &'static str {
+        match self {
+            NoticeState::Pending => "pending",
+            NoticeState::Delivered => "delivered",
+            NoticeState::Undeliverable => "undeliverable",
+            NoticeState::Obsolete => "obsolete",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<NoticeState> {
+        Some(match name {
+            "pending" => NoticeState::Pending,
+            "delivered" => NoticeState::Delivered,
+            "undeliverable" => NoticeState::Undeliverable,
+            "obsolete" => NoticeState::Obsolete,
+            _ => return None,
+        })
+    }
+}
+
+/// A notice as the outbox keeps it, for reports and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoticeRecord {
+    pub id: i64,
+    pub channel: ChannelId,
+    pub match_id: Option<MatchId>,
+    pub body: serde_json::Value,
+    pub state: NoticeState,
+    pub attempts: u32,
+    pub failure: Option<String>,
+}
+
+impl Tx {
+    /// Queues a notice; it is posted only if this transaction commits.
+    pub async fn queue_notice(&mut self, notice: &NewNotice) -> Result<i64> {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO notices (guild_id, channel_id, match_id, body, created_at, due_at)
+             VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
+        )
+        .bind(notice.guild.db())
+        .bind(notice.channel.db())
+        .bind(notice.match_id.map(MatchId::db))
+        .bind(&notice.body)
+        .bind(notice.created_at)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(id)
+    }
+}
+
+impl Store {
+    /// Claims up to `limit` notices that are due, each the oldest pending one of its channel,
+    /// for `lease`; a notice another process holds is skipped, not waited for.
+    pub async fn claim_notices(
+        &self,
+        now: DateTime<Utc>,
+        lease: chrono::Duration,
+        limit: i64,
+    ) -> Result<Vec<QueuedNotice>> {
+        let rows = sqlx::query(
+            "UPDATE notices n SET leased_until = $2, attempts = n.attempts + 1
+             WHERE n.id IN (
+                 SELECT p.id FROM notices p
+                 WHERE p.state = 'pending' AND p.due_at <= $1
+                   AND (p.leased_until IS NULL OR p.leased_until <= $1)
+                   AND NOT EXISTS (SELECT 1 FROM notices o WHERE o.channel_id = p.channel_id
+                                   AND o.state = 'pending' AND o.id < p.id)
+                 ORDER BY p.id LIMIT $3
+                 FOR UPDATE SKIP LOCKED)
+               AND n.state = 'pending' AND (n.leased_until IS NULL OR n.leased_until <= $1)
+             RETURNING n.id, n.guild_id, n.channel_id, n.match_id, n.body, n.created_at, n.attempts",
+        )
+        .bind(now)
+        .bind(now + lease)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut claimed: Vec<QueuedNotice> = rows.iter().map(queued).collect();
+        claimed.sort_by_key(|n| n.id);
+        Ok(claimed)
+    }
+
+    /// Ends a notice's delivery in `state`, with the failure that ended it if any.
+    pub async fn finish_notice(
+        &self,
+        id: i64,
+        state: NoticeState,
+        failure: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(
+            "UPDATE notices SET state = $2, failure = COALESCE($3, failure), finished_at = $4,
+                 leased_until = NULL
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(state.name())
+        .bind(failure)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Gives a notice back to the outbox, to be tried again from `due_at`.
+    pub async fn retry_notice(&self, id: i64, due_at: DateTime<Utc>, failure: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE notices SET due_at = $2, failure = $3, leased_until = NULL
+             WHERE id = $1 AND state = 'pending'",
+        )
+        .bind(id)
+        .bind(due_at)
+        .bind(failure)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The notices of a channel, oldest first.
+    pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRecord>> {
+        let rows = sqlx::query(
+            "SELECT id, channel_id, match_id, body, state, attempts, failure
+             FROM notices WHERE channel_id = $1 ORDER BY id",
+        )
+        .bind(channel.db())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(record).collect()
+    }
+
+    /// Every notice, oldest first (reports and tests; the outbox is small once delivered).
+    pub async fn all_notices(&self) -> Result<Vec<NoticeRecord>> {
+        let rows = sqlx::query(
+            "SELECT id, channel_id, match_id, body, state, attempts, failure
+             FROM notices ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(record).collect()
+    }
+}
+
+fn queued(r: &PgRow) -> QueuedNotice {
+    QueuedNotice {
+        id: r.get("id"),
+        guild: GuildId::from_db(r.get("guild_id")),
+        channel: ChannelId::from_db(r.get("channel_id")),
+        match_id: r.get::<Option<i64>, _>("match_id").map(MatchId::from_db),
+        body: r.get("body"),
+        created_at: r.get("created_at"),
+        attempts: r.get::<i32, _>("attempts").max(0) as u32,
+    }
+}
+
+fn record(r: &PgRow) -> Result<NoticeRecord> {
+    let state: String = r.get("state");
+    Ok(NoticeRecord {
+        id: r.get("id"),
+        channel: ChannelId::from_db(r.get("channel_id")),
+        match_id: r.get::<Option<i64>, _>("match_id").map(MatchId::from_db),
+        body: r.get("body"),
+        state: NoticeState::from_name(&state).ok_or_else(|| {
+            super::StoreError::Corrupt(format!("notice state {state}"))
+        })?,
+        attempts: r.get::<i32, _>("attempts").max(0) as u32,
+        failure: r.get("failure"),
+    })
+}
