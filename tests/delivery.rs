@@ -10,8 +10,8 @@ use chrono::{DateTime, Duration, Utc};
 use common::{alice, bob, place, service, TestService};
 use thudbot::render::Renderer;
 use thudbot::service::{
-    Action, ChallengeOptions, Clock, Delivery, DeliveryFailure, MoveRequest, NoticeBody, NoticeKind,
-    Place, Reply, Service, ServiceConfig, ServiceError,
+    Action, ChallengeOptions, Clock, Delivery, DeliveryFailure, MoveRequest, NoticeBody,
+    NoticeKind, Place, Reply, Service, ServiceConfig, ServiceError,
 };
 use thudbot::store::{MatchId, NoticeState, Store, UserId};
 
@@ -156,7 +156,11 @@ async fn three_processes_claim_each_reminder_once_for_the_player_to_move_with_mo
         let all = reminders(&first).await;
         let per_turn: HashSet<(MatchId, DateTime<Utc>)> =
             all.iter().map(|&(m, _, t)| (m, t)).collect();
-        assert_eq!(per_turn.len(), all.len(), "round {round}: a turn reminded twice");
+        assert_eq!(
+            per_turn.len(),
+            all.len(),
+            "round {round}: a turn reminded twice"
+        );
         for &(m, player, t) in &all {
             assert_eq!(
                 turns.get(&(m, t)),
@@ -182,7 +186,11 @@ async fn three_processes_claim_each_reminder_once_for_the_player_to_move_with_mo
         for d in &sent {
             let m = first.store().load_match(d.match_id.unwrap()).await.unwrap();
             let to_move = m.unwrap().clock.unwrap().player;
-            assert_eq!(d.reply.mentions, vec![to_move], "a reminder sent to a player not to move");
+            assert_eq!(
+                d.reply.mentions,
+                vec![to_move],
+                "a reminder sent to a player not to move"
+            );
         }
         // Every match moves once more so the next round starts with fresh turns.
         for (i, &at) in places.iter().enumerate() {
@@ -191,5 +199,186 @@ async fn three_processes_claim_each_reminder_once_for_the_player_to_move_with_mo
             }
         }
         record_turns(&mut turns, load_all().await);
+    }
+}
+
+#[tokio::test]
+async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_the_clock() {
+    let service = common::service_with(ServiceConfig {
+        auto_forfeit_after: Some(Duration::hours(12)),
+        ..ServiceConfig::default()
+    })
+    .await;
+    let clock = service.clock.clone();
+    let at = place(1);
+    let id = start_match(&service, at).await;
+    clock.advance(Duration::days(3) - Duration::hours(1));
+    assert_eq!(service.tick().await.unwrap().reminders, 1);
+
+    // A 5xx: the notice waits out its backoff, then comes back with the same nonce.
+    let first = service.claim_deliveries(10).await.unwrap();
+    assert_eq!(first.len(), 1);
+    let transient = DeliveryFailure::Transient {
+        reason: "Discord answered 502".into(),
+        retry_after: None,
+    };
+    service
+        .delivery_failed(&first[0], &transient)
+        .await
+        .unwrap();
+    assert!(service.claim_deliveries(10).await.unwrap().is_empty());
+    clock.advance(Duration::seconds(3));
+    let again = service.claim_deliveries(10).await.unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].id, &again[0].nonce),
+        (first[0].id, &first[0].nonce)
+    );
+    assert_eq!(again[0].attempt, 2);
+
+    // Missing Permissions: undeliverable with the reason, and the clock stands still.
+    let refused = DeliveryFailure::Permanent {
+        reason: "the bot lacks a permission it needs there (Discord error 50013)".into(),
+    };
+    service.delivery_failed(&again[0], &refused).await.unwrap();
+    let notices = service.store().notices_in(at.channel).await.unwrap();
+    assert_eq!(notices[0].state, NoticeState::Undeliverable);
+    assert!(notices[0].failure.as_deref().unwrap().contains("50013"));
+    clock.advance(Duration::days(5));
+    let report = service.tick().await.unwrap();
+    assert_eq!(
+        report.forfeits, 0,
+        "no forfeit on a clock the players could not hear"
+    );
+    let claim = service
+        .claim(at, &bob())
+        .await
+        .unwrap_err()
+        .player_message();
+    assert!(claim.contains("paused"), "{claim}");
+
+    // Both players see it in /thud games from another server, and alice resumes it there.
+    let elsewhere = Place {
+        guild: thudbot::store::GuildId(78),
+        channel: thudbot::store::ChannelId(7700),
+    };
+    let games = ok(service.my_games(elsewhere, &bob()).await);
+    assert!(games.private);
+    assert!(games.text.contains("cannot reach"), "{}", games.text);
+    assert!(games.text.contains("50013"), "{}", games.text);
+    let resume = games
+        .buttons
+        .iter()
+        .find(|b| b.action == Action::Resume(id))
+        .expect("a Resume button");
+    assert!(games
+        .buttons
+        .iter()
+        .any(|b| b.action == Action::AbortUnreachable(id)));
+    assert_eq!(resume.label, format!("Resume #{id} here"));
+    let resumed = ok(service.resume(elsewhere, &alice(), id).await);
+    assert!(resumed.text.contains("resumes match"), "{}", resumed.text);
+    assert_eq!(resumed.mentions, vec![alice().id]);
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!(m.channel, elsewhere.channel);
+    assert_eq!(m.trouble, None);
+    let c = m.clock.unwrap();
+    assert_eq!(c.paused_at, None);
+    // The deadline moved on by the five days it stood still, so alice still has the hour she
+    // had (less the three seconds of the retry) when it stopped, and the reminder that never
+    // reached her is sent again.
+    assert_eq!(
+        c.deadline,
+        clock.now() + Duration::hours(1) - Duration::seconds(3)
+    );
+    assert_eq!(service.tick().await.unwrap().reminders, 1);
+    let sent = deliver_all(&service).await;
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].channel, elsewhere.channel);
+    assert_eq!(sent[0].reply.mentions, vec![alice().id]);
+}
+
+#[tokio::test]
+async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_stop_them() {
+    let service = service().await;
+    let clock = service.clock.clone();
+    let gone = place(10);
+    let kept = place(11);
+    let a = start_match(&service, gone).await;
+    let b = start_match(&service, kept).await;
+    assert_eq!(service.channel_gone(gone.channel).await.unwrap(), 1);
+    let m = service.store().load_match(a).await.unwrap().unwrap();
+    assert!(m.clock.unwrap().paused_at.is_some());
+    assert_eq!(m.trouble.as_deref(), Some("its channel was deleted"));
+    let other = service.store().load_match(b).await.unwrap().unwrap();
+    assert_eq!(
+        (other.trouble, other.clock.unwrap().paused_at),
+        (None, None)
+    );
+
+    // Stopping is refused for a match the bot can reach, and for a spectator.
+    let carol = common::carol();
+    assert!(service.abort_unreachable(&alice(), b).await.is_err());
+    assert!(service.abort_unreachable(&carol, a).await.is_err());
+    let stopped = ok(service.abort_unreachable(&bob(), a).await);
+    assert!(stopped.text.contains("not rated"), "{}", stopped.text);
+    let m = service.store().load_match(a).await.unwrap().unwrap();
+    assert_eq!(m.finish, Some(thudbot::store::Finish::Aborted));
+    assert!(!m.rated);
+
+    // The bot removed from the server: every match there stands still.
+    assert_eq!(service.guild_gone(common::GUILD).await.unwrap(), 1);
+    clock.advance(Duration::days(30));
+    let claim = service
+        .claim(kept, &bob())
+        .await
+        .unwrap_err()
+        .player_message();
+    assert!(claim.contains("paused"), "{claim}");
+}
+
+#[tokio::test]
+async fn notices_are_handed_out_once_between_processes_and_in_order_per_channel() {
+    let first = service().await;
+    let second = another_process(&first, ServiceConfig::default()).await;
+    for i in 0..30 {
+        let at = place(2000 + i % 3);
+        let reply = Reply::public(format!("notice {i}")).saved();
+        first.announce_later(at, None, &reply).await.unwrap();
+    }
+    let mut seen: Vec<String> = Vec::new();
+    loop {
+        let (a, b) = tokio::join!(first.claim_deliveries(5), second.claim_deliveries(5));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        if a.is_empty() && b.is_empty() {
+            break;
+        }
+        // At most one notice of a channel is out at a time.
+        let mut channels: Vec<_> = a.iter().chain(&b).map(|d| d.channel).collect();
+        let count = channels.len();
+        channels.dedup();
+        channels.sort();
+        channels.dedup();
+        assert_eq!(
+            channels.len(),
+            count,
+            "two notices of one channel out at once"
+        );
+        for d in a.iter().chain(&b) {
+            seen.push(format!("{}:{}", d.channel, d.reply.text));
+            first.delivered(d).await.unwrap();
+        }
+    }
+    assert_eq!(seen.len(), 30);
+    for c in 0..3u64 {
+        let texts: Vec<&String> = seen
+            .iter()
+            .filter(|s| s.starts_with(&format!("{}:", 2000 + c)))
+            .collect();
+        let expected: Vec<String> = (0..30)
+            .filter(|i| i % 3 == c)
+            .map(|i| format!("{}:notice {i}", 2000 + c))
+            .collect();
+        assert_eq!(texts, expected.iter().collect::<Vec<_>>());
     }
 }

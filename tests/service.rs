@@ -620,10 +620,7 @@ async fn one_reminder_a_turn_when_a_quarter_of_the_time_is_left_and_a_claim_afte
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].reply.mentions, vec![alice().id]);
     assert_eq!(notices[0].channel, at.channel);
-    assert!(
-        tick(&service).await.is_empty(),
-        "a reminder is sent once"
-    );
+    assert!(tick(&service).await.is_empty(), "a reminder is sent once");
 
     assert!(refusal(service.claim(at, &alice()).await).contains("your turn"));
     clock.set(deadline + Duration::minutes(1));

@@ -160,7 +160,7 @@ async fn main() -> anyhow::Result<()> {
                 deadline: now + chrono::Duration::days(3),
                 remind_at: now + chrono::Duration::days(3) - chrono::Duration::hours(18),
                 reminder_sent_at: None,
-        paused_at: None,
+                paused_at: None,
             },
         )
         .await?;

@@ -57,7 +57,10 @@ impl<'a> Console<'a> {
                 return Ok(());
             }
             match std::str::from_utf8(&line) {
-                Ok(text) => self.handle(text.trim_end_matches(['\n', '\r']), out).await?,
+                Ok(text) => {
+                    self.handle(text.trim_end_matches(['\n', '\r']), out)
+                        .await?
+                }
                 // One bad line is refused; the lines after it are still read.
                 Err(_) => writeln!(out, "! that line is not valid UTF-8 text; it was skipped")?,
             }
@@ -308,6 +311,8 @@ impl<'a> Console<'a> {
                     .await
             }
             Action::ConfirmResign(id) => s.resign(place, actor, Some(id)).await,
+            Action::Resume(id) => s.resume(place, actor, id).await,
+            Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
         }
     }
 

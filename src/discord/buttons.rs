@@ -68,6 +68,8 @@ async fn pressed(
                     .await
             }
             Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
+            Action::Resume(id) => s.resume(place, &actor, id).await,
+            Action::AbortUnreachable(id) => s.abort_unreachable(&actor, id).await,
         }
     };
     // Deferring acknowledges without a message; the answer follows.

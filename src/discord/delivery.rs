@@ -21,7 +21,10 @@ const PERMANENT: [(isize, &str); 7] = [
     (10003, "the channel or thread no longer exists"),
     (10004, "the bot is no longer in that server"),
     (50001, "the bot cannot see the channel (Missing Access)"),
-    (50013, "the bot lacks a permission it needs there (Missing Permissions)"),
+    (
+        50013,
+        "the bot lacks a permission it needs there (Missing Permissions)",
+    ),
     (50007, "the player does not accept direct messages"),
     (160005, "the thread is locked"),
     (50083, "the thread is archived"),

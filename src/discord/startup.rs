@@ -33,12 +33,14 @@ pub(super) async fn register(
     options: &BotOptions,
 ) -> Result<(), StartError> {
     let patience = options.startup_patience;
-    let application = retry("reach Discord", patience, || http.get_current_application_info())
-        .await
-        .map_err(|last| match last {
-            Failure::Token => StartError::Token,
-            Failure::GaveUp(last) => StartError::Unreachable { patience, last },
-        })?;
+    let application = retry("reach Discord", patience, || {
+        http.get_current_application_info()
+    })
+    .await
+    .map_err(|last| match last {
+        Failure::Token => StartError::Token,
+        Failure::GaveUp(last) => StartError::Unreachable { patience, last },
+    })?;
     http.set_application_id(application.id);
     let builders = poise::builtins::create_application_commands(commands);
     let registered = match options.development_guild {

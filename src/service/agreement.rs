@@ -1,8 +1,8 @@
 //! Ending a battle by agreement: one player proposes, the other agrees or declines.
 
-use super::pictures::{attach_after_commit, board_to_show};
 use super::error::{refuse, Result};
 use super::outcome::{mention, Action, ButtonStyle, Reply};
+use super::pictures::{attach_after_commit, board_to_show};
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::MatchError;
 use crate::store::{Conflict, MatchId, ProposalAnswer, StoreError};

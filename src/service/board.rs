@@ -1,7 +1,7 @@
 //! Looking at a match: the board for anyone in the channel, and a player's list of games.
 
 use super::error::Result;
-use super::outcome::{channel, full_time, relative_time, Reply};
+use super::outcome::{channel, full_time, relative_time, Action, ButtonStyle, Reply};
 use super::{battle_status, Actor, Names, Place, Service};
 use crate::store::{BoardStyle, MatchState};
 
@@ -88,12 +88,18 @@ impl Service {
         .await
     }
 
-    /// `actor`'s matches in play on this server, with opponent, whose turn and time left.
+    /// `actor`'s matches in play on this server, with opponent, whose turn and time left, and
+    /// from every server the matches the bot cannot reach, with buttons to resume or stop them.
     pub async fn my_games(&self, place: Place, actor: &Actor) -> Result<Reply> {
-        let games = self
+        let mut games = self
             .store
             .active_matches_of(actor.id, Some(place.guild))
             .await?;
+        for g in self.store.troubled_matches_of(actor.id).await? {
+            if !games.iter().any(|h| h.id == g.id) {
+                games.push(g);
+            }
+        }
         if games.is_empty() {
             return Ok(Reply::private(
                 "You have no matches in play on this server. Challenge someone with `/thud challenge`.",
@@ -103,6 +109,7 @@ impl Service {
         let names = Names(self.store.names(&ids).await?);
         let now = self.now();
         let mut text = format!("**Your matches in play** ({})\n", games.len());
+        let mut buttons = Vec::new();
         for g in &games {
             let opponent = if g.players[0] == actor.id {
                 g.players[1]
@@ -134,6 +141,17 @@ impl Service {
                 }
                 None => "waiting".to_string(),
             };
+            let turn = match (&g.trouble, g.clock.and_then(|c| c.paused_at)) {
+                (Some(why), Some(since)) => format!(
+                    "**the bot cannot reach this match**: {why}. The clock is paused since {}. Resume it in a channel, or stop it unrated:",
+                    full_time(since)
+                ),
+                (Some(why), None) => format!("{turn} · **the bot could not post there**: {why}"),
+                _ => turn,
+            };
+            if g.trouble.is_some() {
+                buttons.push(g.id);
+            }
             text.push_str(&format!(
                 "{} · `#{}` vs **{}** · {} · {turn}\n",
                 channel(g.channel),
@@ -142,6 +160,21 @@ impl Service {
                 g.variant.title()
             ));
         }
-        Ok(Reply::private(text.trim_end().to_string()))
+        let mut reply = Reply::private(text.trim_end().to_string());
+        // Discord allows 25 buttons a message.
+        for id in buttons.into_iter().take(12) {
+            reply = reply
+                .button(
+                    Action::Resume(id),
+                    &format!("Resume #{id} here"),
+                    ButtonStyle::Primary,
+                )
+                .button(
+                    Action::AbortUnreachable(id),
+                    &format!("Stop #{id}"),
+                    ButtonStyle::Danger,
+                );
+        }
+        Ok(reply)
     }
 }

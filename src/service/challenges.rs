@@ -2,8 +2,8 @@
 
 use rand::Rng;
 
-use super::error::{refuse, Result};
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
+use super::error::{refuse, Result};
 use super::outcome::{channel, full_time, mention, relative_time, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};

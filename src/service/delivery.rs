@@ -69,6 +69,7 @@ pub struct Delivery {
     pub nonce: String,
     /// Tries so far, this one included.
     pub attempt: u32,
+    pub kind: NoticeKind,
 }
 
 /// Why a post failed.
@@ -197,8 +198,9 @@ impl Service {
             channel: notice.channel,
             match_id: notice.match_id,
             reply,
-            nonce: format!("thud-n{}", notice.id),
+            nonce: format!("n{}", notice.id),
             attempt: notice.attempts,
+            kind: body.kind,
         }))
     }
 
@@ -230,7 +232,9 @@ impl Service {
                         .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
                     None => backoff(delivery.attempt),
                 };
-                self.store.retry_notice(delivery.id, now + wait, reason).await?;
+                self.store
+                    .retry_notice(delivery.id, now + wait, reason)
+                    .await?;
             }
             DeliveryFailure::Permanent { reason } => {
                 let mut tx = self.store.begin().await?;
@@ -238,6 +242,14 @@ impl Service {
                     if let Some(m) = tx.lock_match(id).await? {
                         if m.state == crate::store::MatchState::Active {
                             tx.pause_clock(id, reason, now).await?;
+                            if let NoticeKind::Reminder {
+                                turn_started_at, ..
+                            } = delivery.kind
+                            {
+                                // The reminder never reached its player: send it again once
+                                // the clock runs.
+                                tx.forget_reminder(id, turn_started_at).await?;
+                            }
                         }
                     }
                 }

@@ -135,6 +135,12 @@ fn claimable(m: &StoredMatch, actor: &Actor, now: DateTime<Utc>) -> Result<TurnC
     let Some(clock) = m.clock else {
         return refuse("This match has no running clock.");
     };
+    if clock.paused_at.is_some() {
+        return refuse(format!(
+            "The clock of this match is paused: {}. Nobody loses on time while the bot cannot reach the players; resume it from `/thud games`.",
+            m.trouble.as_deref().unwrap_or("the bot could not post in its channel")
+        ));
+    }
     if now < clock.deadline {
         return refuse(format!(
             "Your opponent still has time: the deadline is {}. You can claim the match after that.",

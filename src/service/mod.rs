@@ -20,6 +20,7 @@ mod records;
 mod settings;
 mod suggestions;
 mod timekeeping;
+mod trouble;
 
 pub use challenges::ChallengeOptions;
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -263,6 +264,11 @@ impl Service {
             })?;
         let clock = turn_clock(next, now, m.days_per_move);
         tx.set_clock(m.id, &clock).await?;
+        if m.trouble.is_some() {
+            // A player acted: the new turn's clock runs, and its notices will show whether
+            // the channel works again.
+            tx.clear_trouble(m.id).await?;
+        }
         let side = side_of(m, next);
         lines.push(format!(
             "{}, your move ({side}). Deadline {} ({}).",

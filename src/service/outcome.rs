@@ -43,6 +43,10 @@ pub enum Action {
         proposal: i64,
     },
     ConfirmResign(MatchId),
+    /// Carry on a match the bot cannot reach, in the channel where the button is pressed.
+    Resume(MatchId),
+    /// Stop, unrated, a match the bot cannot reach.
+    AbortUnreachable(MatchId),
 }
 
 impl Action {
@@ -57,6 +61,8 @@ impl Action {
                 format!("thud:keep:{match_id}:{proposal}")
             }
             Action::ConfirmResign(m) => format!("thud:resign:{m}"),
+            Action::Resume(m) => format!("thud:resume:{m}"),
+            Action::AbortUnreachable(m) => format!("thud:stop:{m}"),
         }
     }
 
@@ -88,6 +94,8 @@ impl Action {
                 proposal: p,
             },
             ("resign", None) => Action::ConfirmResign(MatchId(first)),
+            ("resume", None) => Action::Resume(MatchId(first)),
+            ("stop", None) => Action::AbortUnreachable(MatchId(first)),
             _ => return None,
         })
     }
@@ -173,7 +181,6 @@ impl Reply {
     }
 }
 
-
 /// A player mention token.
 pub fn mention(user: UserId) -> String {
     format!("<@{user}>")
@@ -213,6 +220,8 @@ mod tests {
                 proposal: 9,
             },
             Action::ConfirmResign(MatchId(u64::MAX)),
+            Action::Resume(MatchId(4)),
+            Action::AbortUnreachable(MatchId(5)),
         ];
         for a in actions {
             assert!(a.custom_id().len() <= 100);

@@ -152,14 +152,12 @@ impl Store {
         .await?;
         rows.iter().map(challenge).collect()
     }
-
 }
 
 impl Tx {
     /// Issues a challenge; refused with [`super::Conflict::DuplicateChallenge`] when the two
     /// players already have an open one in the channel.
-    pub async fn create_challenge(
-        &mut self, new: &NewChallenge) -> Result<Challenge> {
+    pub async fn create_challenge(&mut self, new: &NewChallenge) -> Result<Challenge> {
         let row = sqlx::query(&format!(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
                                      challenger_side, days_per_move, created_at, expires_at)

@@ -186,4 +186,61 @@ impl Tx {
             .await?;
         Ok(())
     }
+
+    /// Forgets that the reminder of the turn that started at `turn_started_at` was sent: it
+    /// never reached the player, so it is sent again once the clock runs.
+    pub async fn forget_reminder(
+        &mut self,
+        id: MatchId,
+        turn_started_at: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(
+            "UPDATE clocks SET reminder_sent_at = NULL WHERE match_id = $1 AND turn_started_at = $2",
+        )
+        .bind(id.db())
+        .bind(turn_started_at)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Clears a match's trouble: a player acted, so the next notice will show whether the
+    /// channel works again.
+    pub async fn clear_trouble(&mut self, id: MatchId) -> Result<()> {
+        sqlx::query("UPDATE matches SET trouble = NULL, trouble_at = NULL WHERE id = $1")
+            .bind(id.db())
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Moves a match in play to another channel; refused with
+    /// [`super::Conflict::ChannelBusy`] when that channel has a match in play.
+    pub async fn move_match(&mut self, id: MatchId, channel: ChannelId) -> Result<()> {
+        sqlx::query("UPDATE matches SET channel_id = $2 WHERE id = $1")
+            .bind(id.db())
+            .bind(channel.db())
+            .execute(&mut *self.tx)
+            .await
+            .map_err(super::error::classify)?;
+        Ok(())
+    }
+
+    /// Locks the matches in play in `channel`, or in every channel of `guild`.
+    pub async fn lock_matches_in(
+        &mut self,
+        guild: Option<GuildId>,
+        channel: Option<ChannelId>,
+    ) -> Result<Vec<MatchId>> {
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM matches WHERE state = 'active'
+               AND ($1::BIGINT IS NULL OR guild_id = $1) AND ($2::BIGINT IS NULL OR channel_id = $2)
+             ORDER BY id FOR UPDATE",
+        )
+        .bind(guild.map(GuildId::db))
+        .bind(channel.map(ChannelId::db))
+        .fetch_all(&mut *self.tx)
+        .await?;
+        Ok(ids.into_iter().map(MatchId::from_db).collect())
+    }
 }

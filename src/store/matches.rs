@@ -400,6 +400,20 @@ impl Store {
         rows.iter().map(summary).collect()
     }
 
+    /// The matches in play of `user`, anywhere, whose channel the bot cannot reach.
+    pub async fn troubled_matches_of(&self, user: UserId) -> Result<Vec<MatchSummary>> {
+        let rows = sqlx::query(&format!(
+            "{SUMMARY_QUERY}
+             WHERE m.state = 'active' AND m.trouble IS NOT NULL
+               AND (m.first_player_id = $1 OR m.second_player_id = $1)
+             ORDER BY m.id"
+        ))
+        .bind(user.db())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(summary).collect()
+    }
+
     /// The `limit` most recent finished or aborted matches of `user`, newest first.
     pub async fn finished_matches_of(
         &self,

@@ -35,7 +35,6 @@ pub use scratch::{ScratchDatabase, ScratchError};
 
 use sqlx::{PgPool, Postgres, Transaction};
 
-
 /// The database of matches, players and ratings.
 #[derive(Clone, Debug)]
 pub struct Store {

@@ -210,9 +210,8 @@ fn record(r: &PgRow) -> Result<NoticeRecord> {
         channel: ChannelId::from_db(r.get("channel_id")),
         match_id: r.get::<Option<i64>, _>("match_id").map(MatchId::from_db),
         body: r.get("body"),
-        state: NoticeState::from_name(&state).ok_or_else(|| {
-            super::StoreError::Corrupt(format!("notice state {state}"))
-        })?,
+        state: NoticeState::from_name(&state)
+            .ok_or_else(|| super::StoreError::Corrupt(format!("notice state {state}")))?,
         attempts: r.get::<i32, _>("attempts").max(0) as u32,
         failure: r.get("failure"),
     })

@@ -1,0 +1,116 @@
+//! Matches the bot can no longer reach: their channel was deleted, the bot lost access or was
+//! removed from the server, or Discord refused a notice for good. The clock of such a match
+//! stands still (nobody can be decided against on time unheard), both players see why in
+//! `/thud games` from anywhere, and either of them can carry the match on in another channel
+//! or stop it, unrated.
+
+use super::error::{refuse, Result};
+use super::outcome::{channel, full_time, mention, relative_time, Reply};
+use super::pictures::{attach_after_commit, board_to_show};
+use super::{names_in, seat_of, Actor, Place, Service};
+use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
+
+impl Service {
+    /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.
+    pub async fn channel_gone(&self, channel: ChannelId) -> Result<usize> {
+        self.pause_matches(None, Some(channel), "its channel was deleted")
+            .await
+    }
+
+    /// The bot was removed from a server: its matches' clocks stop.
+    pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
+        self.pause_matches(Some(guild), None, "the bot was removed from its server")
+            .await
+    }
+
+    async fn pause_matches(
+        &self,
+        guild: Option<GuildId>,
+        channel: Option<ChannelId>,
+        reason: &str,
+    ) -> Result<usize> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let ids = tx.lock_matches_in(guild, channel).await?;
+        for &id in &ids {
+            tx.pause_clock(id, reason, now).await?;
+        }
+        tx.commit().await?;
+        Ok(ids.len())
+    }
+
+    /// A player carries a troubled match on at `place`: the match moves here if it was played
+    /// elsewhere, and its clock runs again with the time it stood still added.
+    pub async fn resume(&self, place: Place, actor: &Actor, id: MatchId) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let Some(mut m) = tx.lock_match(id).await? else {
+            return refuse("That match does not exist.");
+        };
+        seat_of(&m, actor)?;
+        if m.state != crate::store::MatchState::Active || m.trouble.is_none() {
+            return refuse(format!(
+                "Match #{id} needs no resuming: the bot can reach its channel."
+            ));
+        }
+        if m.channel != place.channel {
+            match tx.move_match(id, place.channel).await {
+                Ok(()) => {}
+                Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                    return refuse("This channel already has a match in play. Resume the match in another channel.")
+                }
+                Err(e) => return Err(e.into()),
+            }
+            m.guild = place.guild;
+            m.channel = place.channel;
+        }
+        tx.resume_clock(id, now).await?;
+        let clock = tx.lock_match(id).await?.and_then(|m| m.clock);
+        let names = names_in(&mut tx, &m).await?;
+        let settings = tx.settings(actor.id).await?;
+        let index = m.game.battles().len() - 1;
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
+        tx.commit().await?;
+        let mut text = format!(
+            "**{}** resumes match #{id} in {}.",
+            actor.name,
+            channel(place.channel)
+        );
+        let mut reply = Reply::public(String::new());
+        if let Some(c) = clock {
+            text.push_str(&format!(
+                " The clock runs again: {}, your move. Deadline {} ({}).",
+                mention(c.player),
+                full_time(c.deadline),
+                relative_time(c.deadline)
+            ));
+            reply = reply.mention(c.player);
+        }
+        reply.text = text;
+        reply.spend_buttons = true;
+        Ok(attach_after_commit(drawing, reply.saved()).await)
+    }
+
+    /// A player stops a troubled match: it is recorded, unrated, as aborted by them.
+    pub async fn abort_unreachable(&self, actor: &Actor, id: MatchId) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let Some(m) = tx.lock_match(id).await? else {
+            return refuse("That match does not exist.");
+        };
+        seat_of(&m, actor)?;
+        if m.state != crate::store::MatchState::Active || m.trouble.is_none() {
+            return refuse(format!(
+                "Match #{id} can only be stopped this way while the bot cannot reach its channel. Resign or ask a moderator instead."
+            ));
+        }
+        tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
+            .await?;
+        tx.commit().await?;
+        let mut reply = Reply::private(format!(
+            "Match #{id} is stopped. It is recorded but not rated."
+        ));
+        reply.spend_buttons = true;
+        Ok(reply.saved())
+    }
+}
