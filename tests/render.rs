@@ -5,11 +5,13 @@ use std::io::Cursor;
 use std::sync::OnceLock;
 
 use image::{AnimationDecoder, RgbImage};
-use thudbot::game::{Battle, Move, MoveText, Piece, Position, Side, Square, SquareSet, Variant};
+use thudbot::game::{
+    last_move_into, Battle, Move, MoveText, Piece, Position, Side, Square, SquareSet, Variant,
+};
 use thudbot::render::layout::{picture_size, square_centre, square_origin, SQUARE_PX};
 use thudbot::render::{
-    ended_text_board, last_move_into, text_board, text_board_block, BoardView, Caption, Colours,
-    Renderer, Rgb, Theme,
+    ended_text_board, text_board, text_board_block, BoardView, Caption, Colours, Renderer, Rgb,
+    Theme,
 };
 
 fn renderer() -> &'static Renderer {

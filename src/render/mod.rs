@@ -9,7 +9,6 @@ mod assets;
 mod canvas;
 mod deflate;
 mod encode;
-mod last_move;
 pub mod layout;
 mod lzw;
 mod picture;
@@ -19,7 +18,6 @@ mod theme;
 
 use crate::game::{Battle, Move, Position};
 
-pub use last_move::{last_move_into, LastMoveError};
 pub use text_board::{ended_text_board, text_board, text_board_block};
 pub use theme::{Colours, Rgb, Theme, UnknownTheme};
 
