@@ -4,36 +4,24 @@
 use std::borrow::Cow;
 
 use super::canvas::{Canvas, Palette, TRANSPARENT};
-use super::layout::SQUARE_PX;
-use super::{deflate, lzw};
 
 /// A palette PNG of `canvas`.
 pub(super) fn png(canvas: &Canvas, palette: &Palette) -> Vec<u8> {
-    let width = canvas.width as usize;
-    let stride = width + 1;
-    // Each row starts with its filter byte; "none" suits palette pictures, whose repeats the
-    // compressor finds directly.
-    let mut raw = Vec::with_capacity(stride * canvas.height as usize);
-    for row in canvas.pixels.chunks(width) {
-        raw.push(0);
-        raw.extend_from_slice(row);
-    }
-    // Where repeats are: the row above, the previous pixel, the square two to the left (same
-    // shade). More candidates found little more and cost time.
-    let distances = [stride, 1, 2 * SQUARE_PX as usize];
-    let idat = deflate::zlib(&raw, &distances);
-    let mut out = Vec::with_capacity(idat.len() + palette.used_bytes().len() + 128);
+    let mut out = Vec::with_capacity(16 * 1024);
     let mut encoder = png::Encoder::new(&mut out, canvas.width, canvas.height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.used_bytes());
+    encoder.set_deflate_compression(png::DeflateCompression::Level(9));
+    // Palette indices are not quantities: "none" lets the compressor see the repeats as drawn.
+    encoder.set_filter(png::Filter::NoFilter);
     // Writing a well-formed image to memory cannot fail: the size, palette and data always
     // agree, and a Vec accepts every write.
     let mut writer = encoder
         .write_header()
         .expect("a palette PNG header writes to memory");
     writer
-        .write_chunk(png::chunk::IDAT, &idat)
+        .write_image_data(&canvas.pixels)
         .expect("image data writes to memory");
     writer.finish().expect("a PNG finishes in memory");
     out
@@ -64,27 +52,23 @@ impl Animation {
         }
     }
 
-    /// Adds `canvas`, shown for `delay` hundredths of a second. `common` is the index most
-    /// of a whole picture is drawn in (the background), which compresses quickest.
-    pub fn add(&mut self, canvas: Canvas, delay: u16, common: u8) {
+    /// Adds `canvas`, shown for `delay` hundredths of a second.
+    pub fn add(&mut self, canvas: Canvas, delay: u16) {
         let mut frame = match &self.previous {
             None => gif::Frame {
                 width: canvas.width as u16,
                 height: canvas.height as u16,
-                buffer: Cow::Owned(lzw::compress(&canvas.pixels, common)),
+                buffer: Cow::Borrowed(&canvas.pixels),
                 ..gif::Frame::default()
             },
-            Some(previous) => {
-                let mut frame = changes(previous, &canvas);
-                frame.buffer = Cow::Owned(lzw::compress(&frame.buffer, TRANSPARENT));
-                frame
-            }
+            Some(previous) => changes(previous, &canvas),
         };
         frame.delay = delay;
         frame.dispose = gif::DisposalMethod::Keep;
         self.encoder
-            .write_lzw_pre_encoded_frame(&frame)
+            .write_frame(&frame)
             .expect("a GIF frame writes to memory");
+        drop(frame);
         self.previous = Some(canvas);
     }
 

@@ -7,11 +7,10 @@
 
 mod assets;
 mod canvas;
-mod deflate;
 mod encode;
 pub mod layout;
-mod lzw;
 mod picture;
+mod sketch;
 mod text;
 mod text_board;
 mod theme;
@@ -121,7 +120,7 @@ impl Renderer {
                 0 => REPLAY_START_CS,
                 _ => REPLAY_MOVE_CS,
             };
-            animation.add(canvas, delay, assets.background);
+            animation.add(canvas, delay);
         }
         animation.finish()
     }
