@@ -93,9 +93,9 @@ impl Palette {
         bytes
     }
 
-    /// The palette as stored in a PNG: only the entries in use.
-    pub fn used_bytes(&self) -> Vec<u8> {
-        self.colours.iter().flatten().copied().collect()
+    /// The colours, in index order.
+    pub fn colours(&self) -> &[Rgb] {
+        &self.colours
     }
 
     /// Converts a prepared surface to palette indices.

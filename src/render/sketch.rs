@@ -24,7 +24,7 @@ const LATTICE: u32 = 2 * SUPERSAMPLE;
 
 /// Opacity steps of a shape's edge: smooth enough to look round, few enough that every pair
 /// of colours blends into a handful of palette entries.
-pub(super) const EDGE_LEVELS: u32 = 4;
+const EDGE_LEVELS: u32 = 4;
 
 const INK: Luma<u8> = Luma([255]);
 const ERASE: Luma<u8> = Luma([0]);
