@@ -1,6 +1,6 @@
-//! Board pictures: a mid-game PNG (target: median ≤ 1.5 ms, ≤ 12 KB) and a 150-move replay
-//! GIF (target: ≤ 150 ms, ≤ 1.5 MB). Run with `cargo bench --bench render`; the sizes are
-//! printed before the timings.
+//! Board pictures: the mid-game PNG the bot posts, with its caption band (targets: drawn and
+//! encoded in ≤ 5 ms, ≤ 12 KB), and a 150-move replay GIF (target: ≤ 300 ms). Run with
+//! `cargo bench --bench render`; the sizes are printed before the timings.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use thudbot::game::{Battle, Variant};

@@ -9,8 +9,8 @@ use poise::serenity_prelude as serenity;
 use thudbot::config::Config;
 use thudbot::console::Console;
 use thudbot::discord::{self, BotOptions};
-use thudbot::game::{perft, MoveText, Position, Variant};
-use thudbot::render::{last_move_into, text_board, BoardView, Renderer, Theme};
+use thudbot::game::{last_move_into, perft, MoveText, Position, Variant};
+use thudbot::render::{text_board, BoardView, Renderer, Theme};
 use thudbot::service::{Service, SystemClock};
 use thudbot::store::{Database, Store};
 

@@ -17,6 +17,7 @@ mod record;
 mod score;
 mod square;
 mod square_set;
+mod unmove;
 mod variant;
 
 pub use battle::{Battle, BattleEnd, BattleRecord, BattleResult, RecordError};
@@ -34,6 +35,7 @@ pub use record::{GameRecord, GameRecordError};
 pub use score::{Points, Score};
 pub use square::{parse_square_list, Direction, Square, SquareError, ROW_LENGTHS, SQUARE_COUNT};
 pub use square_set::SquareSet;
+pub use unmove::{last_move_into, LastMoveError};
 pub use variant::{
     UnknownVariant, Variant, CLASSIC_START, KOOM_VALLEY_GOALS, KOOM_VALLEY_START,
     KOOM_VALLEY_TROLLS_AROUND_ROCK,

@@ -3,8 +3,9 @@
 
 use crate::game::{Square, Variant};
 
-use super::canvas::{Canvas, Circle, Frame, Paint, Palette, Polygon, RoundedRect, Stroke};
+use super::canvas::{Canvas, Palette};
 use super::layout::{cell_origin, BOARD_PX, MARGIN_PX, SQUARE_PX};
+use super::sketch::{Shape, Sketch};
 use super::text::{ramp_colours, Lettering, Ramp, Style, LEVELS};
 use super::theme::{mix, Colours, Rgb, Theme};
 
@@ -155,27 +156,19 @@ pub(super) struct Assets {
 impl Assets {
     pub fn new(theme: Theme, lettering: &Lettering) -> Assets {
         let colours = theme.colours();
-        let tiles: Vec<Paint> = Look::all()
+        let tiles: Vec<Sketch> = Look::all()
             .map(|look| paint_tile(theme, &colours, look))
             .collect();
         debug_assert_eq!(tiles.len(), Look::COUNT);
         debug_assert!(Look::all().enumerate().all(|(i, l)| l.number() == i));
-        let boards: Vec<Paint> = Variant::ALL
+        let boards: Vec<Sketch> = Variant::ALL
             .iter()
             .map(|&v| paint_board(&colours, v, lettering, &tiles))
             .collect();
         let icon = |figure| {
-            let mut p = Paint::new(ICON_PX, ICON_PX, colours.background);
-            paint_figure(
-                &mut p,
-                theme,
-                &colours,
-                figure,
-                (0.0, 0.0),
-                ICON_PX as f32,
-                1.0,
-            );
-            p
+            let mut icon = Sketch::new(ICON_PX, ICON_PX, colours.background);
+            paint_figure(&mut icon, theme, &colours, figure, ICON_PX as f32);
+            icon
         };
         let (dwarf_icon, troll_icon) = (icon(Figure::Dwarf), icon(Figure::Troll));
         let to_move = paint_badge(&colours, lettering, "TO MOVE");
@@ -185,8 +178,9 @@ impl Assets {
         for ink in [colours.text, colours.muted, colours.accent] {
             key.extend(ramp_colours(colours.background, ink));
         }
-        let mut surfaces: Vec<&Paint> = tiles.iter().chain(&boards).collect();
-        surfaces.extend([&dwarf_icon, &troll_icon, &to_move, &wins]);
+        let mut surfaces: Vec<&image::RgbImage> =
+            tiles.iter().chain(&boards).map(|s| &s.image).collect();
+        surfaces.extend([&dwarf_icon, &troll_icon, &to_move, &wins].map(|s| &s.image));
         let palette = Palette::build(&key, &surfaces);
         let ramp = |ink| Ramp(ramp_colours(colours.background, ink).map(|c| palette.index(c)));
         let ramps = Ramps {
@@ -197,12 +191,12 @@ impl Assets {
         debug_assert_eq!(ramps.text.0.len(), LEVELS + 1);
         Assets {
             background: palette.index(colours.background),
-            boards: boards.iter().map(|b| palette.quantise(b)).collect(),
-            tiles: tiles.iter().map(|t| palette.quantise(t)).collect(),
-            dwarf_icon: palette.quantise(&dwarf_icon),
-            troll_icon: palette.quantise(&troll_icon),
-            to_move: palette.quantise(&to_move),
-            wins: palette.quantise(&wins),
+            boards: boards.iter().map(|b| palette.quantise(&b.image)).collect(),
+            tiles: tiles.iter().map(|t| palette.quantise(&t.image)).collect(),
+            dwarf_icon: palette.quantise(&dwarf_icon.image),
+            troll_icon: palette.quantise(&troll_icon.image),
+            to_move: palette.quantise(&to_move.image),
+            wins: palette.quantise(&wins.image),
             ramps,
             palette,
         }
@@ -230,134 +224,110 @@ fn square_colour(c: &Colours, dark: bool, marking: Marking) -> Rgb {
     }
 }
 
-fn paint_tile(theme: Theme, c: &Colours, look: Look) -> Paint {
+fn paint_tile(theme: Theme, c: &Colours, look: Look) -> Sketch {
     let s = SQUARE_PX as f32;
-    let mut p = Paint::new(
+    let mut p = Sketch::new(
         SQUARE_PX,
         SQUARE_PX,
         square_colour(c, look.dark, look.marking),
     );
     if look.goal {
-        p.fill(
-            &Frame {
-                x0: 1.0,
-                y0: 1.0,
-                x1: s - 1.0,
-                y1: s - 1.0,
-                thickness: 3.5,
-                radius: 4.0,
-            },
-            c.goal,
-            1.0,
-        );
+        let frame = Shape::Frame {
+            x0: 1.0,
+            y0: 1.0,
+            x1: s - 1.0,
+            y1: s - 1.0,
+            thickness: 3.5,
+            radius: 4.0,
+        };
+        p.fill(&frame, c.goal);
     }
     let mid = s / 2.0;
     match look.content {
         Content::Empty => {}
         Content::Footstep => p.fill(
-            &Circle {
+            &Shape::Circle {
                 cx: mid,
                 cy: mid,
                 r: 5.0,
             },
             c.footstep,
-            1.0,
         ),
-        Content::Piece(f) => paint_figure(&mut p, theme, c, f, (0.0, 0.0), s, 1.0),
+        Content::Piece(f) => paint_figure(&mut p, theme, c, f, s),
         Content::Taken(f) => {
-            paint_figure(&mut p, theme, c, f, (0.0, 0.0), s, 1.0);
+            paint_figure(&mut p, theme, c, f, s);
             // A small crossed badge in the corner: the piece here replaced a captured one.
             let (bx, by, br) = (s - 7.0, 7.0, 6.5);
             p.fill(
-                &Circle {
+                &Shape::Circle {
                     cx: bx,
                     cy: by,
                     r: br,
                 },
                 c.capture,
-                1.0,
             );
             let arm = 3.0;
             for (dx, dy) in [(arm, arm), (arm, -arm)] {
-                p.fill(
-                    &Stroke {
-                        from: (bx - dx, by - dy),
-                        to: (bx + dx, by + dy),
-                        width: 2.0,
-                    },
-                    [0xff, 0xff, 0xff],
-                    1.0,
-                );
+                let stroke = Shape::Stroke {
+                    from: (bx - dx, by - dy),
+                    to: (bx + dx, by + dy),
+                    width: 2.0,
+                };
+                p.fill(&stroke, [0xff, 0xff, 0xff]);
             }
         }
         Content::Ghost(f) => {
-            paint_figure(&mut p, theme, c, f, (0.0, 0.0), s, 0.5);
+            // The captured piece at half strength, crossed out.
+            let mut ghost = p.clone();
+            paint_figure(&mut ghost, theme, c, f, s);
+            p.fade_into(&ghost, 0.5);
             let (a, b) = (8.5, s - 8.5);
             for (from, to) in [((a, a), (b, b)), ((b, a), (a, b))] {
-                p.fill(
-                    &Stroke {
-                        from,
-                        to,
-                        width: 5.0,
-                    },
-                    c.capture,
-                    1.0,
-                );
+                let stroke = Shape::Stroke {
+                    from,
+                    to,
+                    width: 5.0,
+                };
+                p.fill(&stroke, c.capture);
             }
         }
     }
     p
 }
 
-/// Draws `figure` in the box of side `size` whose top-left corner is `at`, at opacity
-/// `alpha`. Shapes are designed on a 36-pixel square and scaled.
-fn paint_figure(
-    p: &mut Paint,
-    theme: Theme,
-    c: &Colours,
-    figure: Figure,
-    at: (f32, f32),
-    size: f32,
-    alpha: f32,
-) {
+/// Draws `figure` filling a sketch of side `size`. Shapes are designed on a 36-pixel square
+/// and scaled.
+fn paint_figure(p: &mut Sketch, theme: Theme, c: &Colours, figure: Figure, size: f32) {
     let k = size / 36.0;
     let edge = theme.edge() * k.max(0.75);
-    let place = |points: &[(f32, f32)]| Polygon(points.to_vec()).placed(at.0, at.1, k);
-    let (mx, my) = (at.0 + 18.0 * k, at.1 + 18.0 * k);
+    let place = |points: &[(f32, f32)]| -> Vec<(f32, f32)> {
+        points.iter().map(|&(x, y)| (x * k, y * k)).collect()
+    };
+    let mid = (18.0 * k, 18.0 * k);
+    let circle = |(cx, cy): (f32, f32), r: f32| Shape::Circle { cx, cy, r };
     match figure {
         Figure::Dwarf => {
             let r = 12.5 * k;
-            p.fill(&Circle { cx: mx, cy: my, r }, c.dwarf_edge, alpha);
-            p.fill(
-                &Circle {
-                    cx: mx,
-                    cy: my,
-                    r: r - edge,
-                },
-                c.dwarf,
-                alpha,
-            );
+            p.fill(&circle(mid, r), c.dwarf_edge);
+            p.fill(&circle(mid, r - edge), c.dwarf);
         }
         Figure::Troll => {
             let outer = place(&[(18.0, 2.5), (34.0, 31.5), (2.0, 31.5)]);
-            let (ix, iy, r) = incircle(&outer.0);
-            p.fill(&outer, c.troll_edge, alpha);
-            p.fill(&outer.scaled(ix, iy, (r - edge) / r), c.troll, alpha);
+            let (ix, iy, r) = incircle(&outer);
+            p.fill(&Shape::Polygon(outer.clone()), c.troll_edge);
+            p.fill(&Shape::scaled(&outer, (ix, iy), (r - edge) / r), c.troll);
         }
         Figure::Thudstone => {
             let outer = place(&[(18.0, 2.0), (34.0, 18.0), (18.0, 34.0), (2.0, 18.0)]);
             let apothem = 16.0 * k / std::f32::consts::SQRT_2;
-            p.fill(&outer, c.thudstone_edge, alpha);
+            p.fill(&Shape::Polygon(outer.clone()), c.thudstone_edge);
             let body = (apothem - edge) / apothem;
-            p.fill(&outer.scaled(mx, my, body), c.thudstone, alpha);
+            p.fill(&Shape::scaled(&outer, mid, body), c.thudstone);
             // A pale inner ring, so the stone reads as a cut gem even when drawn in black.
             let ring = mix(c.thudstone, [0xff, 0xff, 0xff], 0.6);
-            p.fill(&outer.scaled(mx, my, 0.55), ring, alpha);
-            p.fill(
-                &outer.scaled(mx, my, 0.55 - 1.8 * k / apothem),
-                c.thudstone,
-                alpha,
-            );
+            p.fill(&Shape::scaled(&outer, mid, 0.55), ring);
+            let inside = 0.55 - 1.8 * k / apothem;
+            p.fill(&Shape::scaled(&outer, mid, inside), c.thudstone);
         }
         Figure::Rock => {
             let outer = place(&[
@@ -371,23 +341,12 @@ fn paint_figure(
                 (24.5, 33.0),
                 (11.5, 32.5),
             ]);
-            p.fill(&outer, c.rock_edge, alpha);
-            p.fill(
-                &outer.scaled(mx, my, (14.5 * k - edge) / (14.5 * k)),
-                c.rock,
-                alpha,
-            );
+            p.fill(&Shape::Polygon(outer.clone()), c.rock_edge);
+            let body = (14.5 * k - edge) / (14.5 * k);
+            p.fill(&Shape::scaled(&outer, mid, body), c.rock);
             let speck = mix(c.rock, c.rock_edge, 0.55);
             for (x, y, r) in [(10.5, 14.0, 2.4), (25.5, 25.5, 2.2), (24.0, 11.0, 1.7)] {
-                p.fill(
-                    &Circle {
-                        cx: at.0 + x * k,
-                        cy: at.1 + y * k,
-                        r: r * k,
-                    },
-                    speck,
-                    alpha,
-                );
+                p.fill(&circle((x * k, y * k), r * k), speck);
             }
         }
     }
@@ -405,33 +364,30 @@ fn incircle(t: &[(f32, f32)]) -> (f32, f32, f32) {
     (x, y, area / s)
 }
 
-fn paint_badge(c: &Colours, lettering: &Lettering, label: &str) -> Paint {
+fn paint_badge(c: &Colours, lettering: &Lettering, label: &str) -> Sketch {
     let text_width = lettering.width(Style::Badge, label, f32::MAX);
     let width = text_width.ceil() as u32 + 14;
-    let mut p = Paint::new(width, BADGE_PX, c.background);
-    p.fill(
-        &RoundedRect {
-            x0: 0.0,
-            y0: 0.0,
-            x1: width as f32,
-            y1: BADGE_PX as f32,
-            radius: BADGE_PX as f32 / 2.0,
-        },
-        c.accent,
-        1.0,
-    );
+    let mut p = Sketch::new(width, BADGE_PX, c.background);
+    let pill = Shape::RoundedRect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: width as f32,
+        y1: BADGE_PX as f32,
+        radius: BADGE_PX as f32 / 2.0,
+    };
+    p.fill(&pill, c.accent);
     lettering.paint(&mut p, Style::Badge, label, 7.0, 13.5, c.on_accent);
     p
 }
 
 /// The empty board of `variant`; `tiles` are the painted tiles in `Look` order.
-fn paint_board(c: &Colours, variant: Variant, lettering: &Lettering, tiles: &[Paint]) -> Paint {
-    let mut p = Paint::new(BOARD_PX, BOARD_PX, c.background);
+fn paint_board(c: &Colours, variant: Variant, lettering: &Lettering, tiles: &[Sketch]) -> Sketch {
+    let mut p = Sketch::new(BOARD_PX, BOARD_PX, c.background);
     let goals = variant.goal_squares();
     for square in Square::all() {
         let tile = &tiles[Look::plain(square, goals.contains(square)).number()];
         let (x, y) = cell_origin(square.column(), square.row());
-        p.draw_paint(tile, x, y);
+        p.put(tile, x, y);
     }
     let s = SQUARE_PX as f32;
     let m = MARGIN_PX as f32;
@@ -469,18 +425,15 @@ fn paint_board(c: &Colours, variant: Variant, lettering: &Lettering, tiles: &[Pa
         let side = 16.0;
         let x0 = right - w - 6.0 - side;
         let y0 = far - 42.0 - 12.5;
-        p.fill(
-            &Frame {
-                x0,
-                y0,
-                x1: x0 + side,
-                y1: y0 + side,
-                thickness: 3.0,
-                radius: 3.0,
-            },
-            c.goal,
-            1.0,
-        );
+        let frame = Shape::Frame {
+            x0,
+            y0,
+            x1: x0 + side,
+            y1: y0 + side,
+            thickness: 3.0,
+            radius: 3.0,
+        };
+        p.fill(&frame, c.goal);
     }
     p
 }

@@ -7,24 +7,22 @@
 
 mod assets;
 mod canvas;
-mod deflate;
 mod encode;
-mod last_move;
 pub mod layout;
-mod lzw;
 mod picture;
+mod replay;
+mod sketch;
 mod text;
 mod text_board;
 mod theme;
 
-use crate::game::{Battle, Move, Position};
+use crate::game::{Move, Position};
 
-pub use last_move::{last_move_into, LastMoveError};
+pub use replay::{ReplaySpan, ReplayTooLarge};
 pub use text_board::{ended_text_board, text_board, text_board_block};
 pub use theme::{Colours, Rgb, Theme, UnknownTheme};
 
 use assets::Assets;
-use encode::Animation;
 use text::Lettering;
 
 /// What the caption band above the board says; plain text, written by the caller.
@@ -64,12 +62,6 @@ impl<'a> BoardView<'a> {
     }
 }
 
-/// How long a replay shows the start, each move, and the final position (hundredths of a
-/// second).
-const REPLAY_START_CS: u16 = 150;
-const REPLAY_MOVE_CS: u16 = 80;
-const REPLAY_END_CS: u16 = 500;
-
 /// Draws board pictures. Prepares fonts, palettes, boards and tiles for every theme once;
 /// share one through an `Arc`.
 pub struct Renderer {
@@ -99,33 +91,6 @@ impl Renderer {
         let assets = self.assets(theme);
         let canvas = picture::compose(assets, &self.lettering, view, "last move");
         encode::png(&canvas, &assets.palette)
-    }
-
-    /// A looping GIF replay of `battle`: one frame for the start and one after each move, the
-    /// last frame held for five seconds.
-    pub fn replay_gif(&self, battle: &Battle, caption: Option<&Caption>, theme: Theme) -> Vec<u8> {
-        let assets = self.assets(theme);
-        let (width, height) = layout::picture_size(caption.is_some());
-        let mut animation = Animation::new(width, height, &assets.palette);
-        let moves = battle.moves();
-        let positions = battle.positions();
-        let last = positions.len().saturating_sub(1);
-        for (i, position) in positions.iter().enumerate() {
-            let view = BoardView {
-                position,
-                last_move: i.checked_sub(1).and_then(|m| moves.get(m)),
-                caption,
-            };
-            let note = format!("move {i}");
-            let canvas = picture::compose(assets, &self.lettering, &view, &note);
-            let delay = match i {
-                _ if i == last => REPLAY_END_CS,
-                0 => REPLAY_START_CS,
-                _ => REPLAY_MOVE_CS,
-            };
-            animation.add(canvas, delay, assets.background);
-        }
-        animation.finish()
     }
 }
 

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 
-use super::canvas::{Canvas, Paint};
+use super::canvas::Canvas;
+use super::sketch::Sketch;
 use super::theme::{mix, Rgb};
 
 static REGULAR: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
@@ -236,7 +237,15 @@ impl Lettering {
 
     /// Draws `text` on a prepared surface, pen starting at `x` on baseline `y`. Coverage is
     /// cut to the same levels as on a canvas, so all text shares a few colours that repeat.
-    pub fn paint(&self, paint: &mut Paint, style: Style, text: &str, x: f32, y: f32, colour: Rgb) {
+    pub fn paint(
+        &self,
+        sketch: &mut Sketch,
+        style: Style,
+        text: &str,
+        x: f32,
+        y: f32,
+        colour: Rgb,
+    ) {
         self.lay_out(style, text, f32::MAX, |g, pen| {
             let gx = (x + pen).round() as i32 + g.left;
             let gy = y.round() as i32 + g.top;
@@ -245,7 +254,7 @@ impl Lettering {
                     let c = g.coverage[(row * g.width + col) as usize];
                     let level = (c as usize * LEVELS + 127) / 255;
                     let alpha = level as f32 / LEVELS as f32;
-                    paint.blend(gx + col as i32, gy + row as i32, colour, alpha);
+                    sketch.blend(gx + col as i32, gy + row as i32, colour, alpha);
                 }
             }
         });

@@ -1,10 +1,9 @@
-//! Finding the move that led to a position from its notation, for drawing a position given
-//! on its own (the `render` command): the position before it is rebuilt by taking the move
-//! back, and the move is accepted only if it is legal there and leads to the given position.
+//! Taking a move back: finding the move that led to a position from its notation, as when a
+//! position is given on its own with the move that reached it (the `render` command). The
+//! position before is rebuilt by undoing the move, and the move is accepted only if it is
+//! legal there and leads to the given position.
 
-use crate::game::{
-    FenError, IllegalMove, Move, MoveText, Piece, Position, Side, Square, SquareSet,
-};
+use super::{FenError, IllegalMove, Move, MoveText, Piece, Position, Side, Square, SquareSet};
 
 /// Why a move could not have led to the position, written for the person who named it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
