@@ -818,9 +818,11 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
         .text
         .contains("no matches in play"));
 
-    let replay = ok(service.replay(at, None, Some(1), None).await);
+    let replay = ok(service.replay(at, None, Some(1), None, None).await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
-    assert!(refusal(service.replay(at, None, Some(2), None).await).contains("no battle 2"));
+    assert!(replay.text.contains(": 1 move."), "{}", replay.text);
+    assert!(refusal(service.replay(at, None, Some(1), None, Some(100)).await).contains("bytes"));
+    assert!(refusal(service.replay(at, None, Some(2), None, None).await).contains("no battle 2"));
     assert!(refusal(service.record(place(999), None).await).contains("No match"));
     assert!(service
         .rules(Some("koom-valley"))
@@ -987,8 +989,15 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         (r.wins, r.points_for),
         (1, thudbot::game::Points::from_halves(3))
     );
-    let replay = ok(service.replay(at, Some(id), Some(1), None).await);
+    let replay = ok(service.replay(at, Some(id), Some(1), None, None).await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
+    // A channel that takes smaller files gets the last part of the battle, and is told so.
+    let whole = replay.attachments[0].bytes.len();
+    let part = ok(service
+        .replay(at, Some(id), Some(1), None, Some(whole - 1))
+        .await);
+    assert!(part.attachments[0].bytes.len() < whole);
+    assert!(part.text.contains("moves 2 to"), "{}", part.text);
 }
 
 #[tokio::test]

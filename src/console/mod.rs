@@ -258,7 +258,7 @@ impl<'a> Console<'a> {
                     })?),
                     None => None,
                 };
-                s.replay(place, number("match")?.map(MatchId), battle, theme)
+                s.replay(place, number("match")?.map(MatchId), battle, theme, None)
                     .await
             }
             "settings" => {

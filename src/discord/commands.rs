@@ -351,7 +351,14 @@ async fn replay(
             .await
             .ok()
             .and_then(|st| st.theme.parse().ok());
-        s.replay(place(ctx)?, match_id.map(MatchId), battle, theme)
+        // Discord says how large a file this channel accepts.
+        let limit = match ctx {
+            poise::Context::Application(app) => {
+                Some(app.interaction.attachment_size_limit as usize).filter(|l| *l > 0)
+            }
+            poise::Context::Prefix(_) => None,
+        };
+        s.replay(place(ctx)?, match_id.map(MatchId), battle, theme, limit)
             .await
     })
     .await

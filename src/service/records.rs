@@ -1,6 +1,6 @@
 //! A match's record as text, and a battle's replay as an animated picture.
 
-use super::error::{refuse, Result};
+use super::error::{refuse, Result, ServiceError};
 use super::outcome::Reply;
 use super::{battle_result_line, Names, Place, Service};
 use crate::game::{GameRecord, Seat, Side};
@@ -44,13 +44,16 @@ impl Service {
         .attach(format!("thud-match-{}.txt", m.id), text.into_bytes()))
     }
 
-    /// A battle of a match (the current or last one by default) as an animated GIF.
+    /// A battle of a match (the current or last one by default) as an animated GIF of at
+    /// most `upload_limit` bytes (Discord's default of 10 MiB when unknown): a battle too long
+    /// for it is replayed from as far back as fits, and the message says so.
     pub async fn replay(
         &self,
         place: Place,
         id: Option<MatchId>,
         battle: Option<u8>,
         theme: Option<Theme>,
+        upload_limit: Option<usize>,
     ) -> Result<Reply> {
         let m = self.match_for_record(place, id).await?;
         let battles = m.game.battles();
@@ -80,17 +83,51 @@ impl Service {
             // Every frame but the last has a side to move.
             over: false,
         };
-        let gif = self
-            .renderer
-            .replay_gif(b, Some(&caption), theme.unwrap_or_default());
-        Ok(Reply::public(format!(
-            "Replay of battle {number} of **match #{}**: {} moves.",
-            m.id,
-            b.moves().len()
-        ))
-        .attach(format!("thud-match-{}-battle-{number}.gif", m.id), gif))
+        let limit = upload_limit.unwrap_or(DEFAULT_UPLOAD_LIMIT);
+        let renderer = self.renderer.clone();
+        let battle = b.clone();
+        // A long replay takes a noticeable moment of CPU: draw it away from the async workers.
+        let drawn = tokio::task::spawn_blocking(move || {
+            renderer.replay_within(&battle, Some(&caption), theme.unwrap_or_default(), limit)
+        })
+        .await
+        .map_err(|e| ServiceError::System(format!("drawing a replay failed: {e}")))?;
+        let (gif, span) = match drawn {
+            Ok(done) => done,
+            Err(too_large) => {
+                return refuse(format!(
+                    "Even the last move of this battle makes a replay of {} bytes, more than the {} bytes this channel accepts.",
+                    too_large.smallest, too_large.limit
+                ))
+            }
+        };
+        let text = if span.is_whole() {
+            format!(
+                "Replay of battle {number} of **match #{}**: {} {}.",
+                m.id,
+                span.total_moves,
+                if span.total_moves == 1 {
+                    "move"
+                } else {
+                    "moves"
+                }
+            )
+        } else {
+            format!(
+                "Replay of battle {number} of **match #{}**: moves {} to {} of {} (the whole battle would be larger than the {} MiB a file may have here).",
+                m.id,
+                span.first_move,
+                span.last_move,
+                span.total_moves,
+                limit / (1024 * 1024)
+            )
+        };
+        Ok(Reply::public(text).attach(format!("thud-match-{}-battle-{number}.gif", m.id), gif))
     }
 }
+
+/// Discord's upload limit for a file when the interaction does not say (10 MiB).
+const DEFAULT_UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
 
 /// The record of a stored match with its tags.
 pub(super) fn game_record(m: &StoredMatch, names: &Names) -> GameRecord {
