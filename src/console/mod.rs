@@ -114,6 +114,11 @@ impl<'a> Console<'a> {
                 return Ok(());
             }
             for d in batch {
+                if d.kind == crate::service::NoticeKind::MatchOver {
+                    // The console has no threads to archive.
+                    let _ = self.service.delivered(&d).await;
+                    continue;
+                }
                 let at = Place {
                     guild: d.guild,
                     channel: d.channel,

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
 use super::post;
-use crate::service::{Delivery, DeliveryFailure, Service};
+use crate::service::{Delivery, DeliveryFailure, NoticeKind, Service};
 
 /// Notices claimed per round.
 const BATCH: i64 = 20;
@@ -91,9 +91,13 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
     }
 }
 
-/// Posts one notice, each part of a long one with a nonce of its own.
+/// Posts one notice, each part of a long one with a nonce of its own; a finished match's
+/// thread is archived instead.
 async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity::Error> {
     let channel = serenity::ChannelId::new(delivery.channel.0.max(1));
+    if delivery.kind == NoticeKind::MatchOver {
+        return archive_if_thread(http, channel).await;
+    }
     for (part, message) in post::messages(&delivery.reply).into_iter().enumerate() {
         let nonce = format!("{}p{part}", delivery.nonce);
         let message = message
@@ -101,6 +105,27 @@ async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity
             .nonce(serenity::Nonce::String(nonce))
             .enforce_nonce(true);
         channel.send_message(http, message).await?;
+    }
+    Ok(())
+}
+
+/// Archives `channel` if it is a thread that is still open, so finished matches do not count
+/// against the server's active threads.
+async fn archive_if_thread(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+) -> Result<(), serenity::Error> {
+    let serenity::Channel::Guild(c) = channel.to_channel(http).await? else {
+        return Ok(());
+    };
+    let open_thread = matches!(
+        c.kind,
+        serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
+    ) && c.thread_metadata.is_some_and(|t| !t.archived);
+    if open_thread {
+        channel
+            .edit_thread(http, serenity::EditThread::new().archived(true))
+            .await?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ mod autocomplete;
 mod buttons;
 mod commands;
 mod delivery;
+mod events;
 mod post;
 mod startup;
 

@@ -36,7 +36,13 @@ pub enum NoticeKind {
     /// The public part of an answer that could not be given as the interaction's response,
     /// or the opening of a match in its new thread.
     Announcement,
+    /// A match ended: a thread of its own is archived, after the last words in it had time
+    /// to land. Says nothing.
+    MatchOver,
 }
+
+/// How long a finished match's thread stays open for its final messages.
+const MATCH_OVER_DELAY_SECONDS: i64 = 120;
 
 /// A board to draw when the notice is sent: battle `battle` of a match after `plies` moves.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,17 +109,37 @@ pub(super) async fn queue(
     body: &NoticeBody,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let body = serde_json::to_value(body)
+    let body_kind = body.kind;
+    let value = serde_json::to_value(body)
         .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
+    let due_at = match body_kind {
+        NoticeKind::MatchOver => now + Duration::seconds(MATCH_OVER_DELAY_SECONDS),
+        _ => now,
+    };
     tx.queue_notice(&NewNotice {
         guild: place.guild,
         channel: place.channel,
         match_id,
-        body,
+        body: value,
         created_at: now,
+        due_at,
     })
     .await?;
     Ok(())
+}
+
+/// Queues the end of match `m` for its channel (see [`NoticeKind::MatchOver`]).
+pub(super) async fn queue_match_over(
+    tx: &mut Tx,
+    m: &crate::store::StoredMatch,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let place = Place {
+        guild: m.guild,
+        channel: m.channel,
+    };
+    let body = NoticeBody::new(NoticeKind::MatchOver, &Reply::default());
+    queue(tx, place, Some(m.id), &body, now).await
 }
 
 impl Service {

@@ -96,6 +96,7 @@ impl Service {
         tx.save_player(&actor.player(), now).await?;
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
+        super::delivery::queue_match_over(&mut tx, &m, now).await?;
         tx.commit().await?;
         Ok(Reply::public(format!(
             "**Match #{}** was aborted by {}. It is recorded but not rated.",

@@ -292,6 +292,7 @@ impl Service {
         let winner = result.winner.map(|s| m.player(s));
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
+        delivery::queue_match_over(tx, m, now).await?;
         let mut lines = vec![match_result_text(m, names, result)];
         lines.extend(self.rate(tx, m, names, result).await?);
         Ok(lines)

@@ -17,6 +17,12 @@ impl Service {
             .await
     }
 
+    /// A match's thread was locked: the bot cannot post in it, so its clock stops.
+    pub async fn thread_locked(&self, channel: ChannelId) -> Result<usize> {
+        self.pause_matches(None, Some(channel), "its thread was locked")
+            .await
+    }
+
     /// The bot was removed from a server: its matches' clocks stop.
     pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
         self.pause_matches(Some(guild), None, "the bot was removed from its server")
@@ -106,6 +112,7 @@ impl Service {
         }
         tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
+        super::delivery::queue_match_over(&mut tx, &m, now).await?;
         tx.commit().await?;
         let mut reply = Reply::private(format!(
             "Match #{id} is stopped. It is recorded but not rated."

@@ -22,9 +22,12 @@ pub struct NewNotice {
     /// What to say, in the service's form.
     pub body: serde_json::Value,
     pub created_at: DateTime<Utc>,
+    /// Not to be posted before this time.
+    pub due_at: DateTime<Utc>,
 }
 
-/// A notice claimed for posting.
+/// A notice claimed for posting. (A notice whose body's `kind` is `match-over` says nothing
+/// and holds no later notice of its channel back while it waits.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueuedNotice {
     pub id: i64,
@@ -86,13 +89,14 @@ impl Tx {
     pub async fn queue_notice(&mut self, notice: &NewNotice) -> Result<i64> {
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO notices (guild_id, channel_id, match_id, body, created_at, due_at)
-             VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(notice.guild.db())
         .bind(notice.channel.db())
         .bind(notice.match_id.map(MatchId::db))
         .bind(&notice.body)
         .bind(notice.created_at)
+        .bind(notice.due_at)
         .fetch_one(&mut *self.tx)
         .await?;
         Ok(id)
@@ -115,7 +119,8 @@ impl Store {
                  WHERE p.state = 'pending' AND p.due_at <= $1
                    AND (p.leased_until IS NULL OR p.leased_until <= $1)
                    AND NOT EXISTS (SELECT 1 FROM notices o WHERE o.channel_id = p.channel_id
-                                   AND o.state = 'pending' AND o.id < p.id)
+                                   AND o.state = 'pending' AND o.id < p.id
+                                   AND o.body->>'kind' <> 'match-over')
                  ORDER BY p.id LIMIT $3
                  FOR UPDATE SKIP LOCKED)
                AND n.state = 'pending' AND (n.leased_until IS NULL OR n.leased_until <= $1)

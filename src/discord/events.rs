@@ -1,0 +1,69 @@
+//! Gateway events that change where matches can be played: a channel or thread deleted, the
+//! bot removed from a server, a match thread archived or locked by Discord or a moderator.
+
+use poise::serenity_prelude as serenity;
+
+use super::Data;
+use crate::store::{ChannelId, GuildId};
+
+/// Acts on the events that concern matches; every other event is left alone.
+pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::FullEvent) {
+    let s = &data.service;
+    let done = match event {
+        serenity::FullEvent::ChannelDelete { channel, .. } => {
+            s.channel_gone(ChannelId(channel.id.get())).await
+        }
+        serenity::FullEvent::ThreadDelete { thread, .. } => {
+            s.channel_gone(ChannelId(thread.id.get())).await
+        }
+        // `unavailable` means an outage, not a removal: the guild comes back by itself.
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            s.guild_gone(GuildId(incomplete.id.get())).await
+        }
+        serenity::FullEvent::ThreadUpdate { new, .. } => {
+            return thread_changed(ctx, data, new).await;
+        }
+        _ => return,
+    };
+    match done {
+        Ok(0) => {}
+        Ok(paused) => tracing::warn!(
+            paused,
+            "matches lost their channel; their clocks are paused"
+        ),
+        Err(e) => tracing::error!(error = %e, "could not pause the matches of a lost channel"),
+    }
+}
+
+/// A match thread that Discord archived (after its inactivity time) is opened again at once,
+/// so players can keep using commands in it; a locked one cannot be, and pauses its match.
+async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity::GuildChannel) {
+    let Some(meta) = thread.thread_metadata else {
+        return;
+    };
+    if !meta.archived && !meta.locked {
+        return;
+    }
+    let channel = ChannelId(thread.id.get());
+    let in_play = match data.service.store().active_match_in(channel).await {
+        Ok(m) => m.is_some(),
+        Err(e) => {
+            tracing::warn!(error = %e, %channel, "could not look up the match of a thread");
+            return;
+        }
+    };
+    if !in_play {
+        return;
+    }
+    if meta.locked {
+        if let Err(e) = data.service.thread_locked(channel).await {
+            tracing::error!(error = %e, %channel, "could not pause the match of a locked thread");
+        }
+        return;
+    }
+    let reopen = serenity::EditThread::new().archived(false);
+    match thread.id.edit_thread(&ctx.http, reopen).await {
+        Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),
+        Err(e) => tracing::warn!(error = %e, %channel, "could not reopen a match thread"),
+    }
+}
