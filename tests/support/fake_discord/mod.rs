@@ -139,7 +139,7 @@ pub use fixture::*;
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
 pub use logs::{capture_logs, CapturedLogs};
 pub use record::{buttons_of, mentioned_users, snowflake, RecordedFile, RecordedRequest};
-pub use world::{intent, Direction, GatewayFrame};
+pub use world::{intent, Direction, Failure, GatewayFrame, Overwrite};
 use world::{Incoming, World};
 
 /// Why the fake could not do what a test asked.
@@ -207,7 +207,7 @@ impl Shared {
     }
 
     /// Parses, answers and records one REST request.
-    fn handle(&self, wire: http1::WireRequest) -> (u16, Vec<u8>) {
+    fn handle(&self, wire: http1::WireRequest) -> Reply {
         let (path, query) = match wire.target.split_once('?') {
             Some((path, query)) => (path.to_string(), query.to_string()),
             None => (wire.target.clone(), String::new()),
@@ -264,26 +264,58 @@ impl Shared {
             }
         }
 
-        let answer = self.with_world(|world| {
-            let answer = match (api_path, &malformed) {
-                (_, Some(_)) => world::Answer {
+        let reply = self.with_world(|world| {
+            let segments: Vec<&str> = api_path
+                .map(|p| p.split('/').filter(|s| !s.is_empty()).collect())
+                .unwrap_or_default();
+            let injected = api_path.and_then(|_| {
+                world::take_fault(&mut world.faults, &wire.method, &segments)
+            });
+            let mut headers = Vec::new();
+            let answer = match (&injected, api_path, &malformed) {
+                (Some(failure), _, _) => {
+                    if let world::Failure::RateLimited {
+                        retry_after,
+                        global,
+                    } = failure
+                    {
+                        headers = world.rate_limits.exceeded(&segments, *retry_after, *global);
+                    }
+                    let status = match failure {
+                        world::Failure::RateLimited { .. } => 429,
+                        world::Failure::Status(status) => *status,
+                        world::Failure::Disconnect => 0,
+                    };
+                    world::Answer {
+                        status,
+                        body: world::failure_body(failure),
+                        known: true,
+                    }
+                }
+                (None, _, Some(_)) => world::Answer {
                     status: 400,
                     body: Some(serde_json::json!({"message": "The request body contains invalid JSON.", "code": 50109})),
                     known: true,
                 },
-                (None, None) => world::Answer {
+                (None, None, None) => world::Answer {
                     status: 404,
                     body: Some(serde_json::json!({"message": "404: Not Found", "code": 0})),
                     known: false,
                 },
-                (Some(api_path), None) => world.answer(&Incoming {
-                    method: &wire.method,
-                    segments: api_path.split('/').filter(|s| !s.is_empty()).collect(),
-                    query: &query,
-                    authorization: wire.header("authorization"),
-                    body: body.as_ref(),
-                    files: &files,
-                }),
+                (None, Some(_), None) => {
+                    let answer = world.answer(&Incoming {
+                        method: &wire.method,
+                        segments: segments.clone(),
+                        query: &query,
+                        authorization: wire.header("authorization"),
+                        body: body.as_ref(),
+                        files: &files,
+                    });
+                    if answer.known {
+                        headers = world.rate_limits.count(&segments);
+                    }
+                    answer
+                }
             };
             let seq = world.requests.len();
             world.requests.push(RecordedRequest {
@@ -299,16 +331,31 @@ impl Shared {
                 status: answer.status,
                 response: answer.body.clone(),
                 known_route: answer.known,
+                injected: injected.is_some(),
+                response_headers: headers.clone(),
             });
-            answer
+            Reply {
+                status: answer.status,
+                headers,
+                body: answer
+                    .body
+                    .map(|b| b.to_string().into_bytes())
+                    .unwrap_or_default(),
+                disconnect: injected == Some(world::Failure::Disconnect),
+            }
         });
         self.notify();
-        let bytes = answer
-            .body
-            .map(|b| b.to_string().into_bytes())
-            .unwrap_or_default();
-        (answer.status, bytes)
+        reply
     }
+}
+
+/// What goes back over the wire for one request.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    /// Close the connection without answering (an injected network failure).
+    disconnect: bool,
 }
 
 /// A running fake Discord. Dropping it stops both servers.
@@ -459,6 +506,191 @@ impl FakeDiscord {
     /// A channel the bot can see (guild channel, thread, DM).
     pub fn channel(&self, id: u64) -> Option<Value> {
         self.shared.with_world(|world| world.channel(id))
+    }
+
+    // ----- the clock ---------------------------------------------------------------------
+
+    /// Now on the fake's clock (real time plus every `advance`).
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.shared.with_world(|world| world.now())
+    }
+
+    /// Moves the fake's clock forward: threads idle past their archive time archive
+    /// (THREAD_UPDATE), interactions pass their 3-second and 15-minute limits, nonces expire.
+    pub fn advance(&self, by: Duration) {
+        self.shared.with_world(|world| world.advance(by));
+        self.notify();
+    }
+
+    /// Sets the fake's clock (it runs on with real time from there).
+    pub fn set_now(&self, now: chrono::DateTime<chrono::Utc>) {
+        self.shared.with_world(|world| world.set_now(now));
+        self.notify();
+    }
+
+    // ----- permissions -------------------------------------------------------------------
+
+    /// A member's permissions in a channel or thread as Discord computes them now.
+    pub fn permissions_in(&self, user: u64, channel: u64) -> u64 {
+        self.shared
+            .with_world(|world| world.permissions_in(user, channel))
+    }
+
+    /// Sets a role or member overwrite on a guild channel (replacing one for the same id);
+    /// announced as CHANNEL_UPDATE. Threads follow their parent's overwrites.
+    pub fn set_overwrite(&self, channel: u64, overwrite: Overwrite) -> Result<(), FakeError> {
+        self.world_change(|world| world.set_overwrite(channel, overwrite))
+    }
+
+    /// Removes the overwrite for a role or member from a guild channel.
+    pub fn remove_overwrite(&self, channel: u64, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.remove_overwrite(channel, id))
+    }
+
+    /// Denies the bot these permissions in a channel (a member overwrite for the bot), e.g.
+    /// `fake.deny_bot(THUD_CHANNEL, permission::SEND_MESSAGES)`.
+    pub fn deny_bot(&self, channel: u64, bits: u64) -> Result<(), FakeError> {
+        self.set_overwrite(channel, Overwrite::member(BOT_ID, 0, bits))
+    }
+
+    /// Changes what a role grants guild-wide (GUILD_ROLE_UPDATE), e.g. the bot's `BOT_ROLE`.
+    pub fn set_role_permissions(&self, role: u64, bits: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.set_role_permissions(role, bits))
+    }
+
+    // ----- deletions and removal ---------------------------------------------------------
+
+    /// Deletes a guild channel (CHANNEL_DELETE, its threads go too) or a thread
+    /// (THREAD_DELETE); later calls on it get 10003 Unknown Channel.
+    pub fn delete_channel(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.delete_channel(id))
+    }
+
+    /// Deletes a thread (THREAD_DELETE).
+    pub fn delete_thread(&self, id: u64) -> Result<(), FakeError> {
+        let is_thread = self.channel(id).is_some_and(|c| world::is_thread(&c));
+        if !is_thread {
+            return Err(FakeError::Rejected(format!("no thread {id}")));
+        }
+        self.delete_channel(id)
+    }
+
+    /// Kicks the bot from the test guild (GUILD_DELETE without `unavailable`): from then on its
+    /// calls into the guild get 50001 Missing Access (channels, guild commands) or 10004
+    /// Unknown Guild (guild routes), and no interaction comes from the guild.
+    pub fn remove_bot_from_guild(&self) {
+        self.shared.with_world(World::remove_bot_from_guild);
+        self.notify();
+    }
+
+    // ----- threads -----------------------------------------------------------------------
+
+    /// A moderator locks a thread (THREAD_UPDATE): the bot, without MANAGE_THREADS, gets 160005
+    /// "Thread is locked" when it posts or edits there, and cannot unarchive it.
+    pub fn lock_thread(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.set_thread_locked(id, true))
+    }
+
+    /// A moderator unlocks a thread.
+    pub fn unlock_thread(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.set_thread_locked(id, false))
+    }
+
+    /// A moderator archives a thread (THREAD_UPDATE).
+    pub fn archive_thread(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.set_thread_archived(id, true))
+    }
+
+    /// Whether a thread is archived now.
+    pub fn thread_is_archived(&self, id: u64) -> bool {
+        self.channel(id)
+            .is_some_and(|c| c["thread_metadata"]["archived"] == true)
+    }
+
+    /// Whether a channel or thread was deleted.
+    pub fn was_deleted(&self, id: u64) -> bool {
+        self.shared.with_world(|world| world.was_deleted(id))
+    }
+
+    // ----- DMs and uploads ---------------------------------------------------------------
+
+    /// The user stops accepting DMs from the bot: posts into that DM get 50007.
+    pub fn close_dms(&self, user: u64) {
+        self.shared.with_world(|world| world.close_dms(user));
+    }
+
+    /// The guild's upload limit per file (default 10 MiB); interactions report it as
+    /// `attachment_size_limit`.
+    pub fn set_upload_limit(&self, bytes: u64) {
+        self.shared.with_world(|world| world.upload_limit = bytes);
+    }
+
+    // ----- injected failures -------------------------------------------------------------
+
+    /// Fails the next `times` requests matching `route` (`"POST /channels/*/messages"`, `*` one
+    /// segment, a final `**` any rest, no method for any) with `failure`, before Discord looks
+    /// at them: nothing changes, and the request is recorded with `injected` set.
+    pub fn inject(&self, route: &str, times: usize, failure: Failure) {
+        let fault = world::Fault::new(route, times, failure);
+        self.shared.with_world(|world| world.faults.push(fault));
+    }
+
+    /// `times` 429s on `route` with Discord's headers, `retry_after` in the body (the
+    /// `Retry-After` header in whole seconds, rounded up).
+    pub fn rate_limit(&self, route: &str, times: usize, retry_after: Duration) {
+        self.inject(
+            route,
+            times,
+            Failure::RateLimited {
+                retry_after,
+                global: false,
+            },
+        );
+    }
+
+    /// `times` answers with a server error (500, 502, 503, ...) on `route`.
+    pub fn fail_with_status(&self, route: &str, times: usize, status: u16) {
+        self.inject(route, times, Failure::Status(status));
+    }
+
+    /// `times` requests on `route` whose connection is closed without an answer.
+    pub fn drop_connection(&self, route: &str, times: usize) {
+        self.inject(route, times, Failure::Disconnect);
+    }
+
+    /// The per-route limit advertised in rate-limit headers: `limit` requests a `window`
+    /// (default 5 a second; not enforced, inject 429s to see one).
+    pub fn set_advertised_rate_limit(&self, limit: u32, window: Duration) {
+        self.shared.with_world(|world| {
+            world.rate_limits.limit = limit;
+            world.rate_limits.window = window;
+        });
+    }
+
+    /// Requests Discord refused with this JSON error code (50013, 50001, 10003, 160005, ...).
+    pub fn refused_with(&self, code: u64) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| !r.injected && r.error_code() == Some(code))
+            .collect()
+    }
+
+    /// Requests answered with a failure the test injected.
+    pub fn injected_failures(&self) -> Vec<RecordedRequest> {
+        self.requests().into_iter().filter(|r| r.injected).collect()
+    }
+
+    fn world_change(
+        &self,
+        change: impl FnOnce(&mut World) -> Result<(), String>,
+    ) -> Result<(), FakeError> {
+        let result = self.shared.with_world(change);
+        self.notify();
+        result.map_err(FakeError::Rejected)
+    }
+
+    fn notify(&self) {
+        self.shared.notify();
     }
 
     /// Waits until `check` finds something in the world, waking on every recorded change.
@@ -630,9 +862,12 @@ impl FakeDiscord {
             let channel = world.channel(command.channel).ok_or_else(|| {
                 FakeError::Rejected(format!("unknown channel {}", command.channel))
             })?;
+            refuse_interaction_in(world, &channel, command.user.id, true)?;
             let id = world.next_id();
             let token = interaction_token(id);
-            command.to_json(&registered, &channel, id, &token)
+            let mut payload = command.to_json(&registered, &channel, id, &token)?;
+            current_permissions(world, &mut payload, command.user.id);
+            Ok(payload)
         })
     }
 
@@ -657,9 +892,12 @@ impl FakeDiscord {
             let channel = world
                 .channel(channel_id)
                 .ok_or_else(|| FakeError::Rejected(format!("unknown channel {channel_id}")))?;
+            refuse_interaction_in(world, &channel, user.id, false)?;
             let id = world.next_id();
             let token = interaction_token(id);
-            button_click_json(user, &message, &channel, custom_id, id, &token)
+            let mut payload = button_click_json(user, &message, &channel, custom_id, id, &token)?;
+            current_permissions(world, &mut payload, user.id);
+            Ok(payload)
         })
     }
 
@@ -673,6 +911,53 @@ impl FakeDiscord {
         let payload = self.button_payload(user, message_id, custom_id)?;
         self.dispatch_interaction(payload).await
     }
+}
+
+/// Refuses what no Discord client could send: anything from a guild the bot left, from a channel
+/// the user cannot see, and application commands in an archived thread (docs/topics/threads.md:
+/// "Users cannot edit messages, add reactions, use application commands, or join archived
+/// threads").
+fn refuse_interaction_in(
+    world: &World,
+    channel: &Value,
+    user: u64,
+    command: bool,
+) -> Result<(), FakeError> {
+    let Some(channel_id) = snowflake(&channel["id"]) else {
+        return Err(FakeError::Rejected("a channel without an id".into()));
+    };
+    if channel.get("guild_id").is_some() {
+        if !world.bot_in_guild() {
+            return Err(FakeError::Rejected(
+                "the bot is no longer in the guild".into(),
+            ));
+        }
+        if world.permissions_in(user, channel_id) & permission::VIEW_CHANNEL == 0 {
+            return Err(FakeError::Rejected(format!(
+                "user {user} cannot see channel {channel_id}"
+            )));
+        }
+    }
+    if command && channel["thread_metadata"]["archived"] == true {
+        return Err(FakeError::Rejected(format!(
+            "thread {channel_id} is archived: Discord clients cannot use application commands there"
+        )));
+    }
+    Ok(())
+}
+
+/// Puts the permissions of this moment (roles and overwrites) and the upload limit into an
+/// INTERACTION_CREATE payload, as Discord computes them for each interaction.
+fn current_permissions(world: &World, payload: &mut Value, user: u64) {
+    let Some(channel) = snowflake(&payload["channel_id"]) else {
+        return;
+    };
+    let user_bits = world.permissions_in(user, channel).to_string();
+    payload["member"]["permissions"] = serde_json::json!(user_bits);
+    payload["channel"]["permissions"] = serde_json::json!(user_bits);
+    payload["app_permissions"] =
+        serde_json::json!(world.permissions_in(BOT_ID, channel).to_string());
+    payload["attachment_size_limit"] = serde_json::json!(world.upload_limit);
 }
 
 /// An interaction token in Discord's alphabet (URL-safe).
@@ -700,8 +985,11 @@ async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
             Ok(None) | Err(_) => return,
         };
         let close = request.wants_close();
-        let (status, body) = shared.handle(request);
-        if http1::write_response(&mut write, status, &body, close)
+        let reply = shared.handle(request);
+        if reply.disconnect {
+            return;
+        }
+        if http1::write_response(&mut write, reply.status, &reply.headers, &reply.body, close)
             .await
             .is_err()
             || close

@@ -29,7 +29,7 @@ impl World {
         if interaction.acknowledged.is_some() {
             return Answer::error(400, 40060, "Interaction has already been acknowledged.");
         }
-        if interaction.dispatched_at.elapsed() > self.response_deadline {
+        if self.since(interaction.dispatched_at) > self.response_deadline {
             return Answer::error(404, 10062, "Unknown interaction");
         }
         let Some(kind) = body.get("type").and_then(Value::as_u64) else {
@@ -148,6 +148,11 @@ impl World {
             Some(found) if parse_id(app) == Some(APPLICATION_ID) => found,
             _ => return Answer::error(404, 10015, "Unknown Webhook"),
         };
+        // "Interaction tokens are valid for 15 minutes" (docs/interactions/receiving-and-responding.md);
+        // past that Discord refuses the token itself.
+        if self.since(interaction.dispatched_at) > self.token_lifetime {
+            return Answer::error(401, 50027, "Invalid Webhook Token");
+        }
         if interaction.acknowledged.is_none() {
             return Answer::error(404, 10015, "Unknown Webhook");
         }

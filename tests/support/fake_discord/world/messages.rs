@@ -4,9 +4,33 @@ use std::collections::HashSet;
 
 use serde_json::{json, Value};
 
-use super::validation::validate_message;
-use super::{at, flag, intent, now_timestamp, parse_id, Answer, Interaction, World};
-use crate::support::fake_discord::fixture::{self, APPLICATION_ID, THUDBOT};
+use super::lifecycle::ThreadChange;
+use super::validation::{validate_message, validate_uploads};
+use super::{at, flag, intent, parse_id, Answer, Interaction, World};
+use crate::support::fake_discord::fixture::{self, permission, APPLICATION_ID, THUDBOT};
+
+/// How long a nonce sent with `enforce_nonce` is remembered. Discord says "the past few
+/// minutes" (docs/resources/message.md, "Create Message"); the fake takes five.
+pub const NONCE_WINDOW: chrono::Duration = chrono::Duration::minutes(5);
+
+/// The nonce to enforce, if `enforce_nonce` is true; a nonce is an integer or a string of at
+/// most 25 characters (docs/resources/message.md, "Create Message").
+fn enforced_nonce(body: &Value) -> Result<Option<String>, Answer> {
+    let nonce = match body.get("nonce") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) if s.chars().count() <= 25 => s.clone(),
+        Some(Value::Number(n)) if n.is_u64() || n.is_i64() => n.to_string(),
+        Some(_) => {
+            return Err(Answer::invalid_form(
+                &at(&[&"nonce"]),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            ))
+        }
+    };
+    let enforced = body.get("enforce_nonce").and_then(Value::as_bool) == Some(true);
+    Ok(enforced.then_some(nonce))
+}
 use crate::support::fake_discord::record::{buttons_of, mentioned_users, snowflake, RecordedFile};
 
 impl World {
@@ -18,35 +42,93 @@ impl World {
         Some(channel.get("guild_id").and_then(snowflake))
     }
 
+    /// POST /channels/{id}/messages: access, permissions (docs/resources/message.md, "Create
+    /// Message": SEND_MESSAGES, or SEND_MESSAGES_IN_THREADS in a thread; ATTACH_FILES for files;
+    /// READ_MESSAGE_HISTORY for a reply, else 160002), a locked thread (160005 without
+    /// MANAGE_THREADS), an archived one (unarchived by the post, docs/topics/threads.md), closed
+    /// DMs (50007) and `enforce_nonce`.
     pub(super) fn post_channel_message(
         &mut self,
         channel: &str,
         body: &Value,
         files: &[RecordedFile],
     ) -> Answer {
-        let Some(channel_id) = parse_id(channel).filter(|c| self.channels.contains_key(c)) else {
-            return Answer::error(404, 10003, "Unknown Channel");
+        let (channel_id, channel) = match self.reach_channel(channel) {
+            Ok(found) => found,
+            Err(refused) => return refused,
         };
-        let channel = self.channels.get(&channel_id).cloned().unwrap_or_default();
         if channel["type"] == 4 {
             return Answer::error(400, 50008, "Cannot send messages in a non-text channel");
         }
         if channel["type"] == 1 {
-            let recipient_is_bot = channel["recipients"]
-                .as_array()
-                .and_then(|r| r.first())
-                .is_some_and(|u| u["bot"] == true);
-            if recipient_is_bot {
+            let recipient = channel["recipients"].as_array().and_then(|r| r.first());
+            let refuses = recipient.is_some_and(|u| {
+                u["bot"] == true
+                    || snowflake(&u["id"]).is_some_and(|id| self.closed_dms.contains(&id))
+            });
+            if refuses {
                 return Answer::error(403, 50007, "Cannot send messages to this user");
             }
+        }
+        let mut needed = World::send_permission(&channel);
+        if !files.is_empty() {
+            needed |= permission::ATTACH_FILES;
+        }
+        if let Err(refused) = self.require(channel_id, needed) {
+            return refused;
+        }
+        let replying = body.get("message_reference").is_some_and(|r| !r.is_null());
+        if replying && !self.bot_can(channel_id, permission::READ_MESSAGE_HISTORY) {
+            return Answer::error(
+                403,
+                160002,
+                "Cannot reply without permission to read message history",
+            );
+        }
+        let thread = &channel["thread_metadata"];
+        if thread["locked"] == true && !self.bot_can(channel_id, permission::MANAGE_THREADS) {
+            return Answer::error(403, 160005, "Thread is locked");
         }
         if let Err(answer) = validate_message(body, files, true, &[]) {
             return answer;
         }
+        let nonce = match enforced_nonce(body) {
+            Ok(nonce) => nonce,
+            Err(refused) => return refused,
+        };
+        if let Some(nonce) = &nonce {
+            if let Some(existing) = self.message_with_nonce(nonce) {
+                return Answer::ok(existing);
+            }
+        }
+        if thread["archived"] == true {
+            let now = self.now();
+            let change = ThreadChange {
+                archived: Some(false),
+                ..ThreadChange::default()
+            };
+            self.change_thread(channel_id, change, now);
+        }
         match self.create_message(channel_id, body, files, None, false, 0) {
-            Ok(message) => Answer::ok(message),
+            Ok(message) => {
+                self.touch_thread(channel_id);
+                if let (Some(nonce), Some(id)) = (nonce, snowflake(&message["id"])) {
+                    let now = self.now();
+                    self.nonces.insert((fixture::BOT_ID, nonce), (id, now));
+                }
+                Answer::ok(message)
+            }
             Err(answer) => answer,
         }
+    }
+
+    /// The bot's message created with this nonce within [`NONCE_WINDOW`], if it still exists.
+    fn message_with_nonce(&self, nonce: &str) -> Option<Value> {
+        let (id, at) = self.nonces.get(&(fixture::BOT_ID, nonce.to_string()))?;
+        if self.now() - *at > NONCE_WINDOW {
+            return None;
+        }
+        self.messages.get(id).cloned()
     }
 
     pub(super) fn channel_message(
@@ -57,8 +139,9 @@ impl World {
         body: &Value,
         files: &[RecordedFile],
     ) -> Answer {
-        let Some(channel_id) = parse_id(channel).filter(|c| self.channels.contains_key(c)) else {
-            return Answer::error(404, 10003, "Unknown Channel");
+        let (channel_id, channel) = match self.reach_channel(channel) {
+            Ok(found) => found,
+            Err(refused) => return refused,
         };
         // Ephemeral messages exist only for the interaction webhook, never for the channel.
         let found = parse_id(message).filter(|m| {
@@ -68,16 +151,37 @@ impl World {
                     .get(m)
                     .is_some_and(|msg| snowflake(&msg["channel_id"]) == Some(channel_id))
         });
+        if method == "GET" && !self.bot_can(channel_id, permission::READ_MESSAGE_HISTORY) {
+            return Answer::error(403, 50001, "Missing Access");
+        }
         let Some(message_id) = found else {
             return Answer::error(404, 10008, "Unknown Message");
         };
         match method {
             "GET" => Answer::ok(self.messages[&message_id].clone()),
+            // Deleting is the one thing allowed in an archived thread (docs/topics/threads.md).
             "DELETE" => {
                 self.delete_message(message_id);
                 Answer::no_content()
             }
             _ => {
+                let thread = &channel["thread_metadata"];
+                if thread["archived"] == true {
+                    return Answer::error(
+                        400,
+                        50083,
+                        "Tried to perform an operation on an archived thread, such as editing a message or adding a user to the thread",
+                    );
+                }
+                if thread["locked"] == true && !self.bot_can(channel_id, permission::MANAGE_THREADS)
+                {
+                    return Answer::error(403, 160005, "Thread is locked");
+                }
+                if !files.is_empty() {
+                    if let Err(refused) = self.require(channel_id, permission::ATTACH_FILES) {
+                        return refused;
+                    }
+                }
                 if let Err(answer) = validate_message(body, files, false, &[]) {
                     return answer;
                 }
@@ -118,7 +222,7 @@ impl World {
             "channel_id": channel_id.to_string(),
             "author": THUDBOT.user_json(),
             "content": payload.get("content").and_then(Value::as_str).unwrap_or(""),
-            "timestamp": now_timestamp(),
+            "timestamp": self.now_timestamp(),
             "edited_timestamp": null,
             "tts": payload.get("tts").and_then(Value::as_bool).unwrap_or(false),
             "mention_everyone": false,
@@ -174,6 +278,9 @@ impl World {
             }
             message["interaction_metadata"] = metadata;
         }
+        if let Some(nonce) = payload.get("nonce").filter(|n| !n.is_null()) {
+            message["nonce"] = nonce.clone();
+        }
         set_mentions(&mut message, payload, guild);
         self.messages.insert(id, message.clone());
         if ephemeral {
@@ -213,7 +320,7 @@ impl World {
         }
         let flags = message["flags"].as_u64().unwrap_or(0) & !flag::LOADING;
         message["flags"] = json!(flags);
-        message["edited_timestamp"] = json!(now_timestamp());
+        message["edited_timestamp"] = json!(self.now_timestamp());
         set_mentions(&mut message, payload, guild);
         self.messages.insert(id, message.clone());
         if !ephemeral {
@@ -266,6 +373,7 @@ impl World {
         existing: &[Value],
         ephemeral: bool,
     ) -> Result<Vec<Value>, Answer> {
+        validate_uploads(payload, files, self.upload_limit)?;
         let uploads: Vec<(u64, &RecordedFile)> = files
             .iter()
             .filter_map(|f| {

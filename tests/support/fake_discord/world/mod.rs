@@ -2,8 +2,9 @@
 //! sessions) and the REST API over it, answering as Discord's API v10 does.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -13,13 +14,18 @@ use super::record::{snowflake, RecordedFile, RecordedRequest};
 mod answer;
 mod callbacks;
 mod channels;
+mod faults;
+mod lifecycle;
 mod messages;
+mod permissions;
 mod routes;
 mod validation;
 
 use answer::at;
 pub use answer::Answer;
+pub use faults::{failure_body, take_fault, Failure, Fault, RateLimits};
 pub use messages::message_buttons;
+pub use permissions::{is_thread, Overwrite};
 use validation::command_path;
 
 /// Milliseconds from the Unix epoch to Discord's epoch (2015-01-01), the base of snowflakes.
@@ -91,7 +97,8 @@ struct Interaction {
     user: Value,
     /// The full command name (`thud ping`) for commands.
     command_name: String,
-    dispatched_at: Instant,
+    /// On the fake's clock.
+    dispatched_at: DateTime<Utc>,
     /// The callback type once acknowledged.
     acknowledged: Option<u64>,
     /// The message `@original` refers to.
@@ -110,6 +117,28 @@ pub struct World {
     pub gateway_url: String,
     /// How long after dispatch an interaction may still be answered (Discord: 3 s).
     pub response_deadline: Duration,
+    /// How long an interaction token works for followups and edits (Discord: 15 minutes).
+    pub token_lifetime: Duration,
+    /// The largest file a message may carry in the test guild (Discord's default: 10 MiB).
+    pub upload_limit: u64,
+    /// Failures to inject, in the order they were asked for.
+    pub faults: Vec<Fault>,
+    /// The rate-limit windows the headers of normal answers describe.
+    pub rate_limits: RateLimits,
+    /// The fake's clock runs with real time, shifted by this much (see `advance`).
+    clock_offset: chrono::Duration,
+    /// Each role's permission bits (roles are the fixture's; their permissions can change).
+    role_permissions: BTreeMap<u64, u64>,
+    /// False once the bot was removed from the test guild.
+    bot_in_guild: bool,
+    /// Channels and threads that were deleted.
+    deleted_channels: HashSet<u64>,
+    /// Users who do not accept DMs from the bot.
+    closed_dms: HashSet<u64>,
+    /// When each thread last had activity (creation, a message, unarchiving, a new archive time).
+    thread_activity: HashMap<u64, DateTime<Utc>>,
+    /// Messages created with `enforce_nonce`: `(author, nonce)` to `(message, when)`.
+    nonces: HashMap<(u64, String), (u64, DateTime<Utc>)>,
     commands: BTreeMap<Option<u64>, Vec<Value>>,
     interactions: HashMap<u64, Interaction>,
     messages: BTreeMap<u64, Value>,
@@ -119,11 +148,9 @@ pub struct World {
     last_id: u64,
 }
 
-/// Now, as Discord writes timestamps.
-pub fn now_timestamp() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.6f+00:00")
-        .to_string()
+/// A time as Discord writes timestamps.
+pub fn timestamp(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
 }
 
 fn parse_id(text: &str) -> Option<u64> {
@@ -149,6 +176,24 @@ impl World {
             sessions: Vec::new(),
             gateway_url,
             response_deadline: Duration::from_secs(3),
+            token_lifetime: Duration::from_secs(15 * 60),
+            upload_limit: super::interactions::ATTACHMENT_SIZE_LIMIT,
+            faults: Vec::new(),
+            rate_limits: RateLimits::default(),
+            clock_offset: chrono::Duration::zero(),
+            role_permissions: fixture::roles_json()
+                .iter()
+                .filter_map(|r| {
+                    let id = snowflake(&r["id"])?;
+                    let bits = r["permissions"].as_str()?.parse().ok()?;
+                    Some((id, bits))
+                })
+                .collect(),
+            bot_in_guild: true,
+            deleted_channels: HashSet::new(),
+            closed_dms: HashSet::new(),
+            thread_activity: HashMap::new(),
+            nonces: HashMap::new(),
             commands: BTreeMap::new(),
             interactions: HashMap::new(),
             messages: BTreeMap::new(),
@@ -159,9 +204,36 @@ impl World {
         }
     }
 
+    /// Now on the fake's clock: real time plus whatever the test added.
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now() + self.clock_offset
+    }
+
+    /// How long ago `then` was on the fake's clock (zero for a future time).
+    pub fn since(&self, then: DateTime<Utc>) -> Duration {
+        (self.now() - then).to_std().unwrap_or_default()
+    }
+
+    /// Now, as Discord writes timestamps.
+    pub fn now_timestamp(&self) -> String {
+        timestamp(self.now())
+    }
+
+    /// Moves the clock forward; threads archive as their time comes.
+    pub fn advance(&mut self, by: Duration) {
+        self.clock_offset += chrono::Duration::from_std(by).unwrap_or(chrono::Duration::MAX);
+        self.archive_idle_threads();
+    }
+
+    /// Sets the clock; it keeps running from there with real time.
+    pub fn set_now(&mut self, now: DateTime<Utc>) {
+        self.clock_offset = now - Utc::now();
+        self.archive_idle_threads();
+    }
+
     /// A fresh snowflake: the current time in its top bits, always increasing.
     pub fn next_id(&mut self) -> u64 {
-        let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+        let millis = self.now().timestamp_millis().max(0) as u64;
         let from_clock = millis.saturating_sub(DISCORD_EPOCH_MS) << 22;
         self.last_id = from_clock.max(self.last_id + 1);
         self.last_id
@@ -277,7 +349,7 @@ impl World {
                 guild_id,
                 user,
                 command_name,
-                dispatched_at: Instant::now(),
+                dispatched_at: self.now(),
                 acknowledged: None,
                 original: None,
                 source_message,

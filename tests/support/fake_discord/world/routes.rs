@@ -19,6 +19,7 @@ impl World {
         if !token_authenticated && req.authorization != Some(expected.as_str()) {
             return Answer::error(401, 0, "401: Unauthorized");
         }
+        self.archive_idle_threads();
         let body = req.body.unwrap_or(&Value::Null);
         match (req.method, segments.as_slice()) {
             ("GET", ["gateway"]) => Answer::ok(json!({"url": self.gateway_url})),
@@ -45,11 +46,12 @@ impl World {
             (method, ["webhooks", app, token, rest @ ..]) => {
                 self.webhook_route(method, app, token, rest, body, req.files)
             }
-            ("GET", ["channels", channel]) => match parse_id(channel).and_then(|c| self.channel(c))
-            {
-                Some(channel) => Answer::ok(channel),
-                None => Answer::error(404, 10003, "Unknown Channel"),
+            ("GET", ["channels", channel]) => match self.reach_channel(channel) {
+                Ok((_, channel)) => Answer::ok(channel),
+                Err(refused) => refused,
             },
+            ("PATCH", ["channels", channel]) => self.modify_channel(channel, body),
+            ("DELETE", ["channels", channel]) => self.delete_channel_route(channel),
             ("POST", ["channels", channel, "messages"]) => {
                 self.post_channel_message(channel, body, req.files)
             }
@@ -61,13 +63,16 @@ impl World {
                 self.start_thread(channel, Some(message), body)
             }
             ("POST", ["channels", channel, "typing"]) => {
-                match parse_id(channel).and_then(|c| self.channel(c)) {
-                    Some(_) => Answer::no_content(),
-                    None => Answer::error(404, 10003, "Unknown Channel"),
+                let reached = self
+                    .reach_channel(channel)
+                    .and_then(|(id, c)| self.require(id, World::send_permission(&c)));
+                match reached {
+                    Ok(()) => Answer::no_content(),
+                    Err(refused) => refused,
                 }
             }
             ("GET", ["guilds", guild, "members", user]) => {
-                if parse_id(guild) != Some(GUILD_ID) {
+                if parse_id(guild) != Some(GUILD_ID) || !self.bot_in_guild {
                     return Answer::error(404, 10004, "Unknown Guild");
                 }
                 match parse_id(user).and_then(fixture::member_by_id) {
@@ -94,7 +99,7 @@ impl World {
         let (scope, rest) = match rest {
             ["commands", rest @ ..] => (None, rest),
             ["guilds", guild, "commands", rest @ ..] => {
-                if parse_id(guild) != Some(GUILD_ID) {
+                if parse_id(guild) != Some(GUILD_ID) || !self.bot_in_guild {
                     return Answer::error(403, 50001, "Missing Access");
                 }
                 (Some(GUILD_ID), rest)

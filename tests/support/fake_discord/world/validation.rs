@@ -402,3 +402,40 @@ pub(super) fn validate_choices(data: &Value) -> Result<(), Answer> {
     }
     Ok(())
 }
+
+/// Checks uploads against Discord's limits: at most 10 attachments a message (50035, like any
+/// array over its maximum length), every file within the upload limit (docs/reference.mdx,
+/// "Uploading Files": "The file upload size limit applies to each file in a request. The default
+/// limit is 10 MiB"; too big is HTTP 413 with 40005 "Request entity too large"), and attachment
+/// descriptions of at most 1,024 characters (docs/resources/message.md, attachment object).
+pub(super) fn validate_uploads(
+    message: &Value,
+    files: &[RecordedFile],
+    upload_limit: u64,
+) -> Result<(), Answer> {
+    let listed = message
+        .get("attachments")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if listed.len() > 10 || files.len() > 10 {
+        return Err(Answer::invalid_form(
+            &at(&[&"attachments"]),
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 10 or fewer in length.",
+        ));
+    }
+    if files.iter().any(|f| f.data.len() as u64 > upload_limit) {
+        return Err(Answer::error(413, 40005, "Request entity too large"));
+    }
+    for (i, entry) in listed.iter().enumerate() {
+        if str_len(entry.get("description")) > 1024 {
+            return Err(Answer::invalid_form(
+                &at(&[&"attachments", &i, &"description"]),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 1024 or fewer in length.",
+            ));
+        }
+    }
+    Ok(())
+}
