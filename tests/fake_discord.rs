@@ -1271,6 +1271,19 @@ async fn the_bot_has_its_invite_permissions_and_overwrites_refuse_it() {
     )
     .expect("overwrite set");
     assert_eq!(discord_error(thud.say(&http, "unseen").await), (403, 50001));
+    assert_eq!(fake.permissions_in(ALICE.id, THUD_CHANNEL), 0);
+    assert_eq!(
+        fake.permissions_in(VETINARI.id, THUD_CHANNEL),
+        permission::ALL,
+        "the owner"
+    );
+    fake.set_role_permissions(MODERATOR_ROLE, permission::ADMINISTRATOR)
+        .expect("role changed");
+    assert_eq!(
+        fake.permissions_in(VIMES.id, THUD_CHANNEL),
+        permission::ALL,
+        "Administrator passes every overwrite"
+    );
     assert_eq!(discord_error(http.get_channel(thud).await), (403, 50001));
     fake.set_overwrite(
         THUD_CHANNEL,
@@ -1495,6 +1508,12 @@ async fn threads_archive_on_the_test_clock_and_locked_threads_refuse_the_bot() {
     );
     let thread = start_thread(&http, THUD_CHANNEL, 60).await;
     let id = thread.id.get();
+    let (_second, frames) = identify(&fake, intent::GUILDS).await;
+    assert_eq!(
+        frames[2]["d"]["threads"][0]["id"],
+        json!(id.to_string()),
+        "GUILD_CREATE lists the active thread"
+    );
 
     fake.advance(Duration::from_secs(59 * 60));
     assert!(!fake.thread_is_archived(id));
@@ -1636,12 +1655,8 @@ async fn injected_429s_5xx_and_dropped_connections() {
     assert_eq!(
         limited.response,
         Some(
-            json!({"message": "You are being rated limited.", "retry_after": 0.5, "global": false})
+            json!({"message": "You are being rate limited.", "retry_after": 0.5, "global": false})
         )
-        .map(|mut v| {
-            v["message"] = json!("You are being rate limited.");
-            v
-        })
     );
 
     fake.fail_with_status("/channels/*/messages", 1, 502);

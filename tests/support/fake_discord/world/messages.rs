@@ -111,7 +111,6 @@ impl World {
         }
         match self.create_message(channel_id, body, files, None, false, 0) {
             Ok(message) => {
-                self.touch_thread(channel_id);
                 if let (Some(nonce), Some(id)) = (nonce, snowflake(&message["id"])) {
                     let now = self.now();
                     self.nonces.insert((fixture::BOT_ID, nonce), (id, now));
@@ -287,6 +286,7 @@ impl World {
             self.ephemeral.insert(id);
         } else {
             self.announce_message("MESSAGE_CREATE", &message, guild);
+            self.touch_thread(channel_id);
         }
         Ok(message)
     }
