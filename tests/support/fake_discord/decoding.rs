@@ -44,8 +44,17 @@ pub fn unreadable(frames: &[GatewayFrame]) -> Vec<String> {
                         "MESSAGE_DELETE" => {
                             model_error::<serenity::model::event::MessageDeleteEvent>(data)
                         }
-                        "THREAD_CREATE" => {
+                        "THREAD_CREATE" | "THREAD_UPDATE" | "CHANNEL_UPDATE" | "CHANNEL_DELETE" => {
                             model_error::<serenity::model::channel::GuildChannel>(data)
+                        }
+                        "THREAD_DELETE" => {
+                            model_error::<serenity::model::channel::PartialGuildChannel>(data)
+                        }
+                        "GUILD_DELETE" => {
+                            model_error::<serenity::model::guild::UnavailableGuild>(data)
+                        }
+                        "GUILD_ROLE_UPDATE" => {
+                            model_error::<serenity::model::event::GuildRoleUpdateEvent>(data)
                         }
                         _ => "serenity does not know this event".to_string(),
                     })

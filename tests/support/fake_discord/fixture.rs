@@ -31,14 +31,17 @@ pub const THUD_CHANNEL: u64 = 900_000_000_000_000_102;
 pub mod permission {
     pub const CREATE_INSTANT_INVITE: u64 = 1 << 0;
     pub const ADMINISTRATOR: u64 = 1 << 3;
+    pub const MANAGE_CHANNELS: u64 = 1 << 4;
     pub const MANAGE_GUILD: u64 = 1 << 5;
     pub const ADD_REACTIONS: u64 = 1 << 6;
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
+    pub const SEND_TTS_MESSAGES: u64 = 1 << 12;
     pub const MANAGE_MESSAGES: u64 = 1 << 13;
     pub const EMBED_LINKS: u64 = 1 << 14;
     pub const ATTACH_FILES: u64 = 1 << 15;
     pub const READ_MESSAGE_HISTORY: u64 = 1 << 16;
+    pub const MENTION_EVERYONE: u64 = 1 << 17;
     pub const USE_EXTERNAL_EMOJIS: u64 = 1 << 18;
     pub const CHANGE_NICKNAME: u64 = 1 << 26;
     pub const USE_APPLICATION_COMMANDS: u64 = 1 << 31;
@@ -67,15 +70,14 @@ pub const EVERYONE_PERMISSIONS: u64 = permission::CREATE_INSTANT_INVITE
 /// What the moderator role adds.
 pub const MODERATOR_PERMISSIONS: u64 =
     permission::MANAGE_GUILD | permission::MANAGE_MESSAGES | permission::MANAGE_THREADS;
-/// What the bot's managed role adds (the permissions its invite link asks for).
+/// What the bot's managed role grants: exactly the permissions its invite link asks for (the
+/// README's integer 309237681152: View Channels, Send Messages, Attach Files, Create Public
+/// Threads, Send Messages in Threads). Everything else it has comes from `@everyone`.
 pub const BOT_PERMISSIONS: u64 = permission::VIEW_CHANNEL
     | permission::SEND_MESSAGES
-    | permission::EMBED_LINKS
     | permission::ATTACH_FILES
-    | permission::READ_MESSAGE_HISTORY
     | permission::CREATE_PUBLIC_THREADS
-    | permission::SEND_MESSAGES_IN_THREADS
-    | permission::MANAGE_THREADS;
+    | permission::SEND_MESSAGES_IN_THREADS;
 
 /// When every member joined the test guild.
 pub const JOINED_AT: &str = "2024-03-01T12:00:00.000000+00:00";
@@ -156,7 +158,8 @@ pub fn member_by_id(id: u64) -> Option<TestUser> {
 }
 
 impl TestUser {
-    /// Permissions in the guild's channels (no channel overwrites exist in the fixture).
+    /// Permissions in the guild's channels as the fixture starts (no overwrites); the fake
+    /// computes the current ones with `FakeDiscord::permissions_in`.
     pub fn permissions(&self) -> u64 {
         if self.id == VETINARI.id {
             return permission::ALL;

@@ -108,7 +108,9 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                             let _ = socket.send(close(4010, "Invalid shard.")).await;
                             break;
                         }
-                        let holds_guild = (GUILD_ID >> 22) % shard[1] == shard[0];
+                        // A guild the bot was removed from is neither in READY nor created.
+                        let holds_guild = (GUILD_ID >> 22) % shard[1] == shard[0]
+                            && shared.with_world(|world| world.bot_in_guild());
                         seq += 1;
                         let ready = dispatch_frame("READY", seq, ready_json(&shared.gateway_url, number, shard, holds_guild));
                         if send(&mut socket, &shared, number, ready).await.is_err() {
@@ -116,7 +118,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                         }
                         if holds_guild && intents & intent::GUILDS != 0 {
                             seq += 1;
-                            let guild = fixture::guild_create_json(intents & intent::GUILD_PRESENCES != 0);
+                            let guild = shared.with_world(|world| world.guild_create_json(intents & intent::GUILD_PRESENCES != 0));
                             if send(&mut socket, &shared, number, dispatch_frame("GUILD_CREATE", seq, guild)).await.is_err() {
                                 break;
                             }

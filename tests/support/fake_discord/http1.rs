@@ -166,6 +166,12 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        413 => "Payload Too Large",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
         _ => "Unknown",
     }
 }
@@ -174,10 +180,14 @@ fn reason(status: u16) -> &'static str {
 pub async fn write_response<W: AsyncWrite + Unpin>(
     writer: &mut W,
     status: u16,
+    headers: &[(String, String)],
     body: &[u8],
     close: bool,
 ) -> io::Result<()> {
     let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
     if status != 204 {
         head.push_str("content-type: application/json\r\n");
         head.push_str(&format!("content-length: {}\r\n", body.len()));

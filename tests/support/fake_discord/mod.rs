@@ -86,8 +86,8 @@
 //!
 //! # Discord's rules the fake enforces (each answered with Discord's JSON error)
 //!
-//! An interaction is answered once (40060), within 3 s of dispatch (else 10062; see
-//! `set_response_deadline`), with a type its kind allows (8 only for autocomplete, 6/7 only for
+//! An interaction is answered once (40060), within 3 s of dispatch on the fake's clock (else
+//! 10062; see `set_response_deadline`), with a type its kind allows (8 only for autocomplete, 6/7 only for
 //! components). Followups and `@original` need an acknowledged interaction (10015). After a
 //! deferred response (type 5) the first followup fills in the "thinking" message instead of
 //! posting a new one. Messages: not empty (50006), content ≤ 2000, ≤ 5 action rows of ≤ 5
@@ -106,15 +106,78 @@
 //! wrong type is refused as no client could send it; `click_button` refuses a missing or disabled
 //! button.
 //!
+//! # Failing like Discord (`control.rs`)
+//!
+//! Every refusal below is Discord's verdict and is recorded with `known_route` true: find them
+//! with `refused_with(code)` or `RecordedRequest::error_code()`; failures the test injected are
+//! flagged `injected` (`injected_failures()`); `unexpected_requests()` stays for routes the fake
+//! does not know.
+//!
+//! - **Clock.** `now()`, `advance(Duration)`, `set_now(t)`: the fake's clock is real time plus an
+//!   offset. It drives snowflakes and timestamps, the 3-second answer deadline (10062), the
+//!   15-minute interaction token (followups and edits then get 401 50027), thread archiving and
+//!   nonce memory. Rate-limit windows run on real time, as serenity sleeps in real time.
+//! - **Permissions** (world/permissions.rs, after docs/topics/permissions.md): roles (`@everyone`,
+//!   Moderator, the bot's managed role granting exactly the README's invite, 309237681152) and
+//!   channel overwrites, computed owner → roles → ADMINISTRATOR → `@everyone` overwrite → role
+//!   overwrites → member overwrite, with the implicit rules (no VIEW_CHANNEL, nothing; no
+//!   SEND_MESSAGES, no files or embeds). `set_overwrite(channel, Overwrite::role/member(id,
+//!   allow, deny))`, `remove_overwrite`, `deny_bot(channel, bits)`, `set_role_permissions(role,
+//!   bits)`, `permissions_in(user, channel)`. Every REST call of the bot into a guild channel is
+//!   checked: no VIEW_CHANNEL → 403 50001; missing SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a
+//!   thread), ATTACH_FILES, CREATE_PUBLIC/PRIVATE_THREADS, MANAGE_THREADS, MANAGE_CHANNELS →
+//!   403 50013; a reply without READ_MESSAGE_HISTORY → 160002. Interaction callbacks and
+//!   webhooks are not checked, as on Discord. Interactions carry the current `permissions` and
+//!   `app_permissions`; a user who cannot see a channel cannot send a command from it.
+//! - **Deletion and removal.** `delete_channel(id)` (CHANNEL_DELETE; its threads go too),
+//!   `delete_thread(id)` (THREAD_DELETE), `was_deleted(id)`: later calls get 404 10003.
+//!   `remove_bot_from_guild()` sends GUILD_DELETE without `unavailable`; then channel calls get
+//!   403 50001, guild routes 404 10004, guild command registration 403 50001, READY no longer
+//!   lists the guild and no interaction comes from it.
+//! - **Threads** (docs/topics/threads.md). A thread archives once idle for its
+//!   `auto_archive_duration` (60, 1440, 4320 or 10080 minutes; anything else 50035) on the
+//!   fake's clock (THREAD_UPDATE); activity is a message, unarchiving or a new archive time.
+//!   `run_command` in an archived thread is refused (clients cannot use commands there). A post
+//!   by the bot into an archived, unlocked thread unarchives it; editing a message there is
+//!   400 50083; deleting is allowed. `lock_thread` / `unlock_thread` / `archive_thread` act as a
+//!   moderator (THREAD_UPDATE): in a locked thread the bot, without MANAGE_THREADS, gets 160005
+//!   for posts, edits and unarchiving. `PATCH /channels/{thread}`: the creator may archive,
+//!   unarchive and change the archive time; `locked` needs MANAGE_THREADS (50013); deleting a
+//!   thread needs MANAGE_THREADS. `thread_is_archived(id)`.
+//! - **Injected failures** (world/faults.rs, after docs/topics/rate-limits.md).
+//!   `inject(route, times, Failure)`, `rate_limit(route, times, retry_after)`,
+//!   `fail_with_status(route, times, 502)`, `drop_connection(route, times)`: `route` is
+//!   `"[METHOD ]/path"` below `/api/v10` with `*` for a segment and a final `**` for any rest.
+//!   A 429 carries `Retry-After` (whole seconds, rounded up), `X-RateLimit-Limit/Remaining/
+//!   Reset/Reset-After/Bucket/Scope` (`X-RateLimit-Global` for a global one) and
+//!   `{"message": "You are being rate limited.", "retry_after": 0.5, "global": false}`. Normal
+//!   answers carry the route's rate-limit headers too (`set_advertised_rate_limit`, default 5 a
+//!   second, advertised but not enforced).
+//! - **Uploads** (docs/reference.mdx, "Uploading Files"): ≤ 10 attachments (50035), each file ≤
+//!   the upload limit (default 10 MiB, `set_upload_limit`; else 413 40005), descriptions ≤ 1,024
+//!   characters (50035).
+//! - **Nonces** (docs/resources/message.md, "Create Message"): a post with `nonce` and
+//!   `enforce_nonce: true` repeating a nonce of the bot's from the last 5 minutes returns the
+//!   earlier message and creates nothing (`channel_messages` shows what a channel really got).
+//! - **DMs.** `close_dms(user)`: the DM channel still opens, posting into it gets 403 50007.
+//!
 //! # Not modelled
 //!
-//! Resuming (a RESUME is answered with INVALID_SESSION, so serenity identifies again), rate
-//! limits, guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond
-//! accepting a type 9 answer, select menus clicks, permission checks on REST calls, token
-//! expiry after 15 minutes, `with_response` callbacks. Any route not listed in `world.rs` is
+//! Resuming (a RESUME is answered with INVALID_SESSION, so serenity identifies again), guild
+//! member chunks (op 8 is recorded and ignored), DM interactions, modals beyond accepting a type
+//! 9 answer, select menus clicks, `with_response` callbacks. Rate limits are never enforced on
+//! their own (only injected 429s), and serenity's own ratelimiter cannot be pointed at the fake:
+//! with it on, serenity 0.12 builds requests without the `proxy` base and calls discord.com.
+//! Embeds are kept even without EMBED_LINKS (Discord drops them); button clicks in archived
+//! threads are delivered; the active-thread limit (160006), slow mode, the guild's boost tier
+//! and private-thread membership are not modelled; interaction followups are not checked
+//! against archived or locked threads. Discord documents the codes but not the HTTP statuses of
+//! 160005 (the fake answers 403) and 50083 (400), nor the exact length of "the past few
+//! minutes" for nonces (5 here). Any route not listed in `world/routes.rs` is
 //! answered 404 (405 for a known path with another method) and flagged in
 //! `unexpected_requests()`.
 
+mod control;
 mod decoding;
 mod fixture;
 mod gateway;
@@ -123,6 +186,7 @@ mod interactions;
 mod logs;
 mod multipart;
 mod record;
+mod rest;
 mod world;
 
 use std::fmt;
@@ -130,8 +194,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::BufReader;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -139,8 +202,8 @@ pub use fixture::*;
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
 pub use logs::{capture_logs, CapturedLogs};
 pub use record::{buttons_of, mentioned_users, snowflake, RecordedFile, RecordedRequest};
-pub use world::{intent, Direction, GatewayFrame};
-use world::{Incoming, World};
+use world::World;
+pub use world::{intent, Direction, Failure, GatewayFrame, Overwrite};
 
 /// Why the fake could not do what a test asked.
 #[derive(Debug)]
@@ -205,110 +268,6 @@ impl Shared {
     fn notify(&self) {
         self.changes.send_modify(|n| *n += 1);
     }
-
-    /// Parses, answers and records one REST request.
-    fn handle(&self, wire: http1::WireRequest) -> (u16, Vec<u8>) {
-        let (path, query) = match wire.target.split_once('?') {
-            Some((path, query)) => (path.to_string(), query.to_string()),
-            None => (wire.target.clone(), String::new()),
-        };
-        let query: Vec<(String, String)> = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| match pair.split_once('=') {
-                Some((k, v)) => (k.to_string(), v.to_string()),
-                None => (pair.to_string(), String::new()),
-            })
-            .collect();
-        let api_path = path
-            .strip_prefix("/api/v10")
-            .filter(|p| p.is_empty() || p.starts_with('/'));
-
-        let mut body = None;
-        let mut files = Vec::new();
-        let mut form_fields = Vec::new();
-        let mut malformed = None;
-        let content_type = wire.header("content-type").unwrap_or("").to_string();
-        if let Some(boundary) = multipart::boundary(&content_type) {
-            match multipart::parse(&wire.body, &boundary) {
-                Ok(parts) => {
-                    for part in parts {
-                        if part.name == "payload_json" {
-                            match serde_json::from_slice(&part.data) {
-                                Ok(json) => body = Some(json),
-                                Err(_) => {
-                                    malformed = Some("payload_json is not valid JSON".to_string())
-                                }
-                            }
-                        } else if let Some(filename) = part.filename {
-                            files.push(RecordedFile {
-                                field: part.name,
-                                filename,
-                                content_type: part.content_type,
-                                data: part.data,
-                            });
-                        } else {
-                            form_fields.push((
-                                part.name,
-                                String::from_utf8_lossy(&part.data).into_owned(),
-                            ));
-                        }
-                    }
-                }
-                Err(why) => malformed = Some(why),
-            }
-        } else if !wire.body.is_empty() {
-            match serde_json::from_slice(&wire.body) {
-                Ok(json) => body = Some(json),
-                Err(_) => malformed = Some("body is not valid JSON".to_string()),
-            }
-        }
-
-        let answer = self.with_world(|world| {
-            let answer = match (api_path, &malformed) {
-                (_, Some(_)) => world::Answer {
-                    status: 400,
-                    body: Some(serde_json::json!({"message": "The request body contains invalid JSON.", "code": 50109})),
-                    known: true,
-                },
-                (None, None) => world::Answer {
-                    status: 404,
-                    body: Some(serde_json::json!({"message": "404: Not Found", "code": 0})),
-                    known: false,
-                },
-                (Some(api_path), None) => world.answer(&Incoming {
-                    method: &wire.method,
-                    segments: api_path.split('/').filter(|s| !s.is_empty()).collect(),
-                    query: &query,
-                    authorization: wire.header("authorization"),
-                    body: body.as_ref(),
-                    files: &files,
-                }),
-            };
-            let seq = world.requests.len();
-            world.requests.push(RecordedRequest {
-                seq,
-                method: wire.method.clone(),
-                path: api_path.unwrap_or(&path).to_string(),
-                query: query.clone(),
-                headers: wire.headers.clone(),
-                body: body.clone(),
-                form_fields,
-                files,
-                raw_body: wire.body.clone(),
-                status: answer.status,
-                response: answer.body.clone(),
-                known_route: answer.known,
-            });
-            answer
-        });
-        self.notify();
-        let bytes = answer
-            .body
-            .map(|b| b.to_string().into_bytes())
-            .unwrap_or_default();
-        (answer.status, bytes)
-    }
 }
 
 /// A running fake Discord. Dropping it stops both servers.
@@ -353,7 +312,7 @@ impl FakeDiscord {
             heartbeat_interval_ms,
         });
         let tasks = vec![
-            tokio::spawn(serve_rest(rest, shared.clone())),
+            tokio::spawn(rest::serve_rest(rest, shared.clone())),
             tokio::spawn(gateway::serve(gateway, shared.clone())),
         ];
         FakeDiscord { shared, tasks }
@@ -630,9 +589,12 @@ impl FakeDiscord {
             let channel = world.channel(command.channel).ok_or_else(|| {
                 FakeError::Rejected(format!("unknown channel {}", command.channel))
             })?;
+            refuse_interaction_in(world, &channel, command.user.id, true)?;
             let id = world.next_id();
             let token = interaction_token(id);
-            command.to_json(&registered, &channel, id, &token)
+            let mut payload = command.to_json(&registered, &channel, id, &token)?;
+            current_permissions(world, &mut payload, command.user.id);
+            Ok(payload)
         })
     }
 
@@ -657,9 +619,12 @@ impl FakeDiscord {
             let channel = world
                 .channel(channel_id)
                 .ok_or_else(|| FakeError::Rejected(format!("unknown channel {channel_id}")))?;
+            refuse_interaction_in(world, &channel, user.id, false)?;
             let id = world.next_id();
             let token = interaction_token(id);
-            button_click_json(user, &message, &channel, custom_id, id, &token)
+            let mut payload = button_click_json(user, &message, &channel, custom_id, id, &token)?;
+            current_permissions(world, &mut payload, user.id);
+            Ok(payload)
         })
     }
 
@@ -675,38 +640,54 @@ impl FakeDiscord {
     }
 }
 
+/// Refuses what no Discord client could send: anything from a guild the bot left, from a channel
+/// the user cannot see, and application commands in an archived thread (docs/topics/threads.md:
+/// "Users cannot edit messages, add reactions, use application commands, or join archived
+/// threads").
+fn refuse_interaction_in(
+    world: &World,
+    channel: &Value,
+    user: u64,
+    command: bool,
+) -> Result<(), FakeError> {
+    let Some(channel_id) = snowflake(&channel["id"]) else {
+        return Err(FakeError::Rejected("a channel without an id".into()));
+    };
+    if channel.get("guild_id").is_some() {
+        if !world.bot_in_guild() {
+            return Err(FakeError::Rejected(
+                "the bot is no longer in the guild".into(),
+            ));
+        }
+        if world.permissions_in(user, channel_id) & permission::VIEW_CHANNEL == 0 {
+            return Err(FakeError::Rejected(format!(
+                "user {user} cannot see channel {channel_id}"
+            )));
+        }
+    }
+    if command && channel["thread_metadata"]["archived"] == true {
+        return Err(FakeError::Rejected(format!(
+            "thread {channel_id} is archived: Discord clients cannot use application commands there"
+        )));
+    }
+    Ok(())
+}
+
+/// Puts the permissions of this moment (roles and overwrites) and the upload limit into an
+/// INTERACTION_CREATE payload, as Discord computes them for each interaction.
+fn current_permissions(world: &World, payload: &mut Value, user: u64) {
+    let Some(channel) = snowflake(&payload["channel_id"]) else {
+        return;
+    };
+    let user_bits = world.permissions_in(user, channel).to_string();
+    payload["member"]["permissions"] = serde_json::json!(user_bits);
+    payload["channel"]["permissions"] = serde_json::json!(user_bits);
+    payload["app_permissions"] =
+        serde_json::json!(world.permissions_in(BOT_ID, channel).to_string());
+    payload["attachment_size_limit"] = serde_json::json!(world.upload_limit);
+}
+
 /// An interaction token in Discord's alphabet (URL-safe).
 fn interaction_token(id: u64) -> String {
     format!("aW50ZXJhY3Rpb246{id}OmZha2UtZGlzY29yZC10b2tlbg")
-}
-
-async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
-    let mut connections = tokio::task::JoinSet::new();
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        connections.spawn(rest_connection(stream, shared.clone()));
-        while connections.try_join_next().is_some() {}
-    }
-}
-
-async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
-    let (read, mut write) = stream.into_split();
-    let mut reader = BufReader::new(read);
-    loop {
-        let request = match http1::read_request(&mut reader).await {
-            Ok(Some(request)) => request,
-            Ok(None) | Err(_) => return,
-        };
-        let close = request.wants_close();
-        let (status, body) = shared.handle(request);
-        if http1::write_response(&mut write, status, &body, close)
-            .await
-            .is_err()
-            || close
-        {
-            return;
-        }
-    }
 }

@@ -39,6 +39,11 @@ pub struct RecordedRequest {
     pub response: Option<Value>,
     /// False when the fake does not implement this route (answered 404 or 405): an unexpected call.
     pub known_route: bool,
+    /// True when the answer was a failure the test injected (429, 5xx, a dropped connection)
+    /// rather than Discord's verdict on the request.
+    pub injected: bool,
+    /// The headers the fake answered with (rate-limit headers), names lower-cased.
+    pub response_headers: Vec<(String, String)>,
 }
 
 static NULL: Value = Value::Null;
@@ -47,6 +52,22 @@ impl RecordedRequest {
     /// The JSON body (`Null` when there was none).
     pub fn json(&self) -> &Value {
         self.body.as_ref().unwrap_or(&NULL)
+    }
+
+    /// Discord's JSON error `code` of the answer, if it was one (50013, 10003, 160005, ...).
+    pub fn error_code(&self) -> Option<u64> {
+        if self.status < 400 {
+            return None;
+        }
+        self.response.as_ref()?.get("code")?.as_u64()
+    }
+
+    /// A response header by (lower-case) name.
+    pub fn response_header(&self, name: &str) -> Option<&str> {
+        self.response_headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The uploaded files.
@@ -184,10 +205,12 @@ impl RecordedRequest {
             self.method,
             self.path,
             self.status,
-            if self.known_route {
-                ""
-            } else {
+            if !self.known_route {
                 " (unknown route)"
+            } else if self.injected {
+                " (injected)"
+            } else {
+                ""
             },
             body,
             if self.files.is_empty() {

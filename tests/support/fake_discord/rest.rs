@@ -1,0 +1,199 @@
+//! The REST server: parses each request, injects the failures a test asked for, lets the
+//! world answer, records the exchange and writes it back.
+
+use std::sync::Arc;
+
+use tokio::io::BufReader;
+use tokio::net::{TcpListener, TcpStream};
+
+use super::multipart;
+use super::record::{RecordedFile, RecordedRequest};
+use super::world::{self, Incoming};
+use super::{http1, Shared};
+
+impl Shared {
+    /// Parses, answers and records one REST request.
+    fn handle(&self, wire: http1::WireRequest) -> Reply {
+        let (path, query) = match wire.target.split_once('?') {
+            Some((path, query)) => (path.to_string(), query.to_string()),
+            None => (wire.target.clone(), String::new()),
+        };
+        let query: Vec<(String, String)> = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| match pair.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (pair.to_string(), String::new()),
+            })
+            .collect();
+        let api_path = path
+            .strip_prefix("/api/v10")
+            .filter(|p| p.is_empty() || p.starts_with('/'));
+
+        let mut body = None;
+        let mut files = Vec::new();
+        let mut form_fields = Vec::new();
+        let mut malformed = None;
+        let content_type = wire.header("content-type").unwrap_or("").to_string();
+        if let Some(boundary) = multipart::boundary(&content_type) {
+            match multipart::parse(&wire.body, &boundary) {
+                Ok(parts) => {
+                    for part in parts {
+                        if part.name == "payload_json" {
+                            match serde_json::from_slice(&part.data) {
+                                Ok(json) => body = Some(json),
+                                Err(_) => {
+                                    malformed = Some("payload_json is not valid JSON".to_string())
+                                }
+                            }
+                        } else if let Some(filename) = part.filename {
+                            files.push(RecordedFile {
+                                field: part.name,
+                                filename,
+                                content_type: part.content_type,
+                                data: part.data,
+                            });
+                        } else {
+                            form_fields.push((
+                                part.name,
+                                String::from_utf8_lossy(&part.data).into_owned(),
+                            ));
+                        }
+                    }
+                }
+                Err(why) => malformed = Some(why),
+            }
+        } else if !wire.body.is_empty() {
+            match serde_json::from_slice(&wire.body) {
+                Ok(json) => body = Some(json),
+                Err(_) => malformed = Some("body is not valid JSON".to_string()),
+            }
+        }
+
+        let reply = self.with_world(|world| {
+            let segments: Vec<&str> = api_path
+                .map(|p| p.split('/').filter(|s| !s.is_empty()).collect())
+                .unwrap_or_default();
+            let injected = api_path.and_then(|_| {
+                world::take_fault(&mut world.faults, &wire.method, &segments)
+            });
+            let mut headers = Vec::new();
+            let answer = match (&injected, api_path, &malformed) {
+                (Some(failure), _, _) => {
+                    if let world::Failure::RateLimited {
+                        retry_after,
+                        global,
+                    } = failure
+                    {
+                        headers = world.rate_limits.exceeded(&segments, *retry_after, *global);
+                    }
+                    let status = match failure {
+                        world::Failure::RateLimited { .. } => 429,
+                        world::Failure::Status(status) => *status,
+                        world::Failure::Disconnect => 0,
+                    };
+                    world::Answer {
+                        status,
+                        body: world::failure_body(failure),
+                        known: true,
+                    }
+                }
+                (None, _, Some(_)) => world::Answer {
+                    status: 400,
+                    body: Some(serde_json::json!({"message": "The request body contains invalid JSON.", "code": 50109})),
+                    known: true,
+                },
+                (None, None, None) => world::Answer {
+                    status: 404,
+                    body: Some(serde_json::json!({"message": "404: Not Found", "code": 0})),
+                    known: false,
+                },
+                (None, Some(_), None) => {
+                    let answer = world.answer(&Incoming {
+                        method: &wire.method,
+                        segments: segments.clone(),
+                        query: &query,
+                        authorization: wire.header("authorization"),
+                        body: body.as_ref(),
+                        files: &files,
+                    });
+                    if answer.known {
+                        headers = world.rate_limits.count(&segments);
+                    }
+                    answer
+                }
+            };
+            let seq = world.requests.len();
+            world.requests.push(RecordedRequest {
+                seq,
+                method: wire.method.clone(),
+                path: api_path.unwrap_or(&path).to_string(),
+                query: query.clone(),
+                headers: wire.headers.clone(),
+                body: body.clone(),
+                form_fields,
+                files,
+                raw_body: wire.body.clone(),
+                status: answer.status,
+                response: answer.body.clone(),
+                known_route: answer.known,
+                injected: injected.is_some(),
+                response_headers: headers.clone(),
+            });
+            Reply {
+                status: answer.status,
+                headers,
+                body: answer
+                    .body
+                    .map(|b| b.to_string().into_bytes())
+                    .unwrap_or_default(),
+                disconnect: injected == Some(world::Failure::Disconnect),
+            }
+        });
+        self.notify();
+        reply
+    }
+}
+
+/// What goes back over the wire for one request.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    /// Close the connection without answering (an injected network failure).
+    disconnect: bool,
+}
+
+pub(super) async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        connections.spawn(rest_connection(stream, shared.clone()));
+        while connections.try_join_next().is_some() {}
+    }
+}
+
+async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    loop {
+        let request = match http1::read_request(&mut reader).await {
+            Ok(Some(request)) => request,
+            Ok(None) | Err(_) => return,
+        };
+        let close = request.wants_close();
+        let reply = shared.handle(request);
+        if reply.disconnect {
+            return;
+        }
+        if http1::write_response(&mut write, reply.status, &reply.headers, &reply.body, close)
+            .await
+            .is_err()
+            || close
+        {
+            return;
+        }
+    }
+}
