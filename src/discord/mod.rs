@@ -117,13 +117,17 @@ impl RunningBot {
         for worker in self.workers {
             let _ = worker.await;
         }
-        let Some(client) = self.client else {
+        let Some(mut client) = self.client else {
             return Ok(());
         };
-        match tokio::time::timeout(SHUTDOWN_GRACE, client).await {
+        match tokio::time::timeout(SHUTDOWN_GRACE, &mut client).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(serenity::Error::Other("the Discord client panicked")),
-            Err(_) => Err(serenity::Error::Other("the Discord client did not stop")),
+            Err(_) => {
+                // Shut down before its shards had started (a signal at start-up): stop it here.
+                client.abort();
+                Err(serenity::Error::Other("the Discord client did not stop"))
+            }
         }
     }
 }

@@ -1,0 +1,426 @@
+//! End to end through serenity, with Discord failing the way it does: notices that Discord
+//! refuses or fails to take, answers lost after a move was saved, channels and threads that go
+//! away, threads that archive under long matches, and a start-up that cannot register.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Duration as Span;
+use thudbot::config::Shards;
+use thudbot::discord::{self, BotOptions, StartError, DEFER_AFTER};
+use thudbot::render::Renderer;
+use thudbot::service::{ManualClock, Service, ServiceConfig};
+use thudbot::store::{ChannelId, MatchId, ScratchDatabase, Store, StoredMatch};
+
+use support::bot::*;
+use support::fake_discord::*;
+
+/// The match last played in `channel`, as stored.
+async fn stored_match(bot: &Bot, channel: u64) -> StoredMatch {
+    let store = bot.service.store();
+    let id: MatchId = store
+        .latest_match_in(ChannelId(channel))
+        .await
+        .unwrap()
+        .expect("a match");
+    store.load_match(id).await.unwrap().expect("stored")
+}
+
+/// Waits until the match last played in `channel` satisfies `done` (the bot works on its own
+/// schedule after a gateway event).
+async fn until_match(bot: &Bot, channel: u64, done: impl Fn(&StoredMatch) -> bool) -> StoredMatch {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let m = stored_match(bot, channel).await;
+        if done(&m) {
+            return m;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the match never got there: {m:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
+    let path = format!("/channels/{channel}/messages");
+    move |r: &RecordedRequest| r.method == "POST" && r.path == path
+}
+
+#[tokio::test]
+async fn a_reminder_discord_refuses_pauses_the_match_until_a_player_resumes_it_elsewhere() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    // A moderator takes the bot's right to post in #general.
+    bot.fake
+        .deny_bot(GENERAL_CHANNEL, permission::SEND_MESSAGES)
+        .unwrap();
+    bot.clock.advance(Span::hours(60));
+    bot.fake
+        .wait_for(|r| r.error_code() == Some(50013), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let paused = until_match(&bot, GENERAL_CHANNEL, |m| m.trouble.is_some()).await;
+    assert!(paused.clock.unwrap().paused_at.is_some());
+
+    // Nobody loses on time unheard: days later, a claim is refused.
+    bot.clock.advance(Span::days(5));
+    let claim = bot.say(SlashCommand::thud("claim").by(BOB)).await;
+    assert!(claim.is_ephemeral());
+    assert!(content(&claim).contains("paused"), "{}", content(&claim));
+
+    // Bob sees why in /thud games from #thud, and carries the match on there.
+    let (games, answer) = bot
+        .command(SlashCommand::thud("games").by(BOB).in_channel(THUD_CHANNEL))
+        .await;
+    assert!(answer.is_ephemeral());
+    let text = content(&answer);
+    assert!(
+        text.contains("cannot reach") && text.contains("50013"),
+        "{text}"
+    );
+    let message = bot.message_id(&games).await;
+    let (click, _) = bot.press(BOB, message, "thud:resume:").await;
+    let resumed = bot.followup(&click).await;
+    assert!(!resumed.is_ephemeral());
+    assert!(
+        content(&resumed).contains("resumes match"),
+        "{}",
+        content(&resumed)
+    );
+    assert_eq!(resumed.pinged_users(), [ALICE.id]);
+    picture(&resumed);
+    let m = stored_match(&bot, THUD_CHANNEL).await;
+    assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
+
+    // The reminder that never reached Alice comes again, in #thud.
+    let reminder = bot
+        .fake
+        .wait_for(posts_to(THUD_CHANNEL), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        content(&reminder).contains("reminder"),
+        "{}",
+        content(&reminder)
+    );
+    assert_eq!(reminder.pinged_users(), [ALICE.id]);
+    bot.finish_expecting(|r| r.error_code() == Some(50013))
+        .await;
+}
+
+#[tokio::test]
+async fn a_notice_is_tried_again_after_server_errors_and_posted_once_with_its_nonce() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    bot.fake
+        .fail_with_status("POST /channels/*/messages", 1, 502);
+    bot.fake.drop_connection("POST /channels/*/messages", 1);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    // Each failure is tried again once its backoff has passed on the bot's clock.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bot
+        .fake
+        .requests()
+        .iter()
+        .skip(mark)
+        .any(|r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status))
+    {
+        assert!(tokio::time::Instant::now() < deadline, "never posted");
+        bot.clock.advance(Span::seconds(5));
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tries: Vec<RecordedRequest> = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| posts_to(GENERAL_CHANNEL)(r))
+        .collect();
+    let seen: Vec<String> = tries.iter().map(RecordedRequest::summary).collect();
+    assert_eq!(tries.len(), 3, "two failures, then the post: {seen:#?}");
+    let nonces: Vec<_> = tries.iter().map(|r| r.json()["nonce"].clone()).collect();
+    assert!(nonces[0].is_string(), "{:?}", tries[0].json());
+    assert!(
+        nonces.iter().all(|n| *n == nonces[0]),
+        "one nonce: {nonces:?}"
+    );
+    assert!(tries.iter().all(|r| r.json()["enforce_nonce"] == true));
+    let reminders = bot
+        .fake
+        .channel_messages(GENERAL_CHANNEL)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("reminder"))
+        })
+        .count();
+    assert_eq!(reminders, 1);
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_move_whose_answer_fails_still_reaches_the_channel_and_pings_the_opponent() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    bot.fake
+        .fail_with_status("POST /interactions/*/*/callback", 1, 500);
+    let mark = bot.fake.mark();
+    bot.fake
+        .run_command(
+            &SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let announced = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        content(&announced).contains("F1-F5"),
+        "{}",
+        content(&announced)
+    );
+    assert_eq!(announced.pinged_users(), [BOB.id]);
+    picture(&announced);
+    // The move stands: it is Bob's turn.
+    let m = stored_match(&bot, GENERAL_CHANNEL).await;
+    assert_eq!(m.game.current_battle().moves().len(), 1);
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_deleted_channel_and_a_removed_bot_pause_their_matches() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    start_match(&bot, THUD_CHANNEL).await;
+    bot.fake.delete_channel(GENERAL_CHANNEL).unwrap();
+    let gone = until_match(&bot, GENERAL_CHANNEL, |m| m.trouble.is_some()).await;
+    assert_eq!(gone.trouble.as_deref(), Some("its channel was deleted"));
+    let games = bot
+        .say(
+            SlashCommand::thud("games")
+                .by(ALICE)
+                .in_channel(THUD_CHANNEL),
+        )
+        .await;
+    assert!(
+        content(&games).contains("channel was deleted"),
+        "{}",
+        content(&games)
+    );
+    assert!(custom_ids(&games)
+        .iter()
+        .any(|id| id.starts_with("thud:stop:")));
+    let other = stored_match(&bot, THUD_CHANNEL).await;
+    assert_eq!(other.trouble, None, "only the deleted channel's match");
+
+    bot.fake.remove_bot_from_guild();
+    let removed = until_match(&bot, THUD_CHANNEL, |m| m.trouble.is_some()).await;
+    assert_eq!(
+        removed.trouble.as_deref(),
+        Some("the bot was removed from its server")
+    );
+    assert!(removed.clock.unwrap().paused_at.is_some());
+    // The pauses are logged as warnings for the operator.
+    bot.finish_expecting(|_| false).await;
+}
+
+#[tokio::test]
+async fn a_fortnightly_match_keeps_its_thread_open_to_the_end_and_then_archives_it() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (sent, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64)
+                // The seventh choice: 14 days.
+                .option("days", 6i64),
+        )
+        .await;
+    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
+        .await;
+    let created = bot
+        .fake
+        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
+    let opening = bot
+        .fake
+        .wait_for(posts_to(thread), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    picture(&opening);
+
+    // Eight idle days: Discord archives the thread, the bot opens it again at once.
+    let mark = bot.fake.mark();
+    bot.fake.advance(Duration::from_secs(8 * 24 * 3600));
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "PATCH"
+                    && r.path == format!("/channels/{thread}")
+                    && (200..300).contains(&r.status)
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!bot.fake.thread_is_archived(thread));
+    bot.clock.advance(Span::days(13));
+    let reminder = bot
+        .fake
+        .wait_for_since(mark, posts_to(thread), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(reminder.pinged_users(), [ALICE.id]);
+
+    // Both battles are played and ended by agreement in the thread.
+    for (mover, other) in [(ALICE, BOB), (BOB, ALICE)] {
+        let moved = bot
+            .say(
+                SlashCommand::thud("move")
+                    .option("from", "F1")
+                    .option("to", "F5")
+                    .by(mover)
+                    .in_channel(thread),
+            )
+            .await;
+        assert!(!moved.is_ephemeral(), "{}", moved.summary());
+        let (proposal, _) = bot
+            .command(SlashCommand::thud("end").by(mover).in_channel(thread))
+            .await;
+        let message = bot.message_id(&proposal).await;
+        let (agreed, _) = bot.press(other, message, "thud:agree:").await;
+        bot.followup(&agreed).await;
+    }
+    let over = stored_match(&bot, thread).await;
+    assert_eq!(over.state, thudbot::store::MatchState::Finished);
+
+    // Once the last words have had time to land, the finished match's thread is archived.
+    bot.clock.advance(Span::minutes(3));
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bot.fake.thread_is_archived(thread) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the thread was not archived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_locked_match_thread_pauses_its_match() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (sent, _) = bot
+        .command(SlashCommand::thud("challenge").option("opponent", BOB))
+        .await;
+    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
+        .await;
+    let created = bot
+        .fake
+        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
+    bot.fake
+        .wait_for(posts_to(thread), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.fake.lock_thread(thread).unwrap();
+    let m = until_match(&bot, thread, |m| m.trouble.is_some()).await;
+    assert_eq!(m.trouble.as_deref(), Some("its thread was locked"));
+    bot.finish().await;
+}
+
+/// Starts the bot against `fake` with `patience` for reaching Discord and registering.
+async fn try_start(
+    fake: &FakeDiscord,
+    patience: Duration,
+) -> Result<discord::RunningBot, StartError> {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let service = Arc::new(Service::new(
+        Store::new(db.pool().clone()),
+        Arc::new(Renderer::new()),
+        Arc::new(ManualClock::new(start_time())),
+        ServiceConfig::default(),
+    ));
+    let options = BotOptions {
+        development_guild: Some(GUILD_ID),
+        threads: false,
+        clock_interval: Duration::from_millis(50),
+        shards: Shards::Auto,
+        defer_after: DEFER_AFTER,
+        startup_patience: patience,
+        delivery_interval: Duration::from_millis(50),
+    };
+    discord::start(fake.http(), service, options).await
+}
+
+#[tokio::test]
+async fn start_up_retries_reaching_discord_and_registering_then_fails_with_the_reason() {
+    let _logs = capture_logs();
+    // Two 503s on registration: tried again, then the bot runs and answers.
+    let fake = FakeDiscord::start().await;
+    fake.fail_with_status("PUT /applications/*/guilds/*/commands", 2, 503);
+    let bot = try_start(&fake, Duration::from_secs(20))
+        .await
+        .expect("started after the retries");
+    let registered = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .map(|r| r.status)
+        .collect::<Vec<_>>();
+    assert_eq!(registered, [503, 503, 200]);
+    fake.wait_until_connected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.shutdown().await.expect("a clean stop");
+
+    // Registration refused for good (the guild does not have the bot): an error, not a bot
+    // that is online and silent.
+    let fake = FakeDiscord::start().await;
+    fake.fail_with_status("PUT /applications/*/guilds/*/commands", 1000, 503);
+    match try_start(&fake, Duration::from_secs(2)).await {
+        Err(e @ StartError::Registration { .. }) => {
+            assert!(e.to_string().contains("register"), "{e}")
+        }
+        Err(e) => panic!("the wrong error: {e}"),
+        Ok(_) => panic!("the bot started without its commands"),
+    }
+
+    // Discord cannot be reached at all: the same, never a panic.
+    let fake = FakeDiscord::start().await;
+    fake.drop_connection("GET /oauth2/applications/@me", 1000);
+    match try_start(&fake, Duration::from_secs(2)).await {
+        Err(e @ StartError::Unreachable { .. }) => {
+            assert!(e.to_string().contains("reach Discord"), "{e}")
+        }
+        Err(e) => panic!("the wrong error: {e}"),
+        Ok(_) => panic!("the bot started without Discord"),
+    }
+}
