@@ -113,11 +113,13 @@ async fn a_reminder_discord_refuses_pauses_the_match_until_a_player_resumes_it_e
 }
 
 #[tokio::test]
-async fn a_notice_is_tried_again_after_server_errors_and_posted_once_with_its_nonce() {
+async fn a_notice_is_tried_again_after_errors_rate_limits_and_a_lost_connection_and_posted_once() {
     let bot = start_bot(|_| {}).await;
     start_match(&bot, GENERAL_CHANNEL).await;
     bot.fake
         .fail_with_status("POST /channels/*/messages", 1, 502);
+    bot.fake
+        .rate_limit("POST /channels/*/messages", 1, Duration::from_millis(500));
     bot.fake.drop_connection("POST /channels/*/messages", 1);
     let mark = bot.fake.mark();
     bot.clock.advance(Span::hours(60));
@@ -150,7 +152,7 @@ async fn a_notice_is_tried_again_after_server_errors_and_posted_once_with_its_no
         .filter(|r| posts_to(GENERAL_CHANNEL)(r))
         .collect();
     let seen: Vec<String> = tries.iter().map(RecordedRequest::summary).collect();
-    assert_eq!(tries.len(), 3, "two failures, then the post: {seen:#?}");
+    assert_eq!(tries.len(), 4, "three failures, then the post: {seen:#?}");
     let nonces: Vec<_> = tries.iter().map(|r| r.json()["nonce"].clone()).collect();
     assert!(nonces[0].is_string(), "{:?}", tries[0].json());
     assert!(
