@@ -122,14 +122,15 @@ fn classic_trolls_take_every_dwarf_they_can_reach() {
 
 #[test]
 fn classic_troll_steps_out_of_a_hurl() {
-    // Dwarfs on H12 and H13 can hurl two squares onto H10; no troll can capture anything.
+    // Dwarfs on H13 to H15 can hurl three squares onto H10; no troll can capture anything.
     let position = board(
         Variant::Classic,
         &[
             ("H8", 'R'),
             ("H10", 'T'),
-            ("H12", 'd'),
             ("H13", 'd'),
+            ("H14", 'd'),
+            ("H15", 'd'),
             ("A6", 'd'),
             ("O6", 'd'),
             ("G6", 'T'),
@@ -168,7 +169,7 @@ fn original_troll_takes_one_dwarf_after_a_step() {
 
 #[test]
 fn original_dwarf_moves_out_of_reach() {
-    // The dwarf on H11 stands next to the troll on H10; the other dwarfs are far away.
+    // The troll on G10 can step to H11 and take the dwarf on I12; the others are far away.
     let position = board(
         Variant::Original,
         &[
@@ -194,7 +195,7 @@ fn original_dwarf_moves_out_of_reach() {
 
 #[test]
 fn koom_valley_dwarfs_sandwich_a_troll() {
-    // A dwarf from A11 to E11 catches the troll on E10 against the dwarf on E9.
+    // A dwarf from B11 to E11 catches the troll on E10 against the dwarf on E9.
     let position = board(
         Variant::KoomValley,
         &[
@@ -202,9 +203,9 @@ fn koom_valley_dwarfs_sandwich_a_troll() {
             ("H9", 'd'),
             ("E10", 'T'),
             ("E9", 'd'),
-            ("A11", 'd'),
+            ("B11", 'd'),
             ("L3", 'T'),
-            ("M3", 'T'),
+            ("K3", 'T'),
         ],
         'd',
     );
@@ -220,7 +221,7 @@ fn koom_valley_dwarfs_push_the_rock_home() {
         Variant::KoomValley,
         &[
             ("H2", 'R'),
-            ("H3", 'd'),
+            ("G2", 'd'),
             ("A10", 'd'),
             ("C12", 'T'),
             ("M12", 'T'),
@@ -272,8 +273,8 @@ fn koom_valley_dwarf_steps_away_from_a_trample() {
             ("H9", 'd'),
             ("F3", 'T'),
             ("G4", 'd'),
-            ("B4", 'T'),
-            ("N4", 'T'),
+            ("C7", 'T'),
+            ("M7", 'T'),
         ],
         'd',
     );

@@ -69,7 +69,7 @@ mod tests {
 
     #[test]
     fn classic_trolls_keep_one_capture_per_landing() {
-        // A troll on H8's west (G8) next to dwarfs on F7, F8, F9: one step to F... lands among them.
+        // A troll on H8 (the stone on I8) steps to G8, beside dwarfs on F7, F8 and F9: 8 subsets.
         let pos = Position::from_fen(
             "5/7/9/11/13/15/5d9/5d1TR6/5d9/15/13/11/9/7/5 t",
             Variant::Classic,
