@@ -140,8 +140,7 @@ impl<'t> Search<'t> {
     fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32, bool) {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
-        for i in 0..moves.len() {
-            let mv = moves[i];
+        for (i, &mv) in moves.iter().enumerate() {
             self.play(&mv);
             let mut score;
             if i == 0 {
@@ -326,7 +325,7 @@ impl<'t> Search<'t> {
                 list.push((gain, mv));
             }
         }
-        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        list.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
         let mut best = stand;
         if no_moves {
             best = self.side_value(final_value(&self.pos));
@@ -373,7 +372,7 @@ impl<'t> Search<'t> {
         for mv in moves {
             list.push((self.order_score(&mv, table_move, ply), mv));
         }
-        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        list.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 
     fn order_score(&self, mv: &Move, table_move: Option<Move>, ply: usize) -> i32 {
