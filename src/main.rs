@@ -327,7 +327,11 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
     let began = std::time::Instant::now();
     match think(&position, &level.settings(), seed) {
         Some(thought) => {
-            println!(
+            use std::io::Write;
+            // A closed pipe (`| head -1`) is not worth a panic.
+            let mut out = std::io::stdout();
+            let _ = writeln!(
+                out,
                 "level {level}: depth {}, {} positions, score {:+.2} for the {}, {:.3} s",
                 thought.depth,
                 thought.nodes,
@@ -335,7 +339,7 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
                 position.side_to_move(),
                 began.elapsed().as_secs_f64()
             );
-            println!("{}", thought.best);
+            let _ = writeln!(out, "{}", thought.best);
             ExitCode::SUCCESS
         }
         None => fail("the position has no legal move".into()),

@@ -50,15 +50,18 @@ impl Level {
                 temperature: 25,
                 plain_evaluation: false,
             },
+            // The best move one ply and the captures after it show; no mistakes on purpose.
             3 => Settings {
-                depth: 2,
+                depth: 1,
                 time: ms(400),
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
             },
+            // Two plies: sees the answer to its move. (Three plies measured weaker than two
+            // against level 3: a search that ends on its own move overrates it.)
             4 => Settings {
-                depth: 3,
+                depth: 2,
                 time: ms(800),
                 nodes: u64::MAX,
                 temperature: 0,
