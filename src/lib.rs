@@ -1,5 +1,6 @@
 //! thudbot: correspondence games of Thud on Discord.
 
+pub mod computer;
 pub mod config;
 pub mod console;
 pub mod discord;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use poise::serenity_prelude as serenity;
+use thudbot::computer::{think, Level};
 use thudbot::config::Config;
 use thudbot::console::Console;
 use thudbot::discord::{self, BotOptions};
@@ -46,6 +47,21 @@ enum Command {
         #[arg(long, default_value = "classic")]
         variant: String,
     },
+    /// Print the move the computer player would play, in canonical notation, as the last line.
+    Bestmove {
+        /// The position, e.g. the classic start
+        /// `dd1dd/d5d/d7d/d9d/d11d/d13d/d5TTT5d/6TRT6/d5TTT5d/d13d/d11d/d9d/d7d/d5d/dd1dd d`.
+        fen: String,
+        /// Rules the position is played under: classic, original or koom-valley.
+        #[arg(long, default_value = "classic")]
+        variant: String,
+        /// 1 (a beginner) to 5 (the full engine, up to 2 s).
+        #[arg(long, default_value = "3")]
+        level: String,
+        /// Decides between equal moves, and levels 1 and 2's mistakes.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Draw a position as a PNG board picture, or print it as the brief text board.
     Render {
         /// The position to draw (the position after --last-move, if one is given).
@@ -77,6 +93,12 @@ fn main() -> ExitCode {
             depth,
             variant,
         }) => run_perft(&fen, depth, &variant),
+        Some(Command::Bestmove {
+            fen,
+            variant,
+            level,
+            seed,
+        }) => run_bestmove(&fen, &variant, &level, seed),
         Some(Command::Local { pictures }) => run_local(cli.config, pictures),
         Some(Command::Render {
             fen,
@@ -284,6 +306,45 @@ fn run_perft(fen: &str, depth: u32, variant: &str) -> ExitCode {
         println!("perft {d}: {}", perft(&position, d));
     }
     ExitCode::SUCCESS
+}
+
+fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("thudbot bestmove: {message}");
+        ExitCode::from(2)
+    };
+    let variant: Variant = match variant.parse() {
+        Ok(v) => v,
+        Err(e) => return fail(e.to_string()),
+    };
+    let level: Level = match level.parse() {
+        Ok(l) => l,
+        Err(e) => return fail(e.to_string()),
+    };
+    let position = match Position::from_fen(fen, variant) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("bad position: {e}")),
+    };
+    let began = std::time::Instant::now();
+    match think(&position, &level.settings(), seed) {
+        Some(thought) => {
+            use std::io::Write;
+            // A closed pipe (`| head -1`) is not worth a panic.
+            let mut out = std::io::stdout();
+            let _ = writeln!(
+                out,
+                "level {level}: depth {}, {} positions, score {:+.2} for the {}, {:.3} s",
+                thought.depth,
+                thought.nodes,
+                f64::from(thought.score) / 100.0,
+                position.side_to_move(),
+                began.elapsed().as_secs_f64()
+            );
+            let _ = writeln!(out, "{}", thought.best);
+            ExitCode::SUCCESS
+        }
+        None => fail("the position has no legal move".into()),
+    }
 }
 
 struct RenderArgs<'a> {

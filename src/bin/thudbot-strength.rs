@@ -1,0 +1,250 @@
+//! Strength benchmark for the computer player: match-pairs between levels and against two
+//! baselines (a random mover and a greedy capturer).
+//!
+//! A pair is one opening (seeded random plies from the start) played twice, the sides swapped,
+//! so neither player profits from a lucky opening or side. Battles between programs need not
+//! end, so a battle stops at `--ply-cap` plies and is scored as it stands: the pieces on the
+//! board (classic, original), a draw (Koom Valley, where only objectives win).
+//!
+//! `thudbot-strength --pairs 10 --pairings 1-random,2-1,3-2,4-3,5-4,5-greedy --time-scale 0.5`
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use thudbot::computer::baseline::{greedy_move, random_move};
+use thudbot::computer::{think, Chance, Level};
+use thudbot::game::{Move, Position, Side, Variant};
+
+#[derive(Parser)]
+#[command(about = "Plays match-pairs between computer levels and baselines")]
+struct Args {
+    /// Match-pairs per pairing.
+    #[arg(long, default_value_t = 10)]
+    pairs: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// classic, original or koom-valley.
+    #[arg(long, default_value = "classic")]
+    variant: String,
+    /// Comma-separated `A-B` pairings; each side is a level 1..5, `random` or `greedy`.
+    #[arg(long, default_value = "1-random,2-1,3-2,4-3,5-4,5-greedy")]
+    pairings: String,
+    /// Multiplies every level's time and node budget (1 = as played on Discord).
+    #[arg(long, default_value_t = 1.0)]
+    time_scale: f64,
+    /// Plies after which a battle is stopped and scored as it stands.
+    #[arg(long, default_value_t = 150)]
+    ply_cap: usize,
+    /// Random plies from the start that make each pair's opening.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Player {
+    Random,
+    Greedy,
+    Computer(Level),
+}
+
+impl Player {
+    fn parse(text: &str) -> Result<Player, String> {
+        match text.trim() {
+            "random" => Ok(Player::Random),
+            "greedy" => Ok(Player::Greedy),
+            other => other
+                .parse::<Level>()
+                .map(Player::Computer)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Player::Random => "random".into(),
+            Player::Greedy => "greedy".into(),
+            Player::Computer(level) => format!("level {level}"),
+        }
+    }
+}
+
+/// Time spent thinking, per level.
+#[derive(Default)]
+struct Clock {
+    moves: u64,
+    total: Duration,
+    longest: Duration,
+}
+
+struct Bench {
+    scale: f64,
+    ply_cap: usize,
+    clocks: BTreeMap<Player, Clock>,
+}
+
+impl Bench {
+    fn choose(&mut self, player: Player, position: &Position, seed: u64) -> Option<Move> {
+        let mut chance = Chance::new(seed);
+        match player {
+            Player::Random => random_move(position, &mut chance),
+            Player::Greedy => greedy_move(position, &mut chance),
+            Player::Computer(level) => {
+                let began = Instant::now();
+                let mv =
+                    think(position, &level.settings().scaled(self.scale), seed).map(|t| t.best);
+                let took = began.elapsed();
+                let clock = self.clocks.entry(player).or_default();
+                clock.moves += 1;
+                clock.total += took;
+                clock.longest = clock.longest.max(took);
+                mv
+            }
+        }
+    }
+
+    /// Plays a battle from `opening`; returns the dwarfs' margin (pieces, or ±1 for a Koom
+    /// Valley objective) and whether the ply cap stopped it.
+    fn battle(
+        &mut self,
+        opening: &Position,
+        dwarfs: Player,
+        trolls: Player,
+        seed: u64,
+    ) -> (i32, bool) {
+        let mut position = opening.clone();
+        for ply in 0..self.ply_cap {
+            let player = match position.side_to_move() {
+                Side::Dwarfs => dwarfs,
+                Side::Trolls => trolls,
+            };
+            let Some(mv) =
+                self.choose(player, &position, seed.wrapping_mul(1_000_003) ^ ply as u64)
+            else {
+                return (result(&position), false);
+            };
+            position = position.after(&mv);
+        }
+        let finished = !position.has_legal_move();
+        (result(&position), !finished)
+    }
+}
+
+/// The dwarfs' margin as the battle stands.
+fn result(position: &Position) -> i32 {
+    match (position.variant(), position.objective_reached()) {
+        (Variant::KoomValley, Some(Side::Dwarfs)) => 1,
+        (Variant::KoomValley, Some(Side::Trolls)) => -1,
+        (Variant::KoomValley, None) => 0,
+        _ => position.dwarfs().len() as i32 - 4 * position.trolls().len() as i32,
+    }
+}
+
+/// An opening: `plies` random moves from the start that leave the battle going.
+fn opening(variant: Variant, plies: usize, seed: u64) -> Position {
+    let mut chance = Chance::new(seed);
+    let mut position = variant.start();
+    for _ in 0..plies {
+        match random_move(&position, &mut chance) {
+            Some(mv) if position.after(&mv).has_legal_move() => position = position.after(&mv),
+            _ => break,
+        }
+    }
+    position
+}
+
+fn main() {
+    let args = Args::parse();
+    let variant: Variant = match args.variant.parse() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("thudbot-strength: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut pairings = Vec::new();
+    for text in args.pairings.split(',') {
+        let parsed = text
+            .split_once('-')
+            .ok_or_else(|| format!("`{text}` is not a pairing like 5-4"))
+            .and_then(|(a, b)| Ok((Player::parse(a)?, Player::parse(b)?)));
+        match parsed {
+            Ok(p) => pairings.push(p),
+            Err(e) => {
+                eprintln!("thudbot-strength: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let mut bench = Bench {
+        scale: args.time_scale,
+        ply_cap: args.ply_cap,
+        clocks: BTreeMap::new(),
+    };
+    println!(
+        "{} pairs per pairing, {variant}, seed {}, time scale {}, {} opening plies, ply cap {} (a capped battle is scored as it stands{})",
+        args.pairs,
+        args.seed,
+        args.time_scale,
+        args.opening_plies,
+        args.ply_cap,
+        if variant.wins_by_objective() { ": a draw" } else { ": the pieces on the board" }
+    );
+    println!("| pairing (A vs B) | pairs won–drawn–lost by A | A won | mean margin per pair for A (95% CI) | battles capped |");
+    println!("|---|---|---|---|---|");
+    for (a, b) in pairings {
+        let began = Instant::now();
+        let (mut won, mut drawn, mut lost, mut capped) = (0, 0, 0, 0);
+        let mut margins = Vec::new();
+        for pair in 0..args.pairs {
+            let seed = args
+                .seed
+                .wrapping_mul(0x9E37_79B9)
+                .wrapping_add(pair as u64);
+            let start = opening(variant, args.opening_plies, seed);
+            let (first, capped1) = bench.battle(&start, a, b, seed);
+            let (second, capped2) = bench.battle(&start, b, a, seed ^ 0x55);
+            let margin = first - second;
+            capped += usize::from(capped1) + usize::from(capped2);
+            match margin.signum() {
+                1 => won += 1,
+                0 => drawn += 1,
+                _ => lost += 1,
+            }
+            margins.push(f64::from(margin));
+            eprintln!(
+                "{} vs {}: pair {} margin {margin:+} (as dwarfs {first:+}, as trolls {:+}), {:.0} s",
+                a.name(),
+                b.name(),
+                pair + 1,
+                -second,
+                began.elapsed().as_secs_f64()
+            );
+        }
+        let n = margins.len().max(1) as f64;
+        let mean = margins.iter().sum::<f64>() / n;
+        let variance = margins.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let half_width = 1.96 * (variance / n).sqrt();
+        println!(
+            "| {} vs {} | {won}–{drawn}–{lost} | {:.0}% | {mean:+.2} ({:+.2} to {:+.2}) | {capped} of {} |",
+            a.name(),
+            b.name(),
+            100.0 * won as f64 / n,
+            mean - half_width,
+            mean + half_width,
+            2 * margins.len()
+        );
+    }
+    println!();
+    println!("| player | moves | mean time a move | longest |");
+    println!("|---|---|---|---|");
+    for (player, clock) in &bench.clocks {
+        println!(
+            "| {} | {} | {:.3} s | {:.3} s |",
+            player.name(),
+            clock.moves,
+            clock.total.as_secs_f64() / clock.moves.max(1) as f64,
+            clock.longest.as_secs_f64()
+        );
+    }
+}
