@@ -7,11 +7,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use common::{alice, bob, place, service, TestService};
+use common::{alice, bob, deliver_all, place, service, TestService};
 use thudbot::render::Renderer;
 use thudbot::service::{
-    Action, ChallengeOptions, Clock, Delivery, DeliveryFailure, MoveRequest, NoticeBody,
-    NoticeKind, Place, Reply, Service, ServiceConfig, ServiceError,
+    Action, ChallengeOptions, Clock, DeliveryFailure, MoveRequest, NoticeBody, NoticeKind, Place,
+    Reply, Service, ServiceConfig, ServiceError,
 };
 use thudbot::store::{MatchId, NoticeState, Store, UserId};
 
@@ -70,21 +70,6 @@ async fn play_any_move(service: &Service, at: Place) {
     ok(service
         .play(at, &actor, &MoveRequest::Notation(mv.to_string()))
         .await);
-}
-
-/// Takes everything due from the outbox, as a delivery worker that always succeeds would.
-async fn deliver_all(service: &Service) -> Vec<Delivery> {
-    let mut all = Vec::new();
-    loop {
-        let batch = service.claim_deliveries(100).await.unwrap();
-        if batch.is_empty() {
-            return all;
-        }
-        for d in &batch {
-            service.delivered(d).await.unwrap();
-        }
-        all.extend(batch);
-    }
 }
 
 /// Every reminder queued so far: (match, player reminded, turn it belongs to).

@@ -45,6 +45,32 @@ async fn until_match(bot: &Bot, channel: u64, done: impl Fn(&StoredMatch) -> boo
     }
 }
 
+/// ALICE challenges BOB (dwarfs first, `days` the index of the days-per-move choice), BOB
+/// accepts, and the match opens in a thread: returns the thread and its first post.
+async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, RecordedRequest) {
+    let mut challenge = SlashCommand::thud("challenge")
+        .option("opponent", BOB)
+        .option("side", 0i64);
+    if let Some(days) = days {
+        challenge = challenge.option("days", days);
+    }
+    let (sent, _) = bot.command(challenge).await;
+    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
+        .await;
+    let created = bot
+        .fake
+        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
+    let opening = bot
+        .fake
+        .wait_for(posts_to(thread), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    (thread, opening)
+}
+
 fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
     let path = format!("/channels/{channel}/messages");
     move |r: &RecordedRequest| r.method == "POST" && r.path == path
@@ -251,28 +277,8 @@ async fn a_deleted_channel_and_a_removed_bot_pause_their_matches() {
 #[tokio::test]
 async fn a_fortnightly_match_keeps_its_thread_open_to_the_end_and_then_archives_it() {
     let bot = start_bot(|o| o.threads = true).await;
-    let (sent, _) = bot
-        .command(
-            SlashCommand::thud("challenge")
-                .option("opponent", BOB)
-                .option("side", 0i64)
-                // The seventh choice: 14 days.
-                .option("days", 6i64),
-        )
-        .await;
-    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
-        .await;
-    let created = bot
-        .fake
-        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
-    let opening = bot
-        .fake
-        .wait_for(posts_to(thread), WAIT)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    // The seventh choice of `days`: 14 days a move.
+    let (thread, opening) = thread_match(&bot, Some(6)).await;
     picture(&opening);
 
     // Eight idle days: Discord archives the thread, the bot opens it again at once.
@@ -337,21 +343,7 @@ async fn a_fortnightly_match_keeps_its_thread_open_to_the_end_and_then_archives_
 #[tokio::test]
 async fn a_locked_match_thread_pauses_its_match() {
     let bot = start_bot(|o| o.threads = true).await;
-    let (sent, _) = bot
-        .command(SlashCommand::thud("challenge").option("opponent", BOB))
-        .await;
-    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
-        .await;
-    let created = bot
-        .fake
-        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
-    bot.fake
-        .wait_for(posts_to(thread), WAIT)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (thread, _) = thread_match(&bot, None).await;
     bot.fake.lock_thread(thread).unwrap();
     let m = until_match(&bot, thread, |m| m.trouble.is_some()).await;
     assert_eq!(m.trouble.as_deref(), Some("its thread was locked"));

@@ -47,22 +47,7 @@ fn button(reply: &Reply, label: &str) -> Action {
 /// Runs the clock and takes what it queued from the outbox, as a delivery worker would.
 async fn tick(service: &Service) -> Vec<Delivery> {
     service.tick().await.unwrap();
-    deliver(service).await
-}
-
-/// Takes every notice due from the outbox and marks it delivered.
-async fn deliver(service: &Service) -> Vec<Delivery> {
-    let mut all = Vec::new();
-    loop {
-        let batch = service.claim_deliveries(100).await.unwrap();
-        if batch.is_empty() {
-            return all;
-        }
-        for d in &batch {
-            service.delivered(d).await.unwrap();
-        }
-        all.extend(batch);
-    }
+    common::deliver_all(service).await
 }
 
 async fn current(service: &Service, at: Place) -> StoredMatch {
@@ -721,7 +706,7 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
     let (a, b) = tokio::join!(first.tick(), second.tick());
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_eq!(a.reminders + b.reminders, 10, "{a:?} + {b:?}");
-    let (a, b) = tokio::join!(deliver(&first), deliver(&second));
+    let (a, b) = tokio::join!(common::deliver_all(&first), common::deliver_all(&second));
     assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
     let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
     channels.sort();
@@ -1032,7 +1017,6 @@ async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
     // alice proposes on her own turn, then moves: the proposal stands for bob to answer.
     ok(service.propose_end(at, &alice()).await);
     assert!(refusal(service.propose_end(at, &alice()).await).contains("already proposed"));
-    assert!(refusal(service.propose_end(at, &bob()).await).contains("alice has already proposed"));
     let moved = ok(play(&service, at, &alice(), "F1-F5").await);
     assert!(!moved.text.contains("lapses"), "{}", moved.text);
     assert!(current(&service, at).await.proposal.is_some());
@@ -1043,4 +1027,9 @@ async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
     let m = current(&service, at).await;
     assert!(m.proposal.is_none() && m.game.battle_number() == 1);
     ok(service.propose_end(at, &bob()).await);
+
+    // RULES §3: alice proposing while bob's proposal stands is agreeing to it.
+    let agreed = ok(service.propose_end(at, &alice()).await);
+    assert!(agreed.text.contains("agrees"), "{}", agreed.text);
+    assert_eq!(current(&service, at).await.game.battle_number(), 2);
 }

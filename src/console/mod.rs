@@ -446,7 +446,7 @@ fn help() -> String {
          challenge opponent:<name> [variant:{}] [side:dwarfs|trolls|random] [days:1|2|3|5|7|10|14]\n\
          accept | decline | cancel [challenge:<id>]\n\
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
-         play notation:<move, e.g. dD4-G7xG7>\n\
+         play notation:<move, e.g. dE6-H9xH9>\n\
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
          games | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] | rules [variant:<name>]\n\

@@ -183,7 +183,7 @@ async fn shove(
 #[poise::command(slash_command)]
 async fn play(
     ctx: Context<'_>,
-    #[description = "The move, e.g. dF1-F5, dD4^G7xG7, TG7-F6xE5xF5"]
+    #[description = "The move, e.g. dF1-F5, dE6-H9xH9, TG7-F6xE5xF5"]
     #[autocomplete = "complete_notation"]
     notation: String,
 ) -> Result<(), Error> {

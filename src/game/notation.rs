@@ -42,7 +42,7 @@ impl MoveText {
 /// Why move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
-    #[error("the move is empty; write it like F1-F5 or dD4-G7xG7")]
+    #[error("the move is empty; write it like F1-F5 or dE6-H9xH9")]
     Empty,
     #[error("`{text}` needs a start and a landing square joined by `-`, like F1-F5")]
     MissingLanding { text: String },

@@ -16,17 +16,15 @@ impl Service {
         let seat = seat_of(&m, actor)?;
         let names = names_in(&mut tx, &m).await?;
         if let Some(p) = &m.proposal {
-            return if p.proposer == actor.id {
-                refuse(format!(
+            if p.proposer == actor.id {
+                return refuse(format!(
                     "You have already proposed ending this battle; {} has not answered yet.",
                     names.of(m.player(seat.other()))
-                ))
-            } else {
-                refuse(format!(
-                    "{} has already proposed ending this battle. Answer with `/thud end action:agree` or `action:decline`.",
-                    names.of(p.proposer)
-                ))
-            };
+                ));
+            }
+            // Proposing while the other player's proposal stands is agreeing to it (RULES §3).
+            tx.rollback().await?;
+            return self.answer_end(place, actor, true, None).await;
         }
         let battle = m.current_battle();
         let proposal = match tx

@@ -64,7 +64,7 @@ impl Service {
 }
 
 const NOTATION: &str = "**Squares** are a letter A–O and a number 1–15 (`H8`); several are separated by commas. \
-Moves can be typed as notation with `/thud play`: `dF1-F5`, a hurl `dD4-G7xG7`, a troll move with captures `TG7-F6xE5xF5`.";
+Moves can be typed as notation with `/thud play`: `dF1-F5`, a hurl `dE6-H9xH9`, a troll move with captures `TG7-F6xE5xF5`.";
 
 const MATCH: &str = "**A match** is two battles: whoever commands the dwarfs in battle 1 commands the trolls in battle 2. \
 A battle ends when both players agree (`/thud end`) or when the player to move has no legal move.";

@@ -42,6 +42,22 @@ pub async fn service_with(config: ServiceConfig) -> TestService {
     TestService { service, clock, db }
 }
 
+/// Takes every notice due from the outbox and marks it delivered, as a delivery worker that
+/// always succeeds would; returns them in order.
+pub async fn deliver_all(service: &Service) -> Vec<thudbot::service::Delivery> {
+    let mut all = Vec::new();
+    loop {
+        let batch = service.claim_deliveries(100).await.expect("the outbox");
+        if batch.is_empty() {
+            return all;
+        }
+        for d in &batch {
+            service.delivered(d).await.expect("recorded");
+        }
+        all.extend(batch);
+    }
+}
+
 pub async fn service() -> TestService {
     service_with(ServiceConfig::default()).await
 }
