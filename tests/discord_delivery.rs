@@ -418,3 +418,54 @@ async fn start_up_retries_reaching_discord_and_registering_then_fails_with_the_r
         Ok(_) => panic!("the bot started without Discord"),
     }
 }
+
+#[tokio::test]
+async fn the_bot_comes_back_after_discords_gateway_restarts() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let first = bot.fake.identify().expect("identified");
+    bot.fake.drop_gateway();
+    // serenity reconnects by itself (the fake answers a RESUME with INVALID_SESSION, so it
+    // identifies again) and the bot answers commands as before.
+    let deadline = tokio::time::Instant::now() + WAIT * 2;
+    while !bot
+        .fake
+        .gateway_frames()
+        .iter()
+        .any(|f| f.connection > 1 && f.payload["op"] == 2)
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bot did not come back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    bot.fake
+        .wait_until_connected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        bot.fake.identify().map(|i| i["token"].clone()),
+        Some(first["token"].clone())
+    );
+    let moved = bot
+        .say(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await;
+    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+    assert_eq!(moved.pinged_users(), [BOB.id]);
+    // The bot stops cleanly; (the fake still counts the second connection as open after the
+    // client has stopped, so the usual wait for every session to close is left out here).
+    let mut bot = bot;
+    let running = bot.running.take().expect("running");
+    tokio::time::timeout(WAIT * 3, running.shutdown())
+        .await
+        .expect("shutdown finishes")
+        .expect("the client stopped cleanly");
+    assert_eq!(bot.fake.frames_serenity_cannot_read(), Vec::<String>::new());
+    assert!(bot.fake.unexpected_requests().is_empty());
+    assert!(bot.fake.failed_requests().is_empty());
+}

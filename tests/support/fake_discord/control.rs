@@ -8,7 +8,24 @@ use super::record::RecordedRequest;
 use super::world::{self, Failure, Overwrite, World};
 use super::{FakeDiscord, FakeError};
 
+/// The pseudo-event that tells a gateway connection to close (see [`FakeDiscord::drop_gateway`]).
+pub(super) const DROP_CONNECTION: &str = "__drop_connection__";
+
 impl FakeDiscord {
+    // ----- the gateway -------------------------------------------------------------------
+
+    /// Closes every gateway connection with close code 4000 ("Unknown error", after which
+    /// Discord lets a client reconnect and resume), as a restart of Discord's gateway would.
+    pub fn drop_gateway(&self) {
+        self.shared.with_world(|w| {
+            for session in &w.sessions {
+                let _ = session
+                    .events
+                    .send((DROP_CONNECTION.to_string(), serde_json::Value::Null));
+            }
+        });
+    }
+
     // ----- the clock ---------------------------------------------------------------------
 
     /// Now on the fake's clock (real time plus every `advance`).

@@ -153,6 +153,10 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                 }
             }
             Some((event, data)) = events_rx.recv() => {
+                if event == super::control::DROP_CONNECTION {
+                    let _ = socket.send(close(4000, "Unknown error.")).await;
+                    break;
+                }
                 seq += 1;
                 if send(&mut socket, &shared, number, dispatch_frame(&event, seq, data)).await.is_err() {
                     break;
