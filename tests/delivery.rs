@@ -281,6 +281,19 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0].channel, elsewhere.channel);
     assert_eq!(sent[0].reply.mentions, vec![alice().id]);
+
+    // A notice left behind in the old channel fails for good there: the match, now played
+    // elsewhere, is not paused by it.
+    let leftover = Reply::public("left behind").saved();
+    service
+        .announce_later(at, Some(id), &leftover)
+        .await
+        .unwrap();
+    let stale = service.claim_deliveries(10).await.unwrap();
+    assert_eq!(stale.len(), 1);
+    service.delivery_failed(&stale[0], &refused).await.unwrap();
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
 }
 
 #[tokio::test]

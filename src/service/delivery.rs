@@ -266,7 +266,11 @@ impl Service {
                 let mut tx = self.store.begin().await?;
                 if let Some(id) = delivery.match_id {
                     if let Some(m) = tx.lock_match(id).await? {
-                        if m.state == crate::store::MatchState::Active {
+                        // A match resumed in another channel since is not held back by a
+                        // notice left behind in its old one.
+                        if m.state == crate::store::MatchState::Active
+                            && m.channel == delivery.channel
+                        {
                             tx.pause_clock(id, reason, now).await?;
                             if let NoticeKind::Reminder {
                                 turn_started_at, ..
