@@ -180,11 +180,7 @@ impl Tx {
         .bind(now)
         .execute(&mut *self.tx)
         .await?;
-        sqlx::query("UPDATE matches SET trouble = NULL, trouble_at = NULL WHERE id = $1")
-            .bind(id.db())
-            .execute(&mut *self.tx)
-            .await?;
-        Ok(())
+        self.clear_trouble(id).await
     }
 
     /// Forgets that the reminder of the turn that started at `turn_started_at` was sent: it
