@@ -100,11 +100,49 @@ async fn the_console_keeps_matches_between_runs() {
     let (out, _, ok) = run_console(
         &db,
         &dir,
-        "alice: /thud challenge opponent:bob\nbob: /thud accept\nalice: /thud play notation:dF1-F5\n",
+        "alice: /thud challenge opponent:bob side:dwarfs\nbob: /thud accept\nalice: /thud play notation:dF1-F5\n",
     );
     assert!(ok && out.contains("plays `dF1-F5`"), "{out}");
     let (out, _, ok) = run_console(&db, &dir, "bob: /thud games\nalice: /thud board\n");
     assert!(ok, "{out}");
     assert!(out.contains("**your move**"), "{out}");
     assert!(out.contains("Last move: `dF1-F5`"), "{out}");
+}
+
+#[tokio::test]
+async fn the_computer_can_be_played_from_the_console() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-computer");
+    let input = "\
+alice: /thud challenge opponent:thudbot level:2 side:dwarfs
+alice: /thud play notation:dF1-F5
+thudbot: /thud board
+alice@2: /thud challenge opponent:bob variant:chess
+alice@2: /thud challenge opponent:bob side:elves
+alice@2: /thud challenge opponent:bob level:3
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("**alice** plays **thudbot** at level 2"),
+        "{out}"
+    );
+    assert!(out.contains("plays `dF1-F5`"), "{out}");
+    // The computer's answer is printed before the next line is read.
+    let answer = out
+        .find("**thudbot (level 2)** (trolls) plays `T")
+        .unwrap_or_else(|| panic!("the computer moved: {out}"));
+    assert!(
+        answer < out.find("thudbot is the computer").expect("refused"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(only alice sees this): `chess` is not a variant"),
+        "{out}"
+    );
+    assert!(out.contains("`elves` is not a side"), "{out}");
+    assert!(
+        out.contains("`level` is for a match against thudbot"),
+        "{out}"
+    );
 }

@@ -40,7 +40,7 @@ async fn another_process(first: &TestService, config: ServiceConfig) -> Service 
 /// Starts a classic match in `at`, alice commanding the dwarfs, 3 days a move.
 async fn start_match(service: &Service, at: Place) -> MatchId {
     let options = ChallengeOptions {
-        side: Some("dwarfs".into()),
+        side: Some(thudbot::store::SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
     let c = ok(service.challenge(at, &alice(), &bob(), &options).await);

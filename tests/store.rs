@@ -40,6 +40,8 @@ fn new_match(channel: u64) -> NewMatch {
         variant: Variant::Classic,
         days_per_move: 3,
         created_at: now(),
+        rated: true,
+        computer: None,
     }
 }
 

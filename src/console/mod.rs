@@ -20,10 +20,13 @@ use crate::service::{
     Action, Actor, Button, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
     ServiceError, Verb,
 };
-use crate::store::{BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use crate::store::{BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, SideChoice, UserId};
 
 /// The console's one server.
 const GUILD: GuildId = GuildId(1);
+/// The computer player: the console's own bot account.
+const COMPUTER: UserId = UserId(1);
+const COMPUTER_NAME: &str = "thudbot";
 
 /// A console session over a service.
 pub struct Console<'a> {
@@ -100,7 +103,19 @@ impl<'a> Console<'a> {
         if let Err(e) = self.service.tick().await {
             writeln!(out, "! the clock failed: {}", e.player_message())?;
         }
-        self.deliver(out).await
+        // The computer answers before the next line is read, as the bot's worker would.
+        loop {
+            self.deliver(out).await?;
+            match self.service.play_computer_turns().await {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    writeln!(out, "! the computer failed: {}", e.player_message())?;
+                    break;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Prints what the outbox holds, as the bot would post it: the console's delivery worker.
@@ -133,6 +148,11 @@ impl<'a> Console<'a> {
 
     /// The player called `name`, made up on first use.
     async fn actor(&self, name: &str) -> Result<Actor, ServiceError> {
+        if name.eq_ignore_ascii_case(COMPUTER_NAME) {
+            return Err(ServiceError::Refused(format!(
+                "{COMPUTER_NAME} is the computer; it plays its own moves"
+            )));
+        }
         let id = match self.service.store().player_named(name).await? {
             Some(p) => p.id,
             None => UserId(console_id(name)),
@@ -172,12 +192,28 @@ impl<'a> Console<'a> {
                         "challenge needs opponent:<name>".into(),
                     ));
                 };
-                let opponent = self.actor(name.trim_start_matches('@')).await?;
+                let name = name.trim_start_matches('@');
                 let options = ChallengeOptions {
-                    variant: opt("variant"),
-                    side: opt("side"),
+                    variant: opt("variant").map(|v| parse_variant(&v)).transpose()?,
+                    side: opt("side").map(|v| parse_side(&v)).transpose()?,
                     days_per_move: number("days")?.map(|d| d.min(u32::MAX as u64) as u32),
+                    rated: opt("rated")
+                        .map(|v| parse_yes_no("rated", &v))
+                        .transpose()?,
                 };
+                let level = number("level")?.map(|l| l.min(u8::MAX as u64) as u8);
+                if name.eq_ignore_ascii_case(COMPUTER_NAME) {
+                    let computer = Actor::with_kind(COMPUTER, COMPUTER_NAME, true);
+                    return s
+                        .challenge_computer(place, actor, &computer, level, &options, None)
+                        .await;
+                }
+                if level.is_some() {
+                    return Err(ServiceError::Refused(format!(
+                        "`level` is for a match against {COMPUTER_NAME}; leave it out to challenge a person"
+                    )));
+                }
+                let opponent = self.actor(name).await?;
                 s.challenge(place, actor, &opponent, &options).await
             }
             "accept" => {
@@ -247,7 +283,7 @@ impl<'a> Console<'a> {
                     None => actor.clone(),
                 };
                 if line.subcommand == "stats" {
-                    s.stats(place, &who).await
+                    s.stats(place, actor, &who).await
                 } else {
                     s.history(place, &who).await
                 }
@@ -270,7 +306,7 @@ impl<'a> Console<'a> {
                 s.settings(actor, line.get("style"), line.get("theme"))
                     .await
             }
-            "rules" => s.rules(line.get("variant")),
+            "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
             "abort" => s.abort(place, actor, true).await,
             "press" => {
                 self.press(place, actor, line.get("button").unwrap_or_default())
@@ -428,6 +464,31 @@ fn relative(delta: chrono::Duration) -> String {
     }
 }
 
+fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
+    text.parse()
+        .map_err(|e| ServiceError::Refused(format!("{e}")))
+}
+
+fn parse_side(text: &str) -> Result<SideChoice, ServiceError> {
+    SideChoice::from_name(text).ok_or_else(|| {
+        ServiceError::Refused(format!(
+            "`{}` is not a side; choose dwarfs, trolls or random",
+            crate::service::echo(text)
+        ))
+    })
+}
+
+fn parse_yes_no(option: &str, text: &str) -> Result<bool, ServiceError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" => Ok(true),
+        "false" | "no" => Ok(false),
+        _ => Err(ServiceError::Refused(format!(
+            "{option}: `{}` is neither true nor false",
+            crate::service::echo(text)
+        ))),
+    }
+}
+
 /// A stable id for a console player's name, far above any test or sample id.
 fn console_id(name: &str) -> u64 {
     // FNV-1a: the same name gets the same id in every run, so matches survive restarts.
@@ -443,7 +504,8 @@ fn help() -> String {
     let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
     format!(
         "Lines look like `<player>: /thud <subcommand> [option:value ...]`; `<player>@2:` acts in channel 2.\n\
-         challenge opponent:<name> [variant:{}] [side:dwarfs|trolls|random] [days:1|2|3|5|7|10|14]\n\
+         challenge opponent:<name> [variant:{}] [side:dwarfs|trolls|random] [days:1|2|3|5|7|10|14] [rated:false]\n\
+         challenge opponent:thudbot [level:1-5] ... plays the computer.\n\
          accept | decline | cancel [challenge:<id>]\n\
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
          play notation:<move, e.g. dE6-H9xH9>\n\

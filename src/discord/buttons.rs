@@ -141,30 +141,34 @@ pub async fn accept(
     }
     let challenge = s.challenge_to_accept(place, actor, id).await?;
     let challenger = s.store().name_of(challenge.challenger).await?;
-    let name: String = format!("Thud: {challenger} vs {}", actor.name)
-        .chars()
-        .take(100)
-        .collect();
-    let thread = serenity::CreateThread::new(name)
-        .kind(serenity::ChannelType::PublicThread)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    let thread = match serenity::ChannelId::new(place.channel.0.max(1))
-        .create_thread(http, thread)
-        .await
-    {
-        Ok(t) => t,
-        Err(e) => {
-            // A thread inside a thread, or no permission: play in the channel itself.
-            tracing::warn!(channel = %place.channel, error = %e, "could not open a thread for the match");
-            return s.accept(place, actor, id, None).await;
-        }
+    let name = format!("Thud: {challenger} vs {}", actor.name);
+    let Some(in_thread) = match_thread(http, place, &name).await else {
+        return s.accept(place, actor, id, None).await;
     };
     // The service queues the match's opening board for the thread in the same transaction
     // that starts the match; the delivery worker posts it.
-    let in_thread = ChannelId(thread.id.get());
     let mut note = s
         .accept(place, actor, Some(challenge.id), Some(in_thread))
         .await?;
     note.spend_buttons = id.is_some();
     Ok(note)
+}
+
+/// Opens a thread named `name` for a match in the channel at `place`; `None` when it cannot
+/// (a thread inside a thread, or no permission), and the match is played in the channel.
+pub async fn match_thread(http: &serenity::Http, place: Place, name: &str) -> Option<ChannelId> {
+    let name: String = name.chars().take(100).collect();
+    let thread = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    match serenity::ChannelId::new(place.channel.0.max(1))
+        .create_thread(http, thread)
+        .await
+    {
+        Ok(t) => Some(ChannelId(t.id.get())),
+        Err(e) => {
+            tracing::warn!(channel = %place.channel, error = %e, "could not open a thread for the match");
+            None
+        }
+    }
 }

@@ -3,8 +3,9 @@
 use poise::serenity_prelude as serenity;
 
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
+use super::choices::{SideOption, VariantOption};
 use super::{actor, actor_of, answer, place, Context, Error};
-use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Verb};
+use crate::service::{ChallengeOptions, LadderScope, MoveRequest, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
 
 /// Play Thud, the Discworld game of dwarfs against trolls
@@ -40,31 +41,54 @@ pub async fn thud(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Challenge someone in this channel to a match of two battles
+/// Challenge someone in this channel to a match of two battles, or play the bot itself
 #[poise::command(slash_command)]
 async fn challenge(
     ctx: Context<'_>,
-    #[description = "Who to challenge"] opponent: serenity::User,
-    #[description = "Which game: classic (default), original or koom-valley"]
-    #[choices("classic", "original", "koom-valley")]
-    variant: Option<&'static str>,
-    #[description = "What you command in battle 1 (default: random)"]
-    #[choices("dwarfs", "trolls", "random")]
-    side: Option<&'static str>,
+    #[description = "Who to challenge; choose the bot itself to play the computer"]
+    opponent: serenity::User,
+    #[description = "Which game: classic (default), original or koom-valley"] variant: Option<
+        VariantOption,
+    >,
+    #[description = "What you command in battle 1 (default: random)"] side: Option<SideOption>,
     #[description = "Days each player has per move (default 3)"]
     #[choices(1, 2, 3, 5, 7, 10, 14)]
     days: Option<u32>,
+    #[description = "Against the bot: how strongly it plays, 1 (a beginner) to 5 (default 3)"]
+    #[min = 1]
+    #[max = 5]
+    level: Option<u8>,
+    #[description = "false for a friendly match, kept off the leaderboards (default true)"]
+    rated: Option<bool>,
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let them = actor_of(&opponent);
     let options = ChallengeOptions {
-        variant: variant.map(str::to_string),
-        side: side.map(str::to_string),
+        variant: variant.map(Into::into),
+        side: side.map(Into::into),
         days_per_move: days,
+        rated,
     };
-    let s = &ctx.data().service;
+    let data = ctx.data();
+    let s = &data.service;
+    let bot = ctx.cache().current_user().id;
+    let http = ctx.serenity_context().http.clone();
     answer(ctx, async {
-        s.challenge(place(ctx)?, &me, &them, &options).await
+        let place = place(ctx)?;
+        if opponent.id != bot {
+            if level.is_some() {
+                return Err(ServiceError::Refused(
+                    "`level` is for a match against the bot itself; leave it out to challenge a person.".into(),
+                ));
+            }
+            return s.challenge(place, &me, &them, &options).await;
+        }
+        let thread = match data.options.threads {
+            true => super::buttons::match_thread(&http, place, &format!("Thud: {} vs {}", me.name, them.name)).await,
+            false => None,
+        };
+        s.challenge_computer(place, &me, &them, level, &options, thread)
+            .await
     })
     .await
 }
@@ -300,16 +324,17 @@ async fn about_player(
     player: Option<serenity::User>,
     history: bool,
 ) -> Result<(), Error> {
+    let me = actor(ctx).await;
     let who = match &player {
         Some(user) => actor_of(user),
-        None => actor(ctx).await,
+        None => me.clone(),
     };
     let s = &ctx.data().service;
     answer(ctx, async {
         if history {
             s.history(place(ctx)?, &who).await
         } else {
-            s.stats(place(ctx)?, &who).await
+            s.stats(place(ctx)?, &me, &who).await
         }
     })
     .await
@@ -384,12 +409,10 @@ async fn settings(
 #[poise::command(slash_command)]
 async fn rules(
     ctx: Context<'_>,
-    #[description = "classic (default), original or koom-valley"]
-    #[choices("classic", "original", "koom-valley")]
-    variant: Option<&'static str>,
+    #[description = "classic (default), original or koom-valley"] variant: Option<VariantOption>,
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
-    answer(ctx, async { s.rules(variant) }).await
+    answer(ctx, async { s.rules(variant.map(Into::into)) }).await
 }
 
 /// Stop this channel's stuck match, unrated (needs Manage Server)

@@ -4,6 +4,7 @@
 
 mod autocomplete;
 mod buttons;
+mod choices;
 mod commands;
 mod delivery;
 mod events;
@@ -177,6 +178,7 @@ pub async fn start(
             options.clock_interval,
             stopped.clone(),
         )),
+        tokio::spawn(computer_worker(service.clone(), stopped.clone())),
         tokio::spawn(delivery::delivery_worker(
             service,
             client.http.clone(),
@@ -215,6 +217,28 @@ async fn clock_worker(service: Arc<Service>, every: Duration, mut stop: watch::R
         }
         if let Err(e) = service.tick().await {
             tracing::warn!(error = %e, "the clock could not run; trying again");
+        }
+    }
+}
+
+/// Plays the computer's moves: at once when the service says it may be the computer's turn,
+/// and every few seconds for turns left by a process that stopped while thinking.
+async fn computer_worker(service: Arc<Service>, mut stop: watch::Receiver<bool>) {
+    let signal = service.computer_signal();
+    loop {
+        // Listen before working, so a wake-up that comes while thinking is not missed.
+        let woken = signal.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        match service.play_computer_turns().await {
+            Ok(played) if played > 0 => continue,
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "the computer could not play; trying again"),
+        }
+        tokio::select! {
+            _ = &mut woken => {}
+            _ = tokio::time::sleep(Duration::from_secs(3)) => {}
+            _ = stop.changed() => return,
         }
     }
 }

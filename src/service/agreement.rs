@@ -1,11 +1,12 @@
 //! Ending a battle by agreement: one player proposes, the other agrees or declines.
 
+use super::computer::computer_actor;
 use super::error::{refuse, Result};
 use super::outcome::{mention, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
-use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
-use crate::store::{Conflict, MatchId, ProposalAnswer, StoreError};
+use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 
 impl Service {
     /// `actor` proposes ending the current battle.
@@ -40,11 +41,14 @@ impl Service {
         tx.commit().await?;
         let other = m.player(seat.other());
         let number = m.game.battle_number();
-        let mut text = format!(
-            "{}, **{}** proposes ending battle {number} now.",
-            mention(other),
-            actor.name
-        );
+        let mut text = match m.computer {
+            Some(_) => format!("**{}** proposes ending battle {number} now.", actor.name),
+            None => format!(
+                "{}, **{}** proposes ending battle {number} now.",
+                mention(other),
+                actor.name
+            ),
+        };
         if !m.variant.wins_by_objective() {
             let score = m.game.current_battle().score();
             let standing = match score.leader() {
@@ -57,6 +61,11 @@ impl Service {
             ));
         } else {
             text.push_str(" An agreed Koom Valley battle is a draw.");
+        }
+        if let Some(computer) = m.computer {
+            return self
+                .computer_answers(place, &m, computer, &names, text)
+                .await;
         }
         text.push_str(" Moving instead lets the proposal lapse.");
         Ok(Reply::public(text)
@@ -78,6 +87,37 @@ impl Service {
                 "Keep playing",
                 ButtonStyle::Secondary,
             ))
+    }
+
+    /// The computer answers at once the proposal just made in its match `m`, after thinking
+    /// it over: the answer follows the proposal in one message.
+    async fn computer_answers(
+        &self,
+        place: Place,
+        m: &StoredMatch,
+        computer: ComputerSeat,
+        names: &Names,
+        proposal: String,
+    ) -> Result<Reply> {
+        let assessment = self.computer_answer(m).await?;
+        let agree = assessment.as_ref().is_some_and(|a| a.agree_to_end);
+        let me = computer_actor(computer, names);
+        let mut reply = match self.answer_end(place, &me, agree, None).await {
+            Ok(reply) => reply,
+            // The proposal stands (saved above); the player can still move or withdraw.
+            Err(e) => {
+                tracing::warn!(match_id = %m.id, error = %e, "the computer could not answer a proposal");
+                return Ok(
+                    Reply::public(format!("{proposal} {} has not answered yet.", me.name)).saved(),
+                );
+            }
+        };
+        reply.mentions.clear();
+        reply.text = format!("{proposal}\n{}", reply.text);
+        if let Some(reason) = assessment.and_then(|a| a.reason).filter(|_| !agree) {
+            reply.text.push_str(&format!(" “{reason}”"));
+        }
+        Ok(reply)
     }
 
     /// `actor` answers the open proposal; `pressed` names the proposal when answered by
@@ -134,6 +174,7 @@ impl Service {
         let index = progress.battle as usize - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
         tx.commit().await?;
+        self.wake_computer();
         lines.insert(
             0,
             format!(

@@ -9,17 +9,21 @@ use super::pictures::{attach_after_commit, board_to_show};
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
-    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, NewChallenge, NewMatch,
-    SideChoice, StoreError,
+    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, MatchId, NewChallenge, NewMatch,
+    SideChoice, StoreError, Tx,
 };
 
 /// What a challenger may choose; `None` means the default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChallengeOptions {
-    pub variant: Option<String>,
-    /// `dwarfs`, `trolls` or `random`: the challenger's side in battle 1.
-    pub side: Option<String>,
+    /// Classic by default.
+    pub variant: Option<Variant>,
+    /// The challenger's side in battle 1; drawn by lot by default.
+    pub side: Option<SideChoice>,
+    /// [`DEFAULT_DAYS_PER_MOVE`] by default; one of [`DAYS_PER_MOVE`].
     pub days_per_move: Option<u32>,
+    /// `Some(false)` for a friendly match, kept off the leaderboards; rated by default.
+    pub rated: Option<bool>,
 }
 
 impl Service {
@@ -31,36 +35,16 @@ impl Service {
         opponent: &Actor,
         options: &ChallengeOptions,
     ) -> Result<Reply> {
-        let variant: Variant = match &options.variant {
-            None => Variant::default(),
-            Some(v) => match v.parse() {
-                Ok(v) => v,
-                Err(e) => return refuse(format!("{e}.")),
-            },
-        };
-        let side = match &options.side {
-            None => SideChoice::default(),
-            Some(s) => match SideChoice::from_name(s) {
-                Some(side) => side,
-                None => {
-                    return refuse(format!(
-                        "`{s}` is not a side; choose dwarfs, trolls or random."
-                    ))
-                }
-            },
-        };
-        let days = options.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
-        if !DAYS_PER_MOVE.contains(&days) {
-            return refuse(format!(
-                "{days} days per move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."
-            ));
-        }
+        let variant = options.variant.unwrap_or_default();
+        let side = options.side.unwrap_or_default();
+        let days = options.days()?;
+        let rated = options.rated.unwrap_or(true);
         if opponent.id == challenger.id {
             return refuse("You cannot challenge yourself. Pick another player.");
         }
         if opponent.is_bot {
             return refuse(format!(
-                "{} is a bot and cannot play Thud. Challenge a person.",
+                "{} is a bot and cannot play Thud. Challenge a person, or challenge the Thud bot itself to play the computer.",
                 opponent.name
             ));
         }
@@ -78,6 +62,7 @@ impl Service {
             days_per_move: days,
             created_at: now,
             expires_at: now + self.config.challenge_expiry,
+            rated,
         };
         // The names are saved with the challenge, so a refused challenge changes nothing.
         let mut tx = self.store.begin().await?;
@@ -100,12 +85,13 @@ impl Service {
             SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
         };
         let text = format!(
-            "{}, **{}** challenges you to a match of **{}** (match of two battles, roles swapped; {sides}; {days} {} per move). \
+            "{}, **{}** challenges you to a {}match of **{}** (two battles, roles swapped; {sides}; {}). \
              The challenge expires {}.",
             mention(opponent.id),
             challenger.name,
+            if rated { "" } else { "friendly (unrated) " },
             variant.title(),
-            if days == 1 { "day" } else { "days" },
+            per_move(days),
             relative_time(challenge.expires_at),
         );
         Ok(Reply::public(text)
@@ -179,6 +165,8 @@ impl Service {
             variant: challenge.variant,
             days_per_move: challenge.days_per_move,
             created_at: now,
+            rated: challenge.rated,
+            computer: None,
         };
         let match_id = match tx.insert_match(&new).await {
             Ok(id) => id,
@@ -189,55 +177,92 @@ impl Service {
         };
         let clock = super::turn_clock(players[0], now, challenge.days_per_move);
         tx.set_clock(match_id, &clock).await?;
+        let elsewhere = format!("**{}** accepted the challenge.", actor.name);
+        let mut reply = self
+            .open_match(tx, match_id, place, actor, elsewhere, None)
+            .await?;
+        reply.spend_buttons = id.is_some();
+        Ok(reply)
+    }
+
+    /// Announces battle 1 of match `match_id` (inserted, its clock set, in `tx`) and asks the
+    /// first player to move, then commits. A match played elsewhere than `place` (a thread of
+    /// its own, or the channel of a challenge accepted from another one) gets its opening
+    /// there through the outbox, and `place` is told where with `elsewhere`. `intro` comes
+    /// before the opening.
+    pub(super) async fn open_match(
+        &self,
+        mut tx: Tx,
+        match_id: MatchId,
+        place: Place,
+        actor: &Actor,
+        elsewhere: String,
+        intro: Option<String>,
+    ) -> Result<Reply> {
+        let now = self.now();
         let m = tx
             .lock_match(match_id)
             .await?
             .ok_or_else(|| super::ServiceError::System(format!("match {match_id} vanished")))?;
         let names = Names(tx.names(&m.players).await?);
+        let first = m.players[0];
+        let to_move = match m.clock {
+            _ if m.computer.is_some_and(|c| c.player == first) => format!(
+                "**{}** moves first; its move follows in a moment.",
+                names.of(first)
+            ),
+            Some(c) => format!(
+                "{}, your move (dwarfs). Deadline {} ({}).",
+                mention(first),
+                full_time(c.deadline),
+                relative_time(c.deadline)
+            ),
+            None => format!("{}, your move (dwarfs).", mention(first)),
+        };
         let text = format!(
-            "**Match #{}** of **{}** begins: two battles, roles swapped after the first.\n\
+            "{}**Match #{}** of **{}** begins: two battles, roles swapped after the first{}.\n\
              **Battle 1**: **{}** commands the dwarfs, **{}** the trolls. Dwarfs move first.\n\
-             {}, your move (dwarfs). Deadline {} ({}).",
+             {to_move}",
+            intro.map(|i| format!("{i}\n")).unwrap_or_default(),
             m.id,
             m.variant.title(),
+            if m.rated { "" } else { "; not rated" },
             names.of(m.player(Seat::commanding(Side::Dwarfs, 1))),
             names.of(m.player(Seat::commanding(Side::Trolls, 1))),
-            mention(players[0]),
-            full_time(clock.deadline),
-            relative_time(clock.deadline),
         );
-        let opening = Reply::public(text).mention(players[0]);
+        let mention_first = m.computer.map_or(true, |c| c.player != first);
+        let mut opening = Reply::public(text);
+        if mention_first {
+            opening = opening.mention(first);
+        }
         if m.channel != place.channel {
-            // The match has a thread of its own: its opening goes there through the outbox,
-            // in this transaction, and the channel is told where to look.
-            let mut opening = opening;
             opening.board = Some(BoardShot {
                 match_id: m.id,
                 battle: 1,
                 plies: 0,
             });
-            let thread = Place {
-                guild: place.guild,
+            // Accepted by number from elsewhere, perhaps another server: the match is played
+            // where it was challenged (or in its thread), and the opening goes there.
+            let there = Place {
+                guild: m.guild,
                 channel: m.channel,
             };
             let body = NoticeBody::new(NoticeKind::Announcement, &opening);
-            queue(&mut tx, thread, Some(m.id), &body, now).await?;
+            queue(&mut tx, there, Some(m.id), &body, now).await?;
             tx.commit().await?;
             self.outbox_signal.notify_waiters();
-            let mut note = Reply::public(format!(
-                "**{}** accepted the challenge. The match is played in {}.",
-                actor.name,
+            self.wake_computer();
+            let note = Reply::public(format!(
+                "{elsewhere} The match is played in {}.",
                 channel(m.channel)
             ));
-            note.spend_buttons = id.is_some();
             return Ok(note.saved());
         }
         let settings = tx.settings(actor.id).await?;
         let drawing = self.start_drawing(board_to_show(&m, &names, 0, &settings));
         tx.commit().await?;
-        let mut reply = attach_after_commit(drawing, opening).await.saved();
-        reply.spend_buttons = id.is_some();
-        Ok(reply)
+        self.wake_computer();
+        Ok(attach_after_commit(drawing, opening).await.saved())
     }
 
     /// The opponent declines.
@@ -355,6 +380,25 @@ impl Service {
         }
         Ok(challenge)
     }
+}
+
+impl ChallengeOptions {
+    /// The days per move asked for, or a refusal naming the ones offered.
+    pub(super) fn days(&self) -> Result<u32> {
+        let days = self.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+        if DAYS_PER_MOVE.contains(&days) {
+            Ok(days)
+        } else {
+            refuse(format!(
+                "{days} days per move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."
+            ))
+        }
+    }
+}
+
+/// "1 day per move", "3 days per move".
+pub(super) fn per_move(days: u32) -> String {
+    format!("{days} {} per move", if days == 1 { "day" } else { "days" })
 }
 
 /// The part a player has in a challenge.

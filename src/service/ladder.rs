@@ -177,8 +177,9 @@ impl Service {
         Ok(Reply::public(text))
     }
 
-    /// A player's ratings and record.
-    pub async fn stats(&self, place: Place, player: &Actor) -> Result<Reply> {
+    /// A player's ratings and record; `viewer`'s record against them when it is someone else,
+    /// and the player's record against each level of the computer.
+    pub async fn stats(&self, place: Place, viewer: &Actor, player: &Actor) -> Result<Reply> {
         let mut text = format!("**{}**\n", player.name);
         let mut any = false;
         for (scope, title) in [
@@ -207,12 +208,42 @@ impl Service {
             .await?;
         if !active.is_empty() {
             text.push_str(&format!(
-                "Playing now: {} match(es) on this server.\n",
-                active.len()
+                "Playing now: {} on this server.\n",
+                count(active.len() as i64, "match", "matches")
             ));
         }
         if !any {
-            text.push_str("No rated matches yet.");
+            text.push_str("No rated matches yet.\n");
+        }
+        for r in self.store.record_against_computer(player.id).await? {
+            text.push_str(&format!(
+                "Against the computer at level {}: {} · {}W {}D {}L\n",
+                r.level,
+                count(r.matches, "match", "matches"),
+                r.wins,
+                r.draws,
+                r.losses
+            ));
+        }
+        if viewer.id != player.id {
+            let h = self.store.head_to_head(viewer.id, player.id).await?;
+            if h.matches == 0 {
+                text.push_str(&format!(
+                    "You have not finished a match against {} yet.",
+                    player.name
+                ));
+            } else {
+                text.push_str(&format!(
+                    "You against {}: {} · {}W {}D {}L · points {} won, {} conceded",
+                    player.name,
+                    count(h.matches, "match", "matches"),
+                    h.wins,
+                    h.draws,
+                    h.losses,
+                    Points::from_halves(h.points_for as u32),
+                    Points::from_halves(h.points_against as u32),
+                ));
+            }
         }
         Ok(Reply::public(text.trim_end().to_string()))
     }
@@ -265,4 +296,9 @@ impl Service {
         }
         Ok(Reply::public(text.trim_end().to_string()))
     }
+}
+
+/// "1 match", "3 matches".
+pub(super) fn count(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

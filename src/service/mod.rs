@@ -9,6 +9,7 @@ mod agreement;
 mod board;
 mod challenges;
 mod clock;
+mod computer;
 mod delivery;
 mod error;
 mod forfeits;
@@ -167,6 +168,10 @@ pub struct Service {
     config: ServiceConfig,
     /// Woken whenever notices are queued, so a delivery worker need not wait for its next round.
     outbox_signal: Arc<tokio::sync::Notify>,
+    /// Woken whenever it may be the computer's move, so its worker need not wait.
+    computer_signal: Arc<tokio::sync::Notify>,
+    /// Bounds the computer's searches running at once, so they never take every core.
+    thinking: Arc<tokio::sync::Semaphore>,
 }
 
 impl Service {
@@ -182,7 +187,18 @@ impl Service {
             clock,
             config,
             outbox_signal: Arc::new(tokio::sync::Notify::new()),
+            computer_signal: Arc::new(tokio::sync::Notify::new()),
+            thinking: Arc::new(tokio::sync::Semaphore::new(computer::searches_at_once())),
         }
+    }
+
+    /// Notified whenever it may be the computer's move in some match.
+    pub fn computer_signal(&self) -> Arc<tokio::sync::Notify> {
+        self.computer_signal.clone()
+    }
+
+    fn wake_computer(&self) {
+        self.computer_signal.notify_waiters();
     }
 
     /// Notified whenever notices are queued in the outbox.
@@ -270,6 +286,11 @@ impl Service {
             tx.clear_trouble(m.id).await?;
         }
         let side = side_of(m, next);
+        if m.computer.is_some_and(|c| c.player == next) {
+            // The computer is not pinged: its worker is woken after the commit.
+            lines.push(format!("**{}** ({side}) is thinking.", names.of(next)));
+            return Ok((lines, None));
+        }
         lines.push(format!(
             "{}, your move ({side}). Deadline {} ({}).",
             mention(next),

@@ -5,7 +5,7 @@ use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
-use crate::store::{Conflict, ProposalAnswer, StoreError};
+use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
 
 /// The most characters a move's text may have.
 const MAX_MOVE_TEXT: usize = 100;
@@ -156,28 +156,14 @@ impl Service {
                 ));
             }
         }
-        let battle = &m.game.battles()[index];
-        let side = battle.start().side_to_move();
-        let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
-        let captured = mv.captured();
-        let mut said = format!("**{}** ({mover_side}) plays `{mv}`", actor.name);
-        if !captured.is_empty() {
-            said.push_str(&format!(", capturing {captured}"));
-        }
-        said.push('.');
-        if !m.variant.wins_by_objective() {
-            let score = battle.score();
-            said.push_str(&format!(
-                " Dwarfs {} · Trolls {}.",
-                score.dwarfs, score.trolls
-            ));
-        }
+        let said = said_move(&m, index, &actor.name, ply, &mv);
         lines.insert(0, said);
         let (more, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
         lines.extend(more);
         tx.commit().await?;
+        self.wake_computer();
 
         let mut reply = Reply::public(lines.join("\n")).saved();
         if let Some(next) = next {
@@ -185,4 +171,26 @@ impl Service {
         }
         Ok(attach_after_commit(drawing, reply).await)
     }
+}
+
+/// The announcement of move `mv`, ply `ply` of battle `index` (from 0), by `who`, with what it
+/// captured and the score after it.
+pub(super) fn said_move(m: &StoredMatch, index: usize, who: &str, ply: u32, mv: &Move) -> String {
+    let battle = &m.game.battles()[index];
+    let side = battle.start().side_to_move();
+    let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
+    let captured = mv.captured();
+    let mut said = format!("**{who}** ({mover_side}) plays `{mv}`");
+    if !captured.is_empty() {
+        said.push_str(&format!(", capturing {captured}"));
+    }
+    said.push('.');
+    if !m.variant.wins_by_objective() {
+        let score = battle.score();
+        said.push_str(&format!(
+            " Dwarfs {} · Trolls {}.",
+            score.dwarfs, score.trolls
+        ));
+    }
+    said
 }

@@ -12,10 +12,10 @@ use crate::game::Variant;
 /// Which side the challenger commands in battle 1.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum SideChoice {
-    #[default]
     Dwarfs,
     Trolls,
-    /// Decided by a coin toss when the challenge is accepted.
+    /// Decided by a coin toss when the challenge is accepted (the default).
+    #[default]
     Random,
 }
 
@@ -85,6 +85,8 @@ pub struct Challenge {
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub state: ChallengeState,
+    /// Whether the match counts on the leaderboards (`false`: a friendly match).
+    pub rated: bool,
 }
 
 /// A challenge about to be issued.
@@ -99,10 +101,11 @@ pub struct NewChallenge {
     pub days_per_move: u32,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    pub rated: bool,
 }
 
 const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, opponent_id, variant, \
-                       challenger_side, days_per_move, created_at, expires_at, state";
+                       challenger_side, days_per_move, created_at, expires_at, state, rated";
 
 fn challenge(row: &PgRow) -> Result<Challenge> {
     let variant: String = row.get("variant");
@@ -122,6 +125,7 @@ fn challenge(row: &PgRow) -> Result<Challenge> {
         created_at: row.get("created_at"),
         expires_at: row.get("expires_at"),
         state: ChallengeState::from_name(row.get("state"))?,
+        rated: row.try_get("rated")?,
     })
 }
 
@@ -160,8 +164,9 @@ impl Tx {
     pub async fn create_challenge(&mut self, new: &NewChallenge) -> Result<Challenge> {
         let row = sqlx::query(&format!(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
-                                     challenger_side, days_per_move, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+                                     challenger_side, days_per_move, created_at, expires_at,
+                                     rated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
         ))
         .bind(new.guild.db())
         .bind(new.channel.db())
@@ -172,6 +177,7 @@ impl Tx {
         .bind(new.days_per_move as i32)
         .bind(new.created_at)
         .bind(new.expires_at)
+        .bind(new.rated)
         .fetch_one(&mut *self.tx)
         .await
         .map_err(classify)?;

@@ -1,4 +1,6 @@
-//! The move clock: each turn's deadline, the one reminder, and finding what is due.
+//! The move clock: each turn's deadline, the one reminder, and finding what is due. The
+//! computer's turns have a clock row too (it says whose turn it is) but are never reminded or
+//! forfeited: the computer never runs out of time.
 //!
 //! Several bot processes may share a database, so due work is claimed with
 //! `FOR UPDATE SKIP LOCKED` on the match row, the same lock every move takes: a reminder or a
@@ -100,6 +102,7 @@ impl Tx {
                  SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
                  WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
                    AND c.paused_at IS NULL AND m.state = 'active'
+                   AND c.player_id IS DISTINCT FROM m.computer_id
                  ORDER BY c.remind_at LIMIT $2
                  FOR UPDATE OF m SKIP LOCKED)
              UPDATE clocks c SET reminder_sent_at = $1
@@ -136,6 +139,7 @@ impl Tx {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
              WHERE c.deadline <= $1 AND c.paused_at IS NULL AND m.state = 'active'
+               AND c.player_id IS DISTINCT FROM m.computer_id
              ORDER BY c.deadline LIMIT $2
              FOR UPDATE OF m SKIP LOCKED",
         )

@@ -112,6 +112,16 @@ pub struct StoredMatch {
     pub proposal: Option<EndProposal>,
     /// Why the bot cannot reach the match's channel, if it cannot.
     pub trouble: Option<String>,
+    /// The computer, when it plays in this match.
+    pub computer: Option<ComputerSeat>,
+}
+
+/// The computer's place in a match: its player and the level it plays at.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ComputerSeat {
+    pub player: UserId,
+    /// 1 (weakest) to 5.
+    pub level: u8,
 }
 
 impl StoredMatch {
@@ -158,6 +168,10 @@ pub struct NewMatch {
     pub variant: Variant,
     pub days_per_move: u32,
     pub created_at: DateTime<Utc>,
+    /// Whether the result counts on the leaderboards.
+    pub rated: bool,
+    /// The computer, when it is one of the players.
+    pub computer: Option<ComputerSeat>,
 }
 
 /// One line of a player's list of matches.
@@ -180,12 +194,24 @@ pub struct MatchSummary {
     pub clock: Option<TurnClock>,
     /// Why the bot cannot reach the match's channel, if it cannot.
     pub trouble: Option<String>,
+    /// The computer's level, when it is one of the players.
+    pub computer_level: Option<u8>,
 }
 
 const MATCH_COLUMNS: &str =
     "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
      m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
-     m.finished_at, m.first_points, m.second_points, m.trouble";
+     m.finished_at, m.first_points, m.second_points, m.trouble, m.computer_id, m.computer_level";
+
+/// The computer's seat in the match in `row`, if it has one.
+fn computer_of(row: &PgRow) -> Result<Option<ComputerSeat>> {
+    let id: Option<i64> = row.try_get("computer_id")?;
+    let level: Option<i16> = row.try_get("computer_level")?;
+    Ok(id.zip(level).map(|(id, level)| ComputerSeat {
+        player: UserId::from_db(id),
+        level: level as u8,
+    }))
+}
 
 fn variant_of(row: &PgRow) -> Result<Variant> {
     let name: String = row.get("variant");
@@ -291,6 +317,7 @@ async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
         clock,
         proposal,
         trouble: row.get("trouble"),
+        computer: computer_of(&row)?,
     })
 }
 
@@ -330,13 +357,17 @@ fn summary(row: &PgRow) -> Result<MatchSummary> {
         finished_at: row.get("finished_at"),
         clock,
         trouble: row.get("trouble"),
+        computer_level: row
+            .try_get::<Option<i16>, _>("computer_level")?
+            .map(|l| l as u8),
     })
 }
 
 const SUMMARY_QUERY: &str = "SELECT m.id, m.guild_id, m.channel_id, m.first_player_id, \
      m.second_player_id, m.variant, m.state, m.finish, m.winner_id, m.first_points, \
      m.second_points, m.rated, m.created_at, m.finished_at, c.player_id AS clock_player, \
-     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, m.trouble \
+     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, m.trouble, \
+     m.computer_level \
      FROM matches m LEFT JOIN clocks c ON c.match_id = m.id";
 
 impl Store {
@@ -451,8 +482,9 @@ impl Tx {
     pub async fn insert_match(&mut self, new: &NewMatch) -> Result<MatchId> {
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO matches (guild_id, channel_id, challenge_id, first_player_id,
-                                  second_player_id, variant, days_per_move, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                                  second_player_id, variant, days_per_move, created_at, rated,
+                                  computer_id, computer_level)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(new.guild.db())
         .bind(new.channel.db())
@@ -462,6 +494,9 @@ impl Tx {
         .bind(new.variant.name())
         .bind(new.days_per_move as i32)
         .bind(new.created_at)
+        .bind(new.rated)
+        .bind(new.computer.map(|c| c.player.db()))
+        .bind(new.computer.map(|c| c.level as i16))
         .fetch_one(&mut *self.tx)
         .await
         .map_err(classify)?;
@@ -605,7 +640,7 @@ impl Tx {
         };
         sqlx::query(
             "UPDATE matches SET state = $2, finish = $3, winner_id = $4, first_points = $5,
-                    second_points = $6, rated = $7, aborted_by = $8, finished_at = $9
+                    second_points = $6, rated = rated AND $7, aborted_by = $8, finished_at = $9
              WHERE id = $1",
         )
         .bind(id.db())

@@ -7,6 +7,7 @@
 
 mod challenges;
 mod clocks;
+mod computer;
 pub mod connect;
 mod error;
 mod ids;
@@ -16,6 +17,7 @@ mod outbox;
 mod players;
 mod proposals;
 mod ratings;
+mod records;
 pub mod scratch;
 
 pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
@@ -25,12 +27,13 @@ pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
 pub use local::{Binaries, Durability, LocalServer, LocalServerError};
 pub use matches::{
-    Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
+    ComputerSeat, Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
 pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
 pub use players::{BoardStyle, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
+pub use records::{HeadToHead, LevelRecord};
 pub use scratch::{ScratchDatabase, ScratchError};
 
 use sqlx::{PgPool, Postgres, Transaction};

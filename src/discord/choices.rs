@@ -1,0 +1,47 @@
+//! The fixed choices of `/thud`'s options, as Discord shows them, turned into the service's
+//! own values so that no command parses a name again.
+
+use crate::game::Variant;
+use crate::store::SideChoice;
+
+/// Which game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum VariantOption {
+    #[name = "classic"]
+    Classic,
+    #[name = "original"]
+    Original,
+    #[name = "koom-valley"]
+    KoomValley,
+}
+
+impl From<VariantOption> for Variant {
+    fn from(option: VariantOption) -> Variant {
+        match option {
+            VariantOption::Classic => Variant::Classic,
+            VariantOption::Original => Variant::Original,
+            VariantOption::KoomValley => Variant::KoomValley,
+        }
+    }
+}
+
+/// What the challenger commands in battle 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum SideOption {
+    #[name = "dwarfs"]
+    Dwarfs,
+    #[name = "trolls"]
+    Trolls,
+    #[name = "random"]
+    Random,
+}
+
+impl From<SideOption> for SideChoice {
+    fn from(option: SideOption) -> SideChoice {
+        match option {
+            SideOption::Dwarfs => SideChoice::Dwarfs,
+            SideOption::Trolls => SideChoice::Trolls,
+            SideOption::Random => SideChoice::Random,
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! Matches against the computer: starting one, the computer's moves, and its answers to a
+//! proposal to end a battle.
+//!
+//! The computer moves from a worker, never inside a player's command: a turn is claimed in the
+//! store (so two processes never think about the same one, and one that dies leaves it to
+//! another), searched on a blocking thread while no lock is held, then played in a transaction
+//! that checks the match has not changed meanwhile. Its move reaches the channel through the
+//! outbox, as its own message with the board, pinging the player.
+
+use chrono::Duration;
+use rand::Rng;
+
+use super::challenges::per_move;
+use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
+use super::error::{refuse, Result, ServiceError};
+use super::outcome::Reply;
+use super::play::said_move;
+use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
+use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
+use crate::game::MoveText;
+use crate::store::{
+    ChannelId, ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, SideChoice, StoreError,
+    StoredMatch,
+};
+
+/// How long a process may think about one turn before another may take it over.
+const THINKING_LEASE_SECONDS: i64 = 60;
+/// Turns claimed at once by one round of the worker.
+const TURNS_PER_ROUND: i64 = 4;
+
+/// How many searches may run at once: every core but one, so players' commands always have one.
+pub(super) fn searches_at_once() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1))
+        .unwrap_or(1)
+        .max(1)
+}
+
+impl Service {
+    /// `challenger` plays `computer` (the bot's own account) at `level` (default 3): the match
+    /// begins at once, here or in `match_channel` (a thread of its own). It is never rated.
+    pub async fn challenge_computer(
+        &self,
+        place: Place,
+        challenger: &Actor,
+        computer: &Actor,
+        level: Option<u8>,
+        options: &ChallengeOptions,
+        match_channel: Option<ChannelId>,
+    ) -> Result<Reply> {
+        let level = match level {
+            None => Level::DEFAULT,
+            Some(n) => match Level::new(n) {
+                Some(level) => level,
+                None => {
+                    return refuse(format!(
+                        "There is no level {n}; choose 1 (a beginner) to 5 (the strongest)."
+                    ))
+                }
+            },
+        };
+        if options.rated == Some(true) {
+            return refuse("Matches against the computer are never rated; leave out `rated`, or challenge a person.");
+        }
+        let days = options.days()?;
+        let variant = options.variant.unwrap_or_default();
+        let challenger_first = match options.side.unwrap_or_default() {
+            SideChoice::Dwarfs => true,
+            SideChoice::Trolls => false,
+            SideChoice::Random => rand::thread_rng().gen_bool(0.5),
+        };
+        let players = if challenger_first {
+            [challenger.id, computer.id]
+        } else {
+            [computer.id, challenger.id]
+        };
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        tx.save_player(&challenger.player(), now).await?;
+        tx.save_player(&computer.player(), now).await?;
+        let new = NewMatch {
+            guild: place.guild,
+            channel: match_channel.unwrap_or(place.channel),
+            challenge: None,
+            players,
+            variant,
+            days_per_move: days,
+            created_at: now,
+            rated: false,
+            computer: Some(ComputerSeat {
+                player: computer.id,
+                level: level.number(),
+            }),
+        };
+        let match_id = match tx.insert_match(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                return refuse("This channel already has a match in play. Finish it first, or play in another channel.")
+            }
+            Err(e) => return Err(e.into()),
+        };
+        tx.set_clock(match_id, &super::turn_clock(players[0], now, days))
+            .await?;
+        let intro = format!(
+            "**{}** plays **{}** at level {} ({}; {} for {}, the computer answers at once).",
+            challenger.name,
+            computer.name,
+            level.number(),
+            level_title(level),
+            per_move(days),
+            challenger.name,
+        );
+        let elsewhere = format!(
+            "**{}** plays **{}** at level {}.",
+            challenger.name,
+            computer.name,
+            level.number()
+        );
+        self.open_match(tx, match_id, place, challenger, elsewhere, Some(intro))
+            .await
+    }
+
+    /// Plays the computer's moves that are due, one round of at most a few matches; returns
+    /// how many it played. The clock worker and the console call it whenever woken.
+    pub async fn play_computer_turns(&self) -> Result<usize> {
+        let now = self.now();
+        let lease = now + Duration::seconds(THINKING_LEASE_SECONDS);
+        let turns = self
+            .store
+            .claim_computer_turns(now, lease, TURNS_PER_ROUND)
+            .await?;
+        let mut played = 0;
+        for id in turns {
+            match self.computer_turn(id).await {
+                Ok(true) => played += 1,
+                Ok(false) => self.store.release_computer_turn(id).await?,
+                Err(e) => {
+                    // Left claimed: another round takes it again once the lease runs out.
+                    tracing::warn!(match_id = %id, error = %e, "the computer could not play its turn");
+                }
+            }
+        }
+        Ok(played)
+    }
+
+    /// Thinks about and plays the computer's turn in match `id`; `false` when it is not the
+    /// computer's turn after all (the match ended or changed meanwhile).
+    async fn computer_turn(&self, id: MatchId) -> Result<bool> {
+        let Some(m) = self.store.load_match(id).await? else {
+            return Ok(false);
+        };
+        let Some(computer) = m.computer else {
+            return Ok(false);
+        };
+        if m.player_to_move() != Some(computer.player) {
+            return Ok(false);
+        }
+        let level = Level::new(computer.level).unwrap_or(Level::DEFAULT);
+        let side = side_of(&m, computer.player);
+        let battle = m.game.current_battle().clone();
+        let plies = battle.moves().len();
+        // The same turn always gets the same seed, so a turn taken over by another process
+        // is thought about the same way.
+        let seed = (m.id.0 << 20) ^ ((m.game.battle_number() as u64) << 16) ^ plies as u64;
+        let thought = {
+            let _permit = self
+                .thinking
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
+            tokio::task::spawn_blocking(move || {
+                let best = choose_move(battle.position(), level, seed);
+                (best, assess(&battle, side))
+            })
+            .await
+            .map_err(|e| ServiceError::System(format!("the computer's search failed: {e}")))?
+        };
+        let (Some(best), assessment) = thought else {
+            return Ok(false);
+        };
+        self.play_computer_move(m, computer, level, plies, best.to_string(), assessment)
+            .await
+    }
+
+    /// Plays `notation` for the computer in match `m` if the turn it was chosen for, after
+    /// `plies` moves of the battle, is still in play.
+    async fn play_computer_move(
+        &self,
+        stale: StoredMatch,
+        computer: ComputerSeat,
+        level: Level,
+        plies: usize,
+        notation: String,
+        assessment: Assessment,
+    ) -> Result<bool> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let Some(mut m) = tx.lock_match(stale.id).await? else {
+            return Ok(false);
+        };
+        let seat = match m.seat_of(computer.player) {
+            Some(seat) if m.player_to_move() == Some(computer.player) => seat,
+            _ => return Ok(false),
+        };
+        if m.game.battle_number() != stale.game.battle_number()
+            || m.current_battle().stamps.len() != plies
+        {
+            return Ok(false);
+        }
+        let text: MoveText = notation
+            .parse()
+            .map_err(|e| ServiceError::System(format!("the computer wrote {notation}: {e}")))?;
+        let battle_row = m.current_battle().clone();
+        let (mv, progress) = m.game.play(seat, &text).map_err(|e| {
+            ServiceError::System(format!("the computer chose an illegal {notation}: {e}"))
+        })?;
+        let ply = plies as u32 + 1;
+        tx.insert_move(battle_row.id, ply, &mv, computer.player, now)
+            .await?;
+        // The player's own proposal lapses when the computer moves instead of agreeing.
+        if let Some(p) = m.proposal {
+            if p.proposer != computer.player || progress.battle_result.is_some() {
+                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
+                    .await?;
+                m.proposal = None;
+            }
+        }
+        let names = Names(tx.names(&m.players).await?);
+        let (lines, next) = self
+            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
+            .await?;
+        let index = progress.battle as usize - 1;
+        let name = format!("{} (level {})", names.of(computer.player), level.number());
+        let mut text = said_move(&m, index, &name, ply, &mv);
+        let proposes = assessment.propose_end
+            && progress.battle_result.is_none()
+            && m.proposal.is_none()
+            && tx
+                .last_proposal_at(battle_row.id, computer.player)
+                .await?
+                .is_none_or(|at| ply >= at + STALLED_PLIES as u32);
+        if proposes {
+            tx.open_proposal(battle_row.id, computer.player, ply, now)
+                .await?;
+        }
+        for line in lines {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        if proposes {
+            text.push_str(&format!(
+                "\n**{}** proposes ending battle {} now: neither side can gain any more. \
+                 Agree with `/thud end action:agree`, or move to play on.",
+                names.of(computer.player),
+                progress.battle
+            ));
+        }
+        let mut reply = Reply::public(text);
+        if let Some(next) = next {
+            reply = reply.mention(next);
+        }
+        reply.board = Some(BoardShot {
+            match_id: m.id,
+            battle: progress.battle,
+            plies: m.game.battles()[progress.battle as usize - 1].moves().len() as u32,
+        });
+        let place = Place {
+            guild: m.guild,
+            channel: m.channel,
+        };
+        let body = NoticeBody::new(NoticeKind::Announcement, &reply);
+        queue(&mut tx, place, Some(m.id), &body, now).await?;
+        tx.computer_turn_done(m.id).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        // Battle 2 may open with the computer's move.
+        self.wake_computer();
+        Ok(true)
+    }
+
+    /// The computer's answer to `proposer`'s proposal to end the battle in match `m`: its
+    /// assessment, made off the async runtime.
+    pub(super) async fn computer_answer(&self, m: &StoredMatch) -> Result<Option<Assessment>> {
+        let Some(computer) = m.computer else {
+            return Ok(None);
+        };
+        let side = side_of(m, computer.player);
+        let battle = m.game.current_battle().clone();
+        let _permit = self
+            .thinking
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
+        let assessment = tokio::task::spawn_blocking(move || assess(&battle, side))
+            .await
+            .map_err(|e| ServiceError::System(format!("the computer's assessment failed: {e}")))?;
+        Ok(Some(assessment))
+    }
+}
+
+/// The computer as an actor in its own match.
+pub(super) fn computer_actor(computer: ComputerSeat, names: &Names) -> Actor {
+    Actor::with_kind(computer.player, &names.of(computer.player), true)
+}
+
+/// How each level plays, in a few words for the player.
+pub fn level_title(level: Level) -> &'static str {
+    match level.number() {
+        1 => "a beginner",
+        2 => "a casual player",
+        3 => "a club player",
+        4 => "a strong player",
+        _ => "its strongest",
+    }
+}

@@ -1,0 +1,90 @@
+//! Records of a player: against the computer by level, and against another player.
+
+use sqlx::Row;
+
+use super::error::Result;
+use super::ids::UserId;
+use super::Store;
+
+/// A player's results against one level of the computer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LevelRecord {
+    pub level: u8,
+    pub matches: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+}
+
+/// Two players' finished matches against each other, from the first one's side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct HeadToHead {
+    pub matches: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    /// Match points won and conceded, in halves.
+    pub points_for: i64,
+    pub points_against: i64,
+}
+
+impl Store {
+    /// `player`'s finished matches against the computer, by level (aborted ones left out).
+    pub async fn record_against_computer(&self, player: UserId) -> Result<Vec<LevelRecord>> {
+        let rows = sqlx::query(
+            "SELECT computer_level,
+                    count(*) AS matches,
+                    count(*) FILTER (WHERE winner_id = $1) AS wins,
+                    count(*) FILTER (WHERE winner_id IS NULL) AS draws,
+                    count(*) FILTER (WHERE winner_id = computer_id) AS losses
+             FROM matches
+             WHERE computer_id IS NOT NULL AND state = 'finished'
+               AND (first_player_id = $1 OR second_player_id = $1)
+             GROUP BY computer_level ORDER BY computer_level",
+        )
+        .bind(player.db())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(LevelRecord {
+                    level: r.try_get::<i16, _>("computer_level")? as u8,
+                    matches: r.try_get("matches")?,
+                    wins: r.try_get("wins")?,
+                    draws: r.try_get("draws")?,
+                    losses: r.try_get("losses")?,
+                })
+            })
+            .collect()
+    }
+
+    /// `player`'s finished matches against `other` (aborted ones left out), rated or not.
+    pub async fn head_to_head(&self, player: UserId, other: UserId) -> Result<HeadToHead> {
+        let row = sqlx::query(
+            "SELECT count(*) AS matches,
+                    count(*) FILTER (WHERE winner_id = $1) AS wins,
+                    count(*) FILTER (WHERE winner_id IS NULL) AS draws,
+                    count(*) FILTER (WHERE winner_id = $2) AS losses,
+                    coalesce(sum(CASE WHEN first_player_id = $1 THEN first_points
+                                      ELSE second_points END), 0)::BIGINT AS points_for,
+                    coalesce(sum(CASE WHEN first_player_id = $1 THEN second_points
+                                      ELSE first_points END), 0)::BIGINT AS points_against
+             FROM matches
+             WHERE state = 'finished'
+               AND ((first_player_id = $1 AND second_player_id = $2)
+                 OR (first_player_id = $2 AND second_player_id = $1))",
+        )
+        .bind(player.db())
+        .bind(other.db())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(HeadToHead {
+            matches: row.try_get("matches")?,
+            wins: row.try_get("wins")?,
+            draws: row.try_get("draws")?,
+            losses: row.try_get("losses")?,
+            points_for: row.try_get("points_for")?,
+            points_against: row.try_get("points_against")?,
+        })
+    }
+}
