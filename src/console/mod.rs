@@ -354,6 +354,7 @@ impl<'a> Console<'a> {
             Action::ConfirmResign(id) => s.resign(place, actor, Some(id)).await,
             Action::Resume(id) => s.resume(place, actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
+            Action::Rematch(id) => s.rematch(place, actor, id, None).await,
         }
     }
 

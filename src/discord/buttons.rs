@@ -71,6 +71,23 @@ async fn pressed(
             Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
             Action::Resume(id) => s.resume(place, &actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(&actor, id).await,
+            // A rematch against the computer begins at once, in a thread when threads are on
+            // (inside a finished match's thread, where none can open, in that thread).
+            Action::Rematch(id) => {
+                let vs_computer = s
+                    .store()
+                    .load_match(id)
+                    .await?
+                    .is_some_and(|m| m.computer.is_some());
+                let thread = match data.options.threads && vs_computer {
+                    true => {
+                        match_thread(&ctx.http, place, &format!("Thud: {} (rematch)", actor.name))
+                            .await
+                    }
+                    false => None,
+                };
+                s.rematch(place, &actor, id, thread).await
+            }
         }
     };
     // Deferring acknowledges without a message; the answer follows.

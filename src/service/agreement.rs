@@ -2,7 +2,7 @@
 
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
-use super::outcome::{mention, Action, ButtonStyle, Reply};
+use super::outcome::{mention, offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
@@ -187,6 +187,9 @@ impl Service {
         let mut reply = Reply::public(lines.join("\n")).saved();
         if let Some(next) = next {
             reply = reply.mention(next);
+        }
+        if progress.match_result.is_some() {
+            reply = offer_rematch(reply, m.id);
         }
         reply.spend_buttons = pressed.is_some();
         Ok(attach_after_commit(drawing, reply).await)

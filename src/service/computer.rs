@@ -13,7 +13,7 @@ use rand::Rng;
 use super::challenges::per_move;
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
-use super::outcome::Reply;
+use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
@@ -259,6 +259,9 @@ impl Service {
         let mut reply = Reply::public(text);
         if let Some(next) = next {
             reply = reply.mention(next);
+        }
+        if progress.match_result.is_some() {
+            reply = offer_rematch(reply, m.id);
         }
         reply.board = Some(BoardShot {
             match_id: m.id,

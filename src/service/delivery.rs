@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::{Result, ServiceError};
-use super::outcome::Reply;
+use super::outcome::{offer_rematch, Action, Reply};
 use super::pictures::{board_at, finish_drawing};
 use super::{Names, Place, Service};
 use crate::store::{
@@ -60,6 +60,9 @@ pub struct NoticeBody {
     pub text: String,
     pub mentions: Vec<UserId>,
     pub board: Option<BoardShot>,
+    /// A finished match whose result this is: the message offers a rematch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<MatchId>,
 }
 
 /// A notice claimed for posting, ready to send.
@@ -97,6 +100,10 @@ impl NoticeBody {
             text: reply.text.clone(),
             mentions: reply.mentions.clone(),
             board: reply.board,
+            rematch: reply.buttons.iter().find_map(|b| match b.action {
+                Action::Rematch(id) => Some(id),
+                _ => None,
+            }),
         }
     }
 }
@@ -210,6 +217,9 @@ impl Service {
         }
         let mut reply = Reply::public(body.text);
         reply.mentions = body.mentions;
+        if let Some(id) = body.rematch {
+            reply = offer_rematch(reply, id);
+        }
         if let Some(shot) = body.board {
             if let Some(m) = self.store.load_match(shot.match_id).await? {
                 let names = Names(self.store.names(&m.players).await?);
@@ -324,6 +334,7 @@ mod tests {
                 battle: 2,
                 plies: 41,
             }),
+            rematch: Some(MatchId(3)),
         };
         let value = serde_json::to_value(&body).unwrap_or_default();
         assert_eq!(value["kind"], "reminder");

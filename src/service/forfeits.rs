@@ -1,7 +1,7 @@
 //! Ending a match early: resigning, claiming it on time, a moderator's abort.
 
 use super::error::{refuse, Result};
-use super::outcome::{full_time, Action, ButtonStyle, Reply};
+use super::outcome::{full_time, offer_rematch, Action, ButtonStyle, Reply};
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
 use chrono::{DateTime, Utc};
@@ -123,7 +123,11 @@ impl Service {
         let mut lines = vec![opening];
         lines.extend(self.finish(tx, &m, &names, &result, finish).await?);
         let winner = m.player(loser.other());
-        Ok(Reply::public(lines.join("\n")).mention(winner).saved())
+        let mut reply = Reply::public(lines.join("\n")).saved();
+        if m.computer.is_none_or(|c| c.player != winner) {
+            reply = reply.mention(winner);
+        }
+        Ok(offer_rematch(reply, m.id))
     }
 }
 

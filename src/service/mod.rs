@@ -18,6 +18,7 @@ mod outcome;
 mod pictures;
 mod play;
 mod records;
+mod rematch;
 mod settings;
 mod suggestions;
 mod timekeeping;

@@ -47,6 +47,8 @@ pub enum Action {
     Resume(MatchId),
     /// Stop, unrated, a match the bot cannot reach.
     AbortUnreachable(MatchId),
+    /// Challenge the other player of a finished match again, the roles swapped.
+    Rematch(MatchId),
 }
 
 impl Action {
@@ -63,6 +65,7 @@ impl Action {
             Action::ConfirmResign(m) => format!("thud:resign:{m}"),
             Action::Resume(m) => format!("thud:resume:{m}"),
             Action::AbortUnreachable(m) => format!("thud:stop:{m}"),
+            Action::Rematch(m) => format!("thud:rematch:{m}"),
         }
     }
 
@@ -96,6 +99,7 @@ impl Action {
             ("resign", None) => Action::ConfirmResign(MatchId(first)),
             ("resume", None) => Action::Resume(MatchId(first)),
             ("stop", None) => Action::AbortUnreachable(MatchId(first)),
+            ("rematch", None) => Action::Rematch(MatchId(first)),
             _ => return None,
         })
     }
@@ -239,4 +243,9 @@ mod tests {
             assert_eq!(Action::parse(bad), None, "{bad}");
         }
     }
+}
+
+/// `reply`, announcing the end of match `id`, with a button to play it again.
+pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
+    reply.button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
 }

@@ -1,7 +1,7 @@
 //! Playing a move, as the MUD's verbs or as one notation string.
 
 use super::error::{refuse, Result};
-use super::outcome::Reply;
+use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
@@ -168,6 +168,9 @@ impl Service {
         let mut reply = Reply::public(lines.join("\n")).saved();
         if let Some(next) = next {
             reply = reply.mention(next);
+        }
+        if progress.match_result.is_some() {
+            reply = offer_rematch(reply, m.id);
         }
         Ok(attach_after_commit(drawing, reply).await)
     }

@@ -1,0 +1,68 @@
+//! A rematch: either player of a finished match challenges the other again, with the same
+//! variant, days and rating, and the roles swapped.
+
+use super::computer::computer_actor;
+use super::error::{refuse, Result};
+use super::outcome::Reply;
+use super::{Actor, ChallengeOptions, Names, Place, Service};
+use crate::game::Seat;
+use crate::store::{ChannelId, MatchId, MatchState, SideChoice};
+
+impl Service {
+    /// `actor` asks for a rematch of match `id`, here: a challenge to the other player (the
+    /// other player accepts as for any challenge), or against the computer a new match at once
+    /// at the same level, in `match_channel` if given. Whoever commanded the dwarfs first in
+    /// match `id` commands the trolls first in the rematch.
+    pub async fn rematch(
+        &self,
+        place: Place,
+        actor: &Actor,
+        id: MatchId,
+        match_channel: Option<ChannelId>,
+    ) -> Result<Reply> {
+        let Some(m) = self.store.load_match(id).await? else {
+            return refuse("That match does not exist.");
+        };
+        let Some(seat) = m.seat_of(actor.id) else {
+            return refuse(format!(
+                "Only the two players of match #{id} can ask for a rematch."
+            ));
+        };
+        match m.state {
+            MatchState::Active => {
+                return refuse(format!(
+                    "Match #{id} is still in play; a rematch comes after it."
+                ))
+            }
+            MatchState::Aborted => {
+                return refuse(format!(
+                    "Match #{id} was stopped; start a new one with `/thud challenge`."
+                ))
+            }
+            MatchState::Finished => {}
+        }
+        // The second player of this match commands the dwarfs in battle 1 of the next.
+        let side = match seat {
+            Seat::Second => SideChoice::Dwarfs,
+            Seat::First => SideChoice::Trolls,
+        };
+        let mut options = ChallengeOptions {
+            variant: Some(m.variant),
+            side: Some(side),
+            days_per_move: Some(m.days_per_move),
+            rated: Some(m.rated),
+        };
+        let names = Names(self.store.names(&m.players).await?);
+        if let Some(computer) = m.computer {
+            options.rated = None;
+            let computer = computer_actor(computer, &names);
+            let level = m.computer.map(|c| c.level);
+            return self
+                .challenge_computer(place, actor, &computer, level, &options, match_channel)
+                .await;
+        }
+        let other = m.player(seat.other());
+        let opponent = Actor::new(other, names.of(other));
+        self.challenge(place, actor, &opponent, &options).await
+    }
+}

@@ -1,0 +1,195 @@
+//! What players do after a match: a rematch with the roles swapped, friendly (unrated)
+//! matches, and their record against each other.
+
+mod common;
+
+use common::{alice, bob, carol, deliver_all, place, service, TestService};
+use thudbot::service::{
+    Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Reply, ServiceError,
+};
+use thudbot::store::{ChannelId, MatchId, SideChoice, UserId};
+
+fn ok(result: Result<Reply, ServiceError>) -> Reply {
+    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
+}
+
+fn refusal(result: Result<Reply, ServiceError>) -> String {
+    match result {
+        Err(ServiceError::Refused(message)) => message,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn rematch_button(reply: &Reply) -> MatchId {
+    reply
+        .buttons
+        .iter()
+        .find_map(|b| match b.action {
+            Action::Rematch(id) if b.label == "Rematch" => Some(id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no Rematch button: {reply:?}"))
+}
+
+/// alice (dwarfs first) plays bob in `channel`; returns the match.
+async fn begin(service: &TestService, channel: u64, rated: Option<bool>) -> MatchId {
+    let at = place(channel);
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        rated,
+        ..ChallengeOptions::default()
+    };
+    ok(service.challenge(at, &alice(), &bob(), &options).await);
+    ok(service.accept(at, &bob(), None, None).await);
+    service
+        .store()
+        .latest_match_in(ChannelId(channel))
+        .await
+        .unwrap()
+        .expect("a match")
+}
+
+#[tokio::test]
+async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
+    let service = service().await;
+    let at = place(1);
+    let first = begin(&service, 1, None).await;
+    let over = ok(service.resign(at, &alice(), None).await);
+    assert_eq!(rematch_button(&over), first);
+
+    assert!(
+        refusal(service.rematch(at, &carol(), first, None).await).contains("Only the two players")
+    );
+    let asked = ok(service.rematch(at, &bob(), first, None).await);
+    assert!(
+        asked.text.contains("**bob** challenges you"),
+        "{}",
+        asked.text
+    );
+    assert!(
+        asked.text.contains("bob commands the dwarfs in battle 1"),
+        "{}",
+        asked.text
+    );
+    assert_eq!(asked.mentions, [alice().id]);
+    ok(service.accept(at, &alice(), None, None).await);
+    let second = service
+        .store()
+        .active_match_in(ChannelId(1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(second.id, first);
+    assert_eq!(
+        second.players,
+        [bob().id, alice().id],
+        "bob commands the dwarfs first now"
+    );
+    assert!(second.rated);
+    let busy = refusal(service.rematch(at, &alice(), second.id, None).await);
+    assert!(busy.contains("still in play"), "{busy}");
+}
+
+#[tokio::test]
+async fn the_result_posted_by_the_clock_offers_a_rematch_too() {
+    let service = service().await;
+    let at = place(2);
+    let id = begin(&service, 2, None).await;
+    deliver_all(&service).await;
+    service.clock.advance(chrono::Duration::days(4));
+    ok(service.claim(at, &bob()).await.map(|r| {
+        assert_eq!(rematch_button(&r), id);
+        r
+    }));
+}
+
+#[tokio::test]
+async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_two() {
+    let service = service().await;
+    let at = place(3);
+    let challenge = ok(service
+        .challenge(
+            at,
+            &alice(),
+            &bob(),
+            &ChallengeOptions {
+                side: Some(SideChoice::Dwarfs),
+                rated: Some(false),
+                ..ChallengeOptions::default()
+            },
+        )
+        .await);
+    assert!(
+        challenge.text.contains("friendly (unrated) match"),
+        "{}",
+        challenge.text
+    );
+    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
+        .await);
+    let over = ok(service.resign(at, &bob(), None).await);
+    let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
+    assert!(
+        !board.text.contains("alice") && !board.text.contains("bob"),
+        "{}",
+        board.text
+    );
+    // A rematch of a friendly match is friendly too.
+    let again = ok(service
+        .rematch(at, &alice(), rematch_button(&over), None)
+        .await);
+    assert!(
+        again.text.contains("friendly (unrated) match"),
+        "{}",
+        again.text
+    );
+
+    let stats = ok(service.stats(at, &alice(), &bob()).await);
+    assert!(
+        stats.text.contains("You against bob: 1 match · 1W 0D 0L"),
+        "{}",
+        stats.text
+    );
+    let none = ok(service.stats(at, &carol(), &bob()).await);
+    assert!(
+        none.text
+            .contains("You have not finished a match against bob yet."),
+        "{}",
+        none.text
+    );
+    let own = ok(service.stats(at, &alice(), &alice()).await);
+    assert!(!own.text.contains("You against"), "{}", own.text);
+}
+
+#[tokio::test]
+async fn a_rematch_against_the_computer_begins_at_once_at_the_same_level() {
+    let service = service().await;
+    let at = place(4);
+    let thudbot = Actor::with_kind(UserId(9), "thudbot", true);
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        ..ChallengeOptions::default()
+    };
+    ok(service
+        .challenge_computer(at, &alice(), &thudbot, Some(4), &options, None)
+        .await);
+    let over = ok(service.resign(at, &alice(), None).await);
+    assert!(
+        over.mentions.is_empty(),
+        "the bot never pings itself: {:?}",
+        over.mentions
+    );
+    let again = ok(service
+        .rematch(at, &alice(), rematch_button(&over), None)
+        .await);
+    assert!(again.text.contains("at level 4"), "{}", again.text);
+    let m = service
+        .store()
+        .active_match_in(ChannelId(4))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(m.players, [thudbot.id, alice().id]);
+    assert_eq!(m.computer.map(|c| c.level), Some(4));
+}
