@@ -625,7 +625,7 @@ async fn one_reminder_a_turn_when_a_quarter_of_the_time_is_left_and_a_claim_afte
 }
 
 #[tokio::test]
-async fn long_turns_are_reminded_a_day_before_and_the_clock_catches_up_after_downtime() {
+async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_downtime() {
     let service = service_with(ServiceConfig {
         auto_forfeit_after: Some(Duration::hours(12)),
         ..ServiceConfig::default()
@@ -649,10 +649,7 @@ async fn long_turns_are_reminded_a_day_before_and_the_clock_catches_up_after_dow
     };
     ok(service.accept(at, &bob(), Some(id), None).await);
     let clock_row = current(&service, at).await.clock.unwrap();
-    assert_eq!(
-        clock_row.remind_at,
-        clock_row.deadline - Duration::hours(24)
-    );
+    assert_eq!(clock_row.remind_at, clock_row.deadline - Duration::days(7));
     // The bot was down past the deadline and the grace period: on return the forfeit happens
     // once; the reminder, whose time has gone, is not sent late.
     clock.set(clock_row.deadline + Duration::hours(13));

@@ -333,17 +333,17 @@ impl Names {
     }
 }
 
-/// The clock of a turn that starts `now`: the deadline, and one reminder when a quarter of the
-/// time is left but never more than a day before the deadline.
+/// The clock of a turn that starts `now`: the deadline, and the first reminder, when half the
+/// time is left. The second, a day before the deadline, is set when the first is claimed
+/// (see `Tx::claim_due_reminders`); with one or two days a move they are one reminder.
 fn turn_clock(player: UserId, now: DateTime<Utc>, days: u32) -> TurnClock {
     let allowance = Duration::days(days as i64);
     let deadline = now + allowance;
-    let warning = (allowance / 4).min(Duration::hours(24));
     TurnClock {
         player,
         turn_started_at: now,
         deadline,
-        remind_at: deadline - warning,
+        remind_at: deadline - allowance / 2,
         reminder_sent_at: None,
         paused_at: None,
     }

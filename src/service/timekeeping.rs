@@ -1,4 +1,4 @@
-//! The clock's work: expiring challenges, one reminder per turn, and forfeits after a missed
+//! The clock's work: expiring challenges, two reminders per turn, and forfeits after a missed
 //! deadline when the operator turned them on. Safe to run in several bot processes at once:
 //! the store hands each due item to exactly one of them, and the notice announcing it is
 //! queued in the same transaction, so it is neither lost nor doubled.
@@ -62,8 +62,13 @@ impl Service {
             let mut tx = self.store.begin().await?;
             let due = tx.claim_due_reminders(now, BATCH).await?;
             for r in &due {
+                let left = if r.deadline - now > chrono::Duration::hours(25) {
+                    "half of your time for it has passed"
+                } else {
+                    "less than a day is left"
+                };
                 let reply = Reply::public(format!(
-                    "{}, a reminder: it is your move in match #{}. The deadline is {} ({}); after it your opponent may claim the match.",
+                    "{}, a reminder: it is your move in match #{}, and {left}. The deadline is {} ({}); after it your opponent may claim the match.",
                     mention(r.player),
                     r.match_id,
                     full_time(r.deadline),

@@ -1,4 +1,4 @@
-//! The move clock: each turn's deadline, the one reminder, and finding what is due. The
+//! The move clock: each turn's deadline, its reminders, and finding what is due. The
 //! computer's turns have a clock row too (it says whose turn it is) but are never reminded or
 //! forfeited: the computer never runs out of time.
 //!
@@ -88,10 +88,12 @@ impl Tx {
         Ok(())
     }
 
-    /// Claims up to `limit` reminders due at `now` and marks them sent. A match another
-    /// process or a move holds is skipped, not waited for; the clock row is updated only if it
-    /// is still unreminded and due once locked, so a reminder is claimed once, for the turn in
-    /// play (a turn that a move just ended is rechecked on its new row and left alone).
+    /// Claims up to `limit` reminders due at `now`. A turn has two: when half its time is left,
+    /// and a day before the deadline; claiming the first sets the clock to the second if that
+    /// is still ahead, and claiming the last marks the turn reminded. A match another process
+    /// or a move holds is skipped, not waited for; the clock row is updated only if it is still
+    /// due once locked, so each reminder is claimed once, for the turn in play (a turn that a
+    /// move just ended is rechecked on its new row and left alone).
     pub async fn claim_due_reminders(
         &mut self,
         now: DateTime<Utc>,
@@ -105,7 +107,11 @@ impl Tx {
                    AND c.player_id IS DISTINCT FROM m.computer_id
                  ORDER BY c.remind_at LIMIT $2
                  FOR UPDATE OF m SKIP LOCKED)
-             UPDATE clocks c SET reminder_sent_at = $1
+             UPDATE clocks c SET
+                 remind_at = CASE WHEN c.deadline - interval '24 hours' > GREATEST(c.remind_at, $1)
+                                  THEN c.deadline - interval '24 hours' ELSE c.remind_at END,
+                 reminder_sent_at = CASE WHEN c.deadline - interval '24 hours' > GREATEST(c.remind_at, $1)
+                                         THEN NULL ELSE $1 END
              FROM due JOIN matches m ON m.id = due.id
              WHERE c.match_id = due.id AND c.reminder_sent_at IS NULL AND c.remind_at <= $1
                AND c.deadline > $1 AND c.paused_at IS NULL

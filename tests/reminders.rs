@@ -1,0 +1,99 @@
+//! Each turn is reminded twice, exactly once each: when half the time for the move is left,
+//! and a day before the deadline (once only when a move has one or two days).
+
+mod common;
+
+use chrono::Duration;
+use common::{alice, bob, deliver_all, place, service, TestService};
+use thudbot::service::{ChallengeOptions, MoveRequest, Reply, ServiceError};
+use thudbot::store::SideChoice;
+
+fn ok(result: Result<Reply, ServiceError>) -> Reply {
+    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
+}
+
+/// alice (dwarfs, to move) plays bob in `channel` with `days` a move.
+async fn begin(service: &TestService, channel: u64, days: u32) {
+    let at = place(channel);
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        days_per_move: Some(days),
+        ..ChallengeOptions::default()
+    };
+    ok(service.challenge(at, &alice(), &bob(), &options).await);
+    ok(service.accept(at, &bob(), None, None).await);
+    deliver_all(service).await;
+}
+
+/// The reminders sent when the clock reads `hours` after the start.
+async fn reminders_at(service: &TestService, hours: i64) -> Vec<String> {
+    service
+        .clock
+        .set(common::start_time() + Duration::hours(hours));
+    service.tick().await.unwrap();
+    deliver_all(service)
+        .await
+        .into_iter()
+        .map(|d| d.reply.text)
+        .filter(|t| t.contains("a reminder"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_three_day_turn_is_reminded_at_half_time_and_a_day_before_the_deadline() {
+    let service = service().await;
+    begin(&service, 1, 3).await;
+    assert!(reminders_at(&service, 35).await.is_empty());
+    let half = reminders_at(&service, 36).await;
+    assert_eq!(half.len(), 1, "{half:?}");
+    assert!(
+        half[0].contains("half of your time for it has passed"),
+        "{}",
+        half[0]
+    );
+    assert!(reminders_at(&service, 40).await.is_empty(), "once");
+    let last = reminders_at(&service, 48).await;
+    assert_eq!(last.len(), 1, "{last:?}");
+    assert!(last[0].contains("less than a day is left"), "{}", last[0]);
+    assert!(reminders_at(&service, 71).await.is_empty(), "once");
+
+    // The next turn has its own two.
+    ok(service
+        .play(place(1), &alice(), &MoveRequest::Notation("dF1-F5".into()))
+        .await);
+    assert!(reminders_at(&service, 71 + 35).await.is_empty());
+    assert_eq!(reminders_at(&service, 71 + 36).await.len(), 1);
+    assert_eq!(reminders_at(&service, 71 + 48).await.len(), 1);
+}
+
+#[tokio::test]
+async fn one_or_two_days_a_move_get_one_reminder() {
+    let service = service().await;
+    begin(&service, 2, 1).await;
+    begin(&service, 3, 2).await;
+    assert!(reminders_at(&service, 11).await.is_empty());
+    assert_eq!(
+        reminders_at(&service, 12).await.len(),
+        1,
+        "one day: at half time"
+    );
+    assert!(reminders_at(&service, 23).await.is_empty());
+    assert_eq!(
+        reminders_at(&service, 24).await.len(),
+        1,
+        "two days: half time is a day before"
+    );
+    assert!(reminders_at(&service, 47).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_bot_down_past_both_reminder_times_sends_one_not_two() {
+    let service = service().await;
+    begin(&service, 4, 5).await;
+    // Back 100 hours into a 5-day turn: both times (60 and 96 hours) have passed; one
+    // reminder is sent, the one that is true now.
+    let late = reminders_at(&service, 100).await;
+    assert_eq!(late.len(), 1, "{late:?}");
+    assert!(late[0].contains("less than a day is left"), "{}", late[0]);
+    assert!(reminders_at(&service, 110).await.is_empty());
+}
