@@ -247,7 +247,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         guild: thudbot::store::GuildId(78),
         channel: thudbot::store::ChannelId(7700),
     };
-    let games = ok(service.my_games(elsewhere, &bob()).await);
+    let games = ok(service.my_games(elsewhere, &bob(), false).await);
     assert!(games.private);
     assert!(games.text.contains("cannot reach"), "{}", games.text);
     assert!(games.text.contains("50013"), "{}", games.text);

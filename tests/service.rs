@@ -578,18 +578,18 @@ async fn twenty_simultaneous_submissions_of_one_move_land_once() {
 }
 
 #[tokio::test]
-async fn one_reminder_a_turn_when_a_quarter_of_the_time_is_left_and_a_claim_after_the_deadline() {
+async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline() {
     let service = service().await;
     let clock = &service.clock;
     let at = place(7);
-    start_match(&service, at).await; // 3 days a move: remind 18 hours before the deadline
+    start_match(&service, at).await; // 3 days a move: reminded 36 and 24 hours before
     let deadline = current(&service, at).await.clock.unwrap().deadline;
     assert_eq!(deadline, common::start_time() + Duration::days(3));
-    clock.set(deadline - Duration::hours(19));
-    assert!(tick(&service).await.is_empty());
+    clock.set(deadline - Duration::hours(25));
+    assert_eq!(tick(&service).await.len(), 1, "the half-time reminder");
     let claim = refusal(service.claim(at, &bob()).await);
     assert!(claim.contains("still has time"), "{claim}");
-    clock.set(deadline - Duration::hours(18));
+    clock.set(deadline - Duration::hours(24));
     let notices = tick(&service).await;
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].reply.mentions, vec![alice().id]);
@@ -640,6 +640,7 @@ async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_dow
             &bob(),
             &ChallengeOptions {
                 days_per_move: Some(14),
+                side: Some(SideChoice::Dwarfs),
                 ..ChallengeOptions::default()
             },
         )
@@ -777,15 +778,15 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
         .is_empty());
     assert!(refusal(service.settings(&carol(), Some("tiny"), None).await).contains("tiny"));
 
-    let games = ok(service.my_games(at, &bob()).await);
+    let games = ok(service.my_games(at, &bob(), false).await);
     assert!(
         games.private && games.text.contains("**your move**"),
         "{}",
         games.text
     );
-    let theirs = ok(service.my_games(at, &alice()).await);
+    let theirs = ok(service.my_games(at, &alice(), false).await);
     assert!(theirs.text.contains("bob's move"), "{}", theirs.text);
-    assert!(ok(service.my_games(at, &carol()).await)
+    assert!(ok(service.my_games(at, &carol(), false).await)
         .text
         .contains("no matches in play"));
 

@@ -263,7 +263,19 @@ impl<'a> Console<'a> {
             },
             "resign" => s.resign_prompt(place, actor).await,
             "claim" => s.claim(place, actor).await,
-            "games" => s.my_games(place, actor).await,
+            "games" => {
+                let everywhere = match line.get("scope").map(str::to_ascii_lowercase).as_deref() {
+                    None | Some("server") => false,
+                    Some("all") => true,
+                    Some(other) => {
+                        return Err(ServiceError::Refused(format!(
+                            "`{}` is not a scope; choose server or all",
+                            crate::service::echo(other)
+                        )))
+                    }
+                };
+                s.my_games(place, actor, everywhere).await
+            }
             "leaderboard" => {
                 let scope = match line.get("scope").map(str::to_ascii_lowercase).as_deref() {
                     None | Some("server") => LadderScope::Server,
@@ -511,7 +523,7 @@ fn help() -> String {
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
          play notation:<move, e.g. dE6-H9xH9>\n\
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
-         games | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
+         games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] | rules [variant:<name>]\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")

@@ -45,3 +45,12 @@ impl From<SideOption> for SideChoice {
         }
     }
 }
+
+/// Which matches `/thud games` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum GamesScope {
+    #[name = "server"]
+    Server,
+    #[name = "all"]
+    All,
+}

@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
-use super::choices::{SideOption, VariantOption};
+use super::choices::{GamesScope, SideOption, VariantOption};
 use super::{actor, actor_of, answer, place, Context, Error};
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
@@ -268,12 +268,20 @@ async fn claim(ctx: Context<'_>) -> Result<(), Error> {
     answer(ctx, async { s.claim(place(ctx)?, &me).await }).await
 }
 
-/// List your matches on this server: channel, opponent, whose turn and time left
+/// List your matches in play, yours to move first: channel, opponent, whose turn, time left
 #[poise::command(slash_command)]
-async fn games(ctx: Context<'_>) -> Result<(), Error> {
+async fn games(
+    ctx: Context<'_>,
+    #[description = "server (default): this server's; all: every server you share with the bot"]
+    scope: Option<GamesScope>,
+) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.my_games(place(ctx)?, &me).await }).await
+    let everywhere = scope == Some(GamesScope::All);
+    answer(ctx, async {
+        s.my_games(place(ctx)?, &me, everywhere).await
+    })
+    .await
 }
 
 /// The top players by rating, on this server or everywhere

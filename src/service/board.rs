@@ -1,7 +1,7 @@
 //! Looking at a match: the board for anyone in the channel, and a player's list of games.
 
 use super::error::Result;
-use super::outcome::{channel, full_time, relative_time, Action, ButtonStyle, Reply};
+use super::outcome::{channel, channel_link, full_time, relative_time, Action, ButtonStyle, Reply};
 use super::{battle_status, Actor, Names, Place, Service};
 use crate::store::{BoardStyle, MatchState};
 
@@ -90,25 +90,34 @@ impl Service {
 
     /// `actor`'s matches in play on this server, with opponent, whose turn and time left, and
     /// from every server the matches the bot cannot reach, with buttons to resume or stop them.
-    pub async fn my_games(&self, place: Place, actor: &Actor) -> Result<Reply> {
-        let mut games = self
-            .store
-            .active_matches_of(actor.id, Some(place.guild))
-            .await?;
+    pub async fn my_games(&self, place: Place, actor: &Actor, everywhere: bool) -> Result<Reply> {
+        let guild = (!everywhere).then_some(place.guild);
+        let mut games = self.store.active_matches_of(actor.id, guild).await?;
         for g in self.store.troubled_matches_of(actor.id).await? {
             if !games.iter().any(|h| h.id == g.id) {
                 games.push(g);
             }
         }
         if games.is_empty() {
-            return Ok(Reply::private(
-                "You have no matches in play on this server. Challenge someone with `/thud challenge`.",
-            ));
+            return Ok(Reply::private(if everywhere {
+                "You have no matches in play. Challenge someone with `/thud challenge`."
+            } else {
+                "You have no matches in play on this server. Challenge someone with `/thud challenge`, or see every server's with `/thud games scope:all`."
+            }));
         }
+        // The matches waiting for the player come first, the most urgent at the top.
+        games.sort_by_key(|g| {
+            let mine = g.clock.is_some_and(|c| c.player == actor.id);
+            (!mine, g.clock.map(|c| c.deadline), g.id)
+        });
         let ids: Vec<_> = games.iter().flat_map(|g| g.players).collect();
         let names = Names(self.store.names(&ids).await?);
         let now = self.now();
-        let mut text = format!("**Your matches in play** ({})\n", games.len());
+        let mut text = format!(
+            "**Your matches in play{}** ({})\n",
+            if everywhere { " on every server" } else { "" },
+            games.len()
+        );
         let mut buttons = Vec::new();
         for g in &games {
             let opponent = if g.players[0] == actor.id {
@@ -124,6 +133,9 @@ impl Service {
                         "**deadline passed**".to_string()
                     };
                     format!("**your move**, {left}")
+                }
+                Some(_) if g.computer_level.is_some() => {
+                    format!("{} is thinking", names.of(opponent))
                 }
                 Some(c) => {
                     if c.deadline > now {
@@ -152,9 +164,13 @@ impl Service {
             if g.trouble.is_some() {
                 buttons.push(g.id);
             }
+            let place = if everywhere {
+                channel_link(g.guild, g.channel)
+            } else {
+                channel(g.channel)
+            };
             text.push_str(&format!(
-                "{} · `#{}` vs **{}** · {} · {turn}\n",
-                channel(g.channel),
+                "{place} · `#{}` vs **{}** · {} · {turn}\n",
                 g.id,
                 names.of(opponent),
                 g.variant.title()

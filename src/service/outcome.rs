@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 
 use super::delivery::BoardShot;
-use crate::store::{ChallengeId, ChannelId, MatchId, UserId};
+use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
 
 /// A file to attach: a board picture, a replay or a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,6 +193,11 @@ pub fn mention(user: UserId) -> String {
 /// A channel token.
 pub fn channel(channel: ChannelId) -> String {
     format!("<#{channel}>")
+}
+
+/// A link to a channel on any server, for lists that span servers.
+pub fn channel_link(guild: GuildId, channel: ChannelId) -> String {
+    format!("https://discord.com/channels/{guild}/{channel}")
 }
 
 /// A time shown relative to now ("in 2 days").

@@ -1,0 +1,62 @@
+//! `/thud games`: this server's matches or every server's, the player's own moves first.
+
+mod common;
+
+use common::{alice, bob, carol, place, service, TestService};
+use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place, Reply, ServiceError};
+use thudbot::store::{ChannelId, GuildId, SideChoice};
+
+fn ok(result: Result<Reply, ServiceError>) -> Reply {
+    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
+}
+
+async fn begin(service: &TestService, at: Place, opponent: &Actor) {
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        ..ChallengeOptions::default()
+    };
+    ok(service.challenge(at, &alice(), opponent, &options).await);
+    ok(service.accept(at, opponent, None, None).await);
+}
+
+#[tokio::test]
+async fn games_lists_every_server_on_request_with_the_players_moves_first() {
+    let service = service().await;
+    let here = place(1);
+    let elsewhere = Place {
+        guild: GuildId(88),
+        channel: ChannelId(2),
+    };
+    // On the other server alice has moved: carol is to move there. Here it is alice's move.
+    begin(&service, elsewhere, &carol()).await;
+    ok(service
+        .play(elsewhere, &alice(), &MoveRequest::Notation("dF1-F5".into()))
+        .await);
+    begin(&service, here, &bob()).await;
+
+    let local = ok(service.my_games(here, &alice(), false).await);
+    assert!(local.private);
+    assert!(
+        local.text.contains("vs **bob**") && !local.text.contains("carol"),
+        "{}",
+        local.text
+    );
+
+    let all = ok(service.my_games(here, &alice(), true).await);
+    assert!(all.private);
+    assert!(all.text.contains("on every server** (2)"), "{}", all.text);
+    let bob_at = all.text.find("vs **bob**").expect("bob's match");
+    let carol_at = all.text.find("vs **carol**").expect("carol's match");
+    assert!(bob_at < carol_at, "alice's move first: {}", all.text);
+    assert!(
+        all.text.contains("https://discord.com/channels/77/1"),
+        "{}",
+        all.text
+    );
+    assert!(
+        all.text.contains("https://discord.com/channels/88/2"),
+        "{}",
+        all.text
+    );
+    assert!(all.text.contains("carol's move"), "{}", all.text);
+}
