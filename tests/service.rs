@@ -771,12 +771,12 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
 
     // A saved brief style applies to that player's views.
     ok(service
-        .settings(&carol(), Some("brief"), Some("high-contrast"))
+        .settings(&carol(), Some("brief"), Some("high-contrast"), None)
         .await);
     assert!(ok(service.board(at, &carol(), None).await)
         .attachments
         .is_empty());
-    assert!(refusal(service.settings(&carol(), Some("tiny"), None).await).contains("tiny"));
+    assert!(refusal(service.settings(&carol(), Some("tiny"), None, None).await).contains("tiny"));
 
     let games = ok(service.my_games(at, &bob(), false).await);
     assert!(

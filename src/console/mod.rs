@@ -20,7 +20,9 @@ use crate::service::{
     Action, Actor, Button, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
     ServiceError, Verb,
 };
-use crate::store::{BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, SideChoice, UserId};
+use crate::store::{
+    BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, SideChoice, UserId,
+};
 
 /// The console's one server.
 const GUILD: GuildId = GuildId(1);
@@ -138,7 +140,10 @@ impl<'a> Console<'a> {
                     guild: d.guild,
                     channel: d.channel,
                 };
-                self.print(at, None, &d.reply, out).await?;
+                match d.dm {
+                    Some(player) => self.print_dm(at, player, &d.reply, out).await?,
+                    None => self.print(at, None, &d.reply, out).await?,
+                }
                 if let Err(e) = self.service.delivered(&d).await {
                     writeln!(out, "! the outbox failed: {}", e.player_message())?;
                 }
@@ -315,7 +320,18 @@ impl<'a> Console<'a> {
                     .await
             }
             "settings" => {
-                s.settings(actor, line.get("style"), line.get("theme"))
+                let notify = match line.get("notify") {
+                    None => None,
+                    Some(v) => Some(
+                        Notify::from_name(&v.trim().to_ascii_lowercase()).ok_or_else(|| {
+                            ServiceError::Refused(format!(
+                                "`{}` is not a way to notify; choose channel, dm or both",
+                                crate::service::echo(v)
+                            ))
+                        })?,
+                    ),
+                };
+                s.settings(actor, line.get("style"), line.get("theme"), notify)
                     .await
             }
             "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
@@ -384,6 +400,33 @@ impl<'a> Console<'a> {
             _ if place.channel.0 != 1 => writeln!(out, "thudbot in #{}: {text}", place.channel)?,
             _ => writeln!(out, "thudbot: {text}")?,
         }
+        self.print_body(place, reply, out)
+    }
+
+    /// A direct message to `player`, as the bot would send it.
+    async fn print_dm(
+        &mut self,
+        place: Place,
+        player: UserId,
+        reply: &Reply,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        let text = self.plain(&reply.text).await;
+        let name = match self.service.store().name_of(player).await {
+            Ok(name) => name,
+            Err(_) => format!("player {player}"),
+        };
+        writeln!(out, "thudbot to {name} (direct message): {text}")?;
+        self.print_body(place, reply, out)
+    }
+
+    /// What follows a message's text: its buttons, its board in text, its files.
+    fn print_body(
+        &mut self,
+        place: Place,
+        reply: &Reply,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         if reply.spend_buttons {
             self.buttons.remove(&place.channel);
         }
@@ -524,7 +567,7 @@ fn help() -> String {
          play notation:<move, e.g. dE6-H9xH9>\n\
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
-         record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] | rules [variant:<name>]\n\
+         record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")
     )

@@ -2,7 +2,7 @@
 //! own values so that no command parses a name again.
 
 use crate::game::Variant;
-use crate::store::SideChoice;
+use crate::store::{Notify, SideChoice};
 
 /// Which game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
@@ -53,4 +53,25 @@ pub enum GamesScope {
     Server,
     #[name = "all"]
     All,
+}
+
+/// How a player hears that it is their move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum NotifyOption {
+    #[name = "channel"]
+    Channel,
+    #[name = "dm"]
+    Dm,
+    #[name = "both"]
+    Both,
+}
+
+impl From<NotifyOption> for Notify {
+    fn from(option: NotifyOption) -> Notify {
+        match option {
+            NotifyOption::Channel => Notify::Channel,
+            NotifyOption::Dm => Notify::Dm,
+            NotifyOption::Both => Notify::Both,
+        }
+    }
 }

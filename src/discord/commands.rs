@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
-use super::choices::{GamesScope, SideOption, VariantOption};
+use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::{actor, actor_of, answer, place, Context, Error};
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
@@ -397,7 +397,7 @@ async fn replay(
     .await
 }
 
-/// Your board style and colour theme
+/// Your board style, colour theme, and how you hear that it is your move
 #[poise::command(slash_command)]
 async fn settings(
     ctx: Context<'_>,
@@ -407,10 +407,13 @@ async fn settings(
     #[description = "default or high-contrast"]
     #[choices("default", "high-contrast")]
     theme: Option<&'static str>,
+    #[description = "Your turns and reminders: channel (a ping, default), dm, or both"]
+    notify: Option<NotifyOption>,
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.settings(&me, style, theme).await }).await
+    let notify = notify.map(Into::into);
+    answer(ctx, async { s.settings(&me, style, theme, notify).await }).await
 }
 
 /// How Thud is played here, for each variant

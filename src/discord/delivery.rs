@@ -67,6 +67,12 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
                 Err(e) => {
                     let failure = classify(&e);
                     match &failure {
+                        DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
+                            tracing::info!(
+                                notice = delivery.id, %reason,
+                                "a direct message cannot be delivered; it goes to the channel"
+                            )
+                        }
                         DeliveryFailure::Permanent { reason } => tracing::warn!(
                             channel = %delivery.channel, notice = delivery.id, %reason,
                             "a notice cannot be delivered; its match's clock is paused"
@@ -94,7 +100,16 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
 /// Posts one notice, each part of a long one with a nonce of its own; a finished match's
 /// thread is archived instead.
 async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity::Error> {
-    let channel = serenity::ChannelId::new(delivery.channel.0.max(1));
+    let channel = match delivery.dm {
+        // Opening a direct message channel is idempotent: Discord returns the existing one.
+        Some(player) => {
+            serenity::UserId::new(player.0.max(1))
+                .create_dm_channel(http)
+                .await?
+                .id
+        }
+        None => serenity::ChannelId::new(delivery.channel.0.max(1)),
+    };
     if delivery.kind == NoticeKind::MatchOver {
         return archive_if_thread(http, channel).await;
     }

@@ -2,6 +2,7 @@
 
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
+use super::notify::{current_board, without_ping};
 use super::outcome::{mention, offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
@@ -173,8 +174,6 @@ impl Service {
         let settings = tx.settings(actor.id).await?;
         let index = progress.battle as usize - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
-        tx.commit().await?;
-        self.wake_computer();
         lines.insert(
             0,
             format!(
@@ -184,8 +183,21 @@ impl Service {
                 progress.battle
             ),
         );
+        let ping = match next {
+            Some(next) => {
+                let deadline = super::turn_clock(next, now, m.days_per_move).deadline;
+                let said = without_ping(&lines);
+                self.tell_turn(&mut tx, &m, next, &said, Some(current_board(&m)), deadline)
+                    .await?
+                    .then_some(next)
+            }
+            None => None,
+        };
+        tx.commit().await?;
+        self.wake_computer();
+        self.outbox_signal.notify_waiters();
         let mut reply = Reply::public(lines.join("\n")).saved();
-        if let Some(next) = next {
+        if let Some(next) = ping {
             reply = reply.mention(next);
         }
         if progress.match_result.is_some() {

@@ -13,7 +13,8 @@ use rand::Rng;
 use super::challenges::per_move;
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
-use super::outcome::{offer_rematch, Reply};
+use super::notify::current_board;
+use super::outcome::{mention, offer_rematch, Reply};
 use super::play::said_move;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
@@ -256,8 +257,22 @@ impl Service {
                 progress.battle
             ));
         }
+        let ping = match next {
+            Some(next) => {
+                let deadline = super::turn_clock(next, now, m.days_per_move).deadline;
+                let said = text
+                    .lines()
+                    .take_while(|l| !l.contains(&mention(next)))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                self.tell_turn(&mut tx, &m, next, &said, Some(current_board(&m)), deadline)
+                    .await?
+                    .then_some(next)
+            }
+            None => None,
+        };
         let mut reply = Reply::public(text);
-        if let Some(next) = next {
+        if let Some(next) = ping {
             reply = reply.mention(next);
         }
         if progress.match_result.is_some() {

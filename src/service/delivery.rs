@@ -63,6 +63,9 @@ pub struct NoticeBody {
     /// A finished match whose result this is: the message offers a rematch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<MatchId>,
+    /// Sent as a direct message to this player rather than to a channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dm: Option<UserId>,
 }
 
 /// A notice claimed for posting, ready to send.
@@ -79,6 +82,8 @@ pub struct Delivery {
     /// Tries so far, this one included.
     pub attempt: u32,
     pub kind: NoticeKind,
+    /// A direct message to this player; `channel` is then only the outbox's queue for them.
+    pub dm: Option<UserId>,
 }
 
 /// Why a post failed.
@@ -104,6 +109,7 @@ impl NoticeBody {
                 Action::Rematch(id) => Some(id),
                 _ => None,
             }),
+            dm: None,
         }
     }
 }
@@ -223,7 +229,12 @@ impl Service {
         if let Some(shot) = body.board {
             if let Some(m) = self.store.load_match(shot.match_id).await? {
                 let names = Names(self.store.names(&m.players).await?);
-                if let Some(board) = board_at(&m, &names, shot, &Settings::default()) {
+                // A direct message shows the board as its reader likes it.
+                let settings = match body.dm {
+                    Some(player) => self.store.settings(player).await?,
+                    None => Settings::default(),
+                };
+                if let Some(board) = board_at(&m, &names, shot, &settings) {
                     reply = finish_drawing(self.start_drawing(board)).await?.onto(reply);
                 }
             }
@@ -237,6 +248,7 @@ impl Service {
             nonce: format!("n{}", notice.id),
             attempt: notice.attempts,
             kind: body.kind,
+            dm: body.dm,
         }))
     }
 
@@ -271,6 +283,9 @@ impl Service {
                 self.store
                     .retry_notice(delivery.id, now + wait, reason)
                     .await?;
+            }
+            DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
+                self.dm_refused(delivery, reason).await?;
             }
             DeliveryFailure::Permanent { reason } => {
                 let mut tx = self.store.begin().await?;
@@ -335,6 +350,7 @@ mod tests {
                 plies: 41,
             }),
             rematch: Some(MatchId(3)),
+            dm: Some(UserId(7)),
         };
         let value = serde_json::to_value(&body).unwrap_or_default();
         assert_eq!(value["kind"], "reminder");

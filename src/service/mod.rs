@@ -14,6 +14,7 @@ mod delivery;
 mod error;
 mod forfeits;
 mod ladder;
+mod notify;
 mod outcome;
 mod pictures;
 mod play;

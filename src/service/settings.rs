@@ -5,15 +5,17 @@ use super::outcome::Reply;
 use super::{Actor, Service};
 use crate::game::Variant;
 use crate::render::Theme;
-use crate::store::BoardStyle;
+use crate::store::{BoardStyle, Notify};
 
 impl Service {
-    /// Changes `actor`'s board style and/or theme; with neither, shows the current ones.
+    /// Changes `actor`'s board style, theme and how they hear of their turn; with none of
+    /// them, shows the current ones.
     pub async fn settings(
         &self,
         actor: &Actor,
         style: Option<&str>,
         theme: Option<&str>,
+        notify: Option<Notify>,
     ) -> Result<Reply> {
         let mut settings = self.store.settings(actor.id).await?;
         if let Some(s) = style {
@@ -36,17 +38,26 @@ impl Service {
             };
             settings.theme = parsed.to_string();
         }
+        if let Some(n) = notify {
+            settings.notify = n;
+        }
         // Saved only once every option was read: a refusal changes nothing.
-        let changed = style.is_some() || theme.is_some();
+        let changed = style.is_some() || theme.is_some() || notify.is_some();
         if changed {
             self.see(actor).await?;
             self.store.save_settings(actor.id, &settings).await?;
         }
+        let hear = match settings.notify {
+            Notify::Channel => "a ping in the match's channel",
+            Notify::Dm => "a direct message (the channel message does not ping you)",
+            Notify::Both => "a ping in the match's channel and a direct message",
+        };
         Ok(Reply::private(format!(
-            "{} board style **{}**, theme **{}**.",
+            "{} board style **{}**, theme **{}**, notify **{}**: your turns and reminders reach you by {hear}.",
             if changed { "Saved:" } else { "Your settings:" },
             settings.board_style.name(),
-            settings.theme
+            settings.theme,
+            settings.notify.name(),
         )))
     }
 

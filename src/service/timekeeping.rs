@@ -5,7 +5,8 @@
 
 use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::Result;
-use super::outcome::{full_time, mention, relative_time, Reply};
+use super::notify::queue_dm;
+use super::outcome::{channel_link, full_time, mention, relative_time, Reply};
 use super::{names_in, Names, Place, Service};
 use crate::store::Finish;
 
@@ -67,24 +68,37 @@ impl Service {
                 } else {
                     "less than a day is left"
                 };
-                let reply = Reply::public(format!(
-                    "{}, a reminder: it is your move in match #{}, and {left}. The deadline is {} ({}); after it your opponent may claim the match.",
-                    mention(r.player),
+                let said = format!(
+                    "a reminder: it is your move in match #{}, and {left}. The deadline is {} ({}); after it your opponent may claim the match.",
                     r.match_id,
                     full_time(r.deadline),
                     relative_time(r.deadline)
-                ))
-                .mention(r.player);
+                );
                 let kind = NoticeKind::Reminder {
                     player: r.player,
                     turn_started_at: r.turn_started_at,
                 };
-                let place = Place {
-                    guild: r.guild,
-                    channel: r.channel,
-                };
-                let body = NoticeBody::new(kind, &reply);
-                queue(&mut tx, place, Some(r.match_id), &body, now).await?;
+                // Reminders follow the player's choice of channel, direct message or both.
+                let notify = tx.settings(r.player).await?.notify;
+                if notify.by_dm() {
+                    let mut text = said.clone();
+                    if let Some(first) = text.get_mut(0..1) {
+                        first.make_ascii_uppercase();
+                    }
+                    text.push_str(&format!(" The match: {}", channel_link(r.guild, r.channel)));
+                    let reply = Reply::public(text);
+                    queue_dm(&mut tx, (r.guild, r.match_id), r.player, kind, &reply, now).await?;
+                }
+                if notify.in_channel() {
+                    let reply =
+                        Reply::public(format!("{}, {said}", mention(r.player))).mention(r.player);
+                    let place = Place {
+                        guild: r.guild,
+                        channel: r.channel,
+                    };
+                    let body = NoticeBody::new(kind, &reply);
+                    queue(&mut tx, place, Some(r.match_id), &body, now).await?;
+                }
             }
             tx.commit().await?;
             report.reminders += due.len();

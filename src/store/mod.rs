@@ -30,7 +30,7 @@ pub use matches::{
     ComputerSeat, Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
 pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
-pub use players::{BoardStyle, Player, Settings};
+pub use players::{BoardStyle, Notify, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
 pub use records::{HeadToHead, LevelRecord};

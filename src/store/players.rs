@@ -44,11 +44,52 @@ impl BoardStyle {
     }
 }
 
+/// How a player hears that it is their move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Notify {
+    /// A ping in the match's channel.
+    #[default]
+    Channel,
+    /// A direct message; the channel message does not ping them.
+    Dm,
+    Both,
+}
+
+impl Notify {
+    pub fn name(self) -> &'static str {
+        match self {
+            Notify::Channel => "channel",
+            Notify::Dm => "dm",
+            Notify::Both => "both",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Notify> {
+        match name {
+            "channel" => Some(Notify::Channel),
+            "dm" => Some(Notify::Dm),
+            "both" => Some(Notify::Both),
+            _ => None,
+        }
+    }
+
+    /// Whether the channel message pings the player.
+    pub fn in_channel(self) -> bool {
+        self != Notify::Dm
+    }
+
+    /// Whether the player gets a direct message.
+    pub fn by_dm(self) -> bool {
+        self != Notify::Channel
+    }
+}
+
 /// A player's settings. The theme is kept by name; the renderer knows the names.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Settings {
     pub board_style: BoardStyle,
     pub theme: String,
+    pub notify: Notify,
 }
 
 impl Default for Settings {
@@ -56,6 +97,7 @@ impl Default for Settings {
         Settings {
             board_style: BoardStyle::Full,
             theme: "default".to_string(),
+            notify: Notify::Channel,
         }
     }
 }
@@ -79,20 +121,37 @@ async fn names_on(conn: &mut PgConnection, ids: &[UserId]) -> Result<HashMap<Use
 }
 
 async fn settings_on(conn: &mut PgConnection, id: UserId) -> Result<Settings> {
-    let row = sqlx::query("SELECT board_style, theme FROM player_settings WHERE user_id = $1")
-        .bind(id.db())
-        .fetch_optional(conn)
-        .await?;
+    let row =
+        sqlx::query("SELECT board_style, theme, notify FROM player_settings WHERE user_id = $1")
+            .bind(id.db())
+            .fetch_optional(conn)
+            .await?;
     Ok(match row {
         Some(r) => Settings {
             board_style: BoardStyle::from_name(r.get("board_style")).unwrap_or_default(),
             theme: r.get("theme"),
+            notify: Notify::from_name(r.try_get("notify")?).unwrap_or_default(),
         },
         None => Settings::default(),
     })
 }
 
 impl Tx {
+    /// Records that `player` was told their direct messages are closed to the bot; `false`
+    /// when they had been told already (they are told once).
+    pub async fn note_dm_hint(&mut self, player: UserId, now: DateTime<Utc>) -> Result<bool> {
+        let told = sqlx::query(
+            "INSERT INTO player_settings (user_id, dm_hint_sent_at) VALUES ($1, $2)
+             ON CONFLICT (user_id) DO UPDATE SET dm_hint_sent_at = $2
+                 WHERE player_settings.dm_hint_sent_at IS NULL",
+        )
+        .bind(player.db())
+        .bind(now)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(told.rows_affected() == 1)
+    }
+
     /// [`Store::settings`] inside the transaction.
     pub async fn settings(&mut self, id: UserId) -> Result<Settings> {
         settings_on(&mut self.tx, id).await
@@ -184,12 +243,14 @@ impl Store {
     /// Saves a player's settings; the player must have been saved before.
     pub async fn save_settings(&self, id: UserId, settings: &Settings) -> Result<()> {
         sqlx::query(
-            "INSERT INTO player_settings (user_id, board_style, theme) VALUES ($1, $2, $3)
-             ON CONFLICT (user_id) DO UPDATE SET board_style = $2, theme = $3",
+            "INSERT INTO player_settings (user_id, board_style, theme, notify)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (user_id) DO UPDATE SET board_style = $2, theme = $3, notify = $4",
         )
         .bind(id.db())
         .bind(settings.board_style.name())
         .bind(&settings.theme)
+        .bind(settings.notify.name())
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -1,0 +1,113 @@
+//! Turn notices by direct message, for players who chose them (`/thud settings notify:`), and
+//! the fall back to the channel when Discord will not deliver them.
+
+use chrono::{DateTime, Utc};
+
+use super::delivery::{queue, BoardShot, Delivery, NoticeBody, NoticeKind};
+use super::error::Result;
+use super::outcome::{channel_link, full_time, mention, relative_time, Reply};
+use super::{Place, Service};
+use crate::store::{ChannelId, GuildId, MatchId, MatchState, NoticeState, StoredMatch, Tx, UserId};
+
+impl Service {
+    /// Tells `player` by direct message that it is their move in `m` (`said` says what
+    /// happened; `board` is the board to show; the turn's deadline is `deadline`), if their
+    /// settings ask for one. Returns whether the channel message should ping them.
+    pub(super) async fn tell_turn(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        player: UserId,
+        said: &str,
+        board: Option<BoardShot>,
+        deadline: DateTime<Utc>,
+    ) -> Result<bool> {
+        let notify = tx.settings(player).await?.notify;
+        if notify.by_dm() {
+            let text = format!(
+                "{said}\nIt is your move in match #{} ({}). Deadline {} ({}). The match: {}",
+                m.id,
+                m.variant.title(),
+                full_time(deadline),
+                relative_time(deadline),
+                channel_link(m.guild, m.channel)
+            );
+            let mut reply = Reply::public(text);
+            reply.board = board;
+            let kind = NoticeKind::Announcement;
+            queue_dm(tx, (m.guild, m.id), player, kind, &reply, self.now()).await?;
+        }
+        Ok(notify.in_channel())
+    }
+
+    /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
+    /// player who hears of their turn by DM only, the notice goes to the match's channel
+    /// instead, pinging them, and the first time it also says how to open their DMs.
+    pub(super) async fn dm_refused(&self, delivery: &Delivery, reason: &str) -> Result<()> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        if let (Some(player), Some(id)) = (delivery.dm, delivery.match_id) {
+            let only_dm = !tx.settings(player).await?.notify.in_channel();
+            let m = tx.lock_match(id).await?;
+            if let Some(m) = m.filter(|m| only_dm && m.state == MatchState::Active) {
+                let mut text = format!("{}: {}", mention(player), delivery.reply.text);
+                if tx.note_dm_hint(player, now).await? {
+                    text.push_str(
+                        "\n(I could not send you this as a direct message: Discord refused it. \
+                         To get turn notices by DM, allow direct messages from members of this server \
+                         in its Privacy Settings; or choose `/thud settings notify:channel`.)",
+                    );
+                }
+                let mut reply = Reply::public(text).mention(player);
+                reply.board = delivery.reply.board;
+                let place = Place {
+                    guild: m.guild,
+                    channel: m.channel,
+                };
+                let body = NoticeBody::new(delivery.kind, &reply);
+                queue(&mut tx, place, Some(m.id), &body, now).await?;
+            }
+        }
+        tx.commit().await?;
+        self.store
+            .finish_notice(delivery.id, NoticeState::Undeliverable, Some(reason), now)
+            .await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
+    }
+}
+
+/// Queues `reply` as a direct message to `player` about match `m`. A player's direct messages
+/// are queued in order under their own id, apart from every channel's.
+pub(super) async fn queue_dm(
+    tx: &mut Tx,
+    (guild, match_id): (GuildId, MatchId),
+    player: UserId,
+    kind: NoticeKind,
+    reply: &Reply,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let mut body = NoticeBody::new(kind, reply);
+    body.dm = Some(player);
+    let place = Place {
+        guild,
+        channel: ChannelId(player.0),
+    };
+    queue(tx, place, Some(match_id), &body, now).await
+}
+
+/// The board of `m` as it stands: its current battle after the moves played so far.
+pub(super) fn current_board(m: &StoredMatch) -> BoardShot {
+    let battles = m.game.battles();
+    BoardShot {
+        match_id: m.id,
+        battle: battles.len() as u8,
+        plies: battles.last().map_or(0, |b| b.moves().len() as u32),
+    }
+}
+
+/// The lines of an announcement to repeat in a direct message: all but the last, which pings
+/// the player to move in the channel.
+pub(super) fn without_ping(lines: &[String]) -> String {
+    lines[..lines.len().saturating_sub(1)].join("\n")
+}

@@ -1,0 +1,176 @@
+//! Turn notices by direct message end to end through serenity: a player who chose `notify:dm`
+//! gets their turns and reminders as DMs with the board and a link, the channel message no
+//! longer pings them, and when their DMs are closed (50007) the notice falls back to the
+//! channel, saying once how to open them.
+
+mod support;
+
+use chrono::Duration as Span;
+use support::bot::*;
+use support::fake_discord::*;
+
+/// Index of each choice of `/thud settings notify:`.
+const NOTIFY_DM: i64 = 1;
+
+fn dm_post(r: &RecordedRequest, dm_channel: u64) -> bool {
+    r.method == "POST" && r.path == format!("/channels/{dm_channel}/messages")
+}
+
+async fn dm_channel_of(bot: &Bot, user: u64) -> u64 {
+    let opened = bot
+        .fake
+        .wait_for(
+            |r| {
+                r.method == "POST"
+                    && r.path == "/users/@me/channels"
+                    && r.body
+                        .as_ref()
+                        .is_some_and(|b| b["recipient_id"] == user.to_string())
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    snowflake(&opened.response.clone().expect("a channel")["id"]).expect("an id")
+}
+
+#[tokio::test]
+async fn a_player_who_chose_dms_gets_turns_and_reminders_by_dm_and_no_ping() {
+    let bot = start_bot(|_| {}).await;
+    let saved = bot
+        .say(
+            SlashCommand::thud("settings")
+                .option("notify", NOTIFY_DM)
+                .by(BOB),
+        )
+        .await;
+    assert!(saved.is_ephemeral());
+    assert!(
+        content(&saved).contains("notify **dm**"),
+        "{}",
+        content(&saved)
+    );
+    start_match(&bot, GENERAL_CHANNEL).await;
+
+    let moved = bot
+        .say(SlashCommand::thud("play").option("notation", "dF1-F5"))
+        .await;
+    assert!(content(&moved).contains("your move"), "{}", content(&moved));
+    assert!(
+        moved.pinged_users().is_empty(),
+        "{:?}",
+        moved.pinged_users()
+    );
+
+    let dm = dm_channel_of(&bot, BOB.id).await;
+    let told = bot
+        .fake
+        .wait_for(|r| dm_post(r, dm), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = content(&told);
+    assert!(text.contains("(dwarfs) plays `dF1-F5`"), "{text}");
+    assert!(text.contains("It is your move in match #1"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "https://discord.com/channels/{GUILD_ID}/{GENERAL_CHANNEL}"
+        )),
+        "{text}"
+    );
+    picture(&told);
+
+    // Half of bob's three days pass: the reminder comes by DM too, and not to the channel.
+    let before = bot.fake.requests().len();
+    bot.clock.advance(Span::hours(37));
+    let reminded = bot
+        .fake
+        .wait_for_since(
+            before,
+            |r| dm_post(r, dm) && content(r).contains("A reminder"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        content(&reminded).contains("half of your time"),
+        "{}",
+        content(&reminded)
+    );
+    let channel = format!("/channels/{GENERAL_CHANNEL}/messages");
+    assert!(
+        !bot.fake.requests()[before..]
+            .iter()
+            .any(|r| r.method == "POST" && r.path == channel && content(r).contains("reminder")),
+        "the reminder was not posted in the channel"
+    );
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn closed_dms_fall_back_to_the_channel_and_say_once_how_to_open_them() {
+    let bot = start_bot(|_| {}).await;
+    bot.say(
+        SlashCommand::thud("settings")
+            .option("notify", NOTIFY_DM)
+            .by(BOB),
+    )
+    .await;
+    bot.fake.close_dms(BOB.id);
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let channel = format!("/channels/{GENERAL_CHANNEL}/messages");
+
+    bot.say(SlashCommand::thud("play").option("notation", "dF1-F5"))
+        .await;
+    bot.fake
+        .wait_for(|r| r.error_code() == Some(50007), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let fallback = bot
+        .fake
+        .wait_for(
+            |r| r.method == "POST" && r.path == channel && content(r).contains("Privacy Settings"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fallback.pinged_users(), [BOB.id]);
+    assert!(
+        content(&fallback).contains("plays `dF1-F5`"),
+        "{}",
+        content(&fallback)
+    );
+
+    // Told once: the next fallback carries the turn, not the advice again.
+    let before = bot.fake.requests().len();
+    let bob_moved = bot
+        .say(
+            SlashCommand::thud("play")
+                .option("notation", "TG7-G6")
+                .by(BOB),
+        )
+        .await;
+    assert!(
+        content(&bob_moved).contains("plays `TG7-G6`"),
+        "{}",
+        content(&bob_moved)
+    );
+    bot.say(SlashCommand::thud("play").option("notation", "dG1-G4"))
+        .await;
+    let again = bot
+        .fake
+        .wait_for_since(
+            before,
+            |r| r.method == "POST" && r.path == channel && content(r).contains("dG1-G4"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.pinged_users(), [BOB.id]);
+    assert!(
+        !content(&again).contains("Privacy Settings"),
+        "{}",
+        content(&again)
+    );
+    bot.finish_expecting(|r| r.error_code() == Some(50007))
+        .await;
+}
