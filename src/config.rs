@@ -69,6 +69,8 @@ pub struct Config {
     pub challenge_expiry_hours: u32,
     /// Forfeit a match this many hours after a missed deadline; unset leaves it to a claim.
     pub auto_forfeit_hours: Option<u32>,
+    /// The days of vacation each player may take in any year.
+    pub vacation_days_per_year: u32,
     /// How often the clock looks for due reminders and forfeits, in seconds.
     pub clock_interval_seconds: u64,
     /// How long to keep trying to reach Discord and register the commands at start-up.
@@ -89,6 +91,7 @@ impl Default for Config {
             threads: false,
             challenge_expiry_hours: 24,
             auto_forfeit_hours: None,
+            vacation_days_per_year: 14,
             clock_interval_seconds: 60,
             startup_patience_seconds: 300,
             shards: Shards::Auto,
@@ -112,6 +115,7 @@ impl fmt::Debug for Config {
             .field("threads", &self.threads)
             .field("challenge_expiry_hours", &self.challenge_expiry_hours)
             .field("auto_forfeit_hours", &self.auto_forfeit_hours)
+            .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("clock_interval_seconds", &self.clock_interval_seconds)
             .field("startup_patience_seconds", &self.startup_patience_seconds)
             .field("shards", &self.shards)
@@ -184,6 +188,7 @@ impl Config {
             auto_forfeit_after: self
                 .auto_forfeit_hours
                 .map(|h| chrono::Duration::hours(h as i64)),
+            vacation_per_year: chrono::Duration::days(self.vacation_days_per_year.min(365) as i64),
         }
     }
 }

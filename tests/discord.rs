@@ -49,6 +49,7 @@ async fn a_whole_match_is_played_through_discord() {
             "record",
             "replay",
             "settings",
+            "vacation",
             "rules",
             "abort"
         ]

@@ -174,3 +174,49 @@ async fn closed_dms_fall_back_to_the_channel_and_say_once_how_to_open_them() {
     bot.finish_expecting(|r| r.error_code() == Some(50007))
         .await;
 }
+
+#[tokio::test]
+async fn a_vacation_taken_through_discord_stops_the_clock_and_tells_the_channel() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let away = bot
+        .say(
+            SlashCommand::thud("start")
+                .group("vacation")
+                .option("days", 5i64),
+        )
+        .await;
+    assert!(away.is_ephemeral());
+    assert!(
+        content(&away).contains("You are on vacation until"),
+        "{}",
+        content(&away)
+    );
+    let channel = format!("/channels/{GENERAL_CHANNEL}/messages");
+    bot.fake
+        .wait_for(
+            |r| {
+                r.method == "POST"
+                    && r.path == channel
+                    && content(r).contains("is on vacation until")
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.clock.advance(Span::days(4));
+    let claim = bot.say(SlashCommand::thud("claim").by(BOB)).await;
+    assert!(claim.is_ephemeral());
+    assert!(
+        content(&claim).contains("on vacation"),
+        "{}",
+        content(&claim)
+    );
+    let back = bot.say(SlashCommand::thud("end").group("vacation")).await;
+    assert!(
+        content(&back).contains("Welcome back"),
+        "{}",
+        content(&back)
+    );
+    bot.finish().await;
+}

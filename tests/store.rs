@@ -98,6 +98,7 @@ async fn a_match_round_trips_through_the_database() {
             turn_started_at: now(),
             deadline: now() + chrono::Duration::days(3),
             remind_at: now() + chrono::Duration::hours(54),
+            vacation_since: None,
             reminder_sent_at: None,
             paused_at: None,
         },

@@ -159,6 +159,7 @@ async fn main() -> anyhow::Result<()> {
                 turn_started_at: now,
                 deadline: now + chrono::Duration::days(3),
                 remind_at: now + chrono::Duration::days(3) - chrono::Duration::hours(18),
+                vacation_since: None,
                 reminder_sent_at: None,
                 paused_at: None,
             },

@@ -62,13 +62,30 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
     if subcommand.is_empty() {
         return Err(LineError::Shape);
     }
+    let subcommand = subcommand.to_ascii_lowercase();
+    // A command group's own subcommand (`/thud vacation start`) is read as its `action`.
+    let (action, args) = match (
+        GROUPS.contains(&subcommand.as_str()),
+        args.split_once(char::is_whitespace),
+    ) {
+        (true, _) if !args.is_empty() && !args.contains(':') => (Some(args), ""),
+        (true, Some((word, rest))) if !word.contains(':') => (Some(word), rest.trim()),
+        _ => (None, args),
+    };
+    let mut options = options(args)?;
+    if let Some(action) = action {
+        options.insert(0, ("action".to_string(), action.to_ascii_lowercase()));
+    }
     Ok(Some(Line {
         player: player.to_string(),
         channel,
-        subcommand: subcommand.to_ascii_lowercase(),
-        options: options(args)?,
+        subcommand,
+        options,
     }))
 }
+
+/// The commands that are groups of subcommands on Discord.
+const GROUPS: [&str; 1] = ["vacation"];
 
 /// Splits `a:1 b:E5, F5 c:x` into pairs; a word followed by `:` starts a new option.
 fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
@@ -97,6 +114,18 @@ fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_takes_its_subcommand_as_the_action() {
+        let line = parse("alice: /thud vacation start days:3")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.subcommand, "vacation");
+        assert_eq!(line.get("action"), Some("start"));
+        assert_eq!(line.get("days"), Some("3"));
+        let line = parse("alice: /thud vacation end").unwrap().unwrap();
+        assert_eq!(line.get("action"), Some("end"));
+    }
 
     #[test]
     fn lines_name_player_channel_subcommand_and_options() {

@@ -334,6 +334,16 @@ impl<'a> Console<'a> {
                 s.settings(actor, line.get("style"), line.get("theme"), notify)
                     .await
             }
+            "vacation" => match line.get("action").map(str::to_ascii_lowercase).as_deref() {
+                Some("start") => {
+                    let days = number("days")?.map(|d| d.min(u32::MAX as u64) as u32);
+                    s.start_vacation(actor, days).await
+                }
+                Some("end") => s.end_vacation(actor).await,
+                _ => Err(ServiceError::Refused(
+                    "write `vacation start [days:<n>]` or `vacation end`".into(),
+                )),
+            },
             "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
             "abort" => s.abort(place, actor, true).await,
             "press" => {
@@ -566,6 +576,7 @@ fn help() -> String {
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
          play notation:<move, e.g. dE6-H9xH9>\n\
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
+         vacation start [days:<n>] | vacation end\n\
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
          press button:<label> presses a button of the last message that showed it.",

@@ -32,6 +32,7 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "record",
         "replay",
         "settings",
+        "vacation",
         "rules",
         "abort"
     ),
@@ -414,6 +415,38 @@ async fn settings(
     let s = &ctx.data().service;
     let notify = notify.map(Into::into);
     answer(ctx, async { s.settings(&me, style, theme, notify).await }).await
+}
+
+/// Stop your clocks while you are away, within your days a year
+#[poise::command(
+    slash_command,
+    subcommands("vacation_start", "vacation_end"),
+    subcommand_required
+)]
+async fn vacation(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Go on vacation: every clock of yours stands still until you are back
+#[poise::command(slash_command, rename = "start")]
+async fn vacation_start(
+    ctx: Context<'_>,
+    #[description = "How many days (default: all you have left this year)"]
+    #[min = 1]
+    #[max = 365]
+    days: Option<u32>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.start_vacation(&me, days).await }).await
+}
+
+/// Come back early: your clocks run again
+#[poise::command(slash_command, rename = "end")]
+async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let s = &ctx.data().service;
+    answer(ctx, async { s.end_vacation(&me).await }).await
 }
 
 /// How Thud is played here, for each variant

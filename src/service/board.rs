@@ -49,12 +49,24 @@ impl Service {
         match m.state {
             MatchState::Active => {
                 lines.push(format!("{}.", battle_status(&m, &names, index)));
-                if let Some(clock) = m.clock {
-                    lines.push(format!(
+                let away = self.store.vacations_of(&m.players).await?;
+                match m.clock {
+                    Some(clock) if m.computer.is_some_and(|c| c.player == clock.player) => {}
+                    Some(clock) if clock.vacation_since.is_some() => {
+                        let until = away.get(&clock.player).map(|v| v.until);
+                        lines.push(format!(
+                            "{} is on vacation{}: the clock stands still (deadline {} and on by the time away).",
+                            names.of(clock.player),
+                            until.map(|u| format!(" until {}", full_time(u))).unwrap_or_default(),
+                            full_time(clock.deadline),
+                        ));
+                    }
+                    Some(clock) => lines.push(format!(
                         "Deadline {} ({}).",
                         full_time(clock.deadline),
                         relative_time(clock.deadline)
-                    ));
+                    )),
+                    None => {}
                 }
                 if let Some(p) = m.proposal {
                     lines.push(format!(
@@ -112,6 +124,7 @@ impl Service {
         });
         let ids: Vec<_> = games.iter().flat_map(|g| g.players).collect();
         let names = Names(self.store.names(&ids).await?);
+        let away = self.store.vacations_of(&ids).await?;
         let now = self.now();
         let mut text = format!(
             "**Your matches in play{}** ({})\n",
@@ -126,6 +139,18 @@ impl Service {
                 g.players[0]
             };
             let turn = match g.clock {
+                Some(c) if c.vacation_since.is_some() => {
+                    let who = if c.player == actor.id {
+                        "your move".to_string()
+                    } else {
+                        format!("{}'s move", names.of(c.player))
+                    };
+                    let until = away
+                        .get(&c.player)
+                        .map(|v| format!(" until {}", full_time(v.until)))
+                        .unwrap_or_default();
+                    format!("{who}, on vacation{until}: the clock stands still")
+                }
                 Some(c) if c.player == actor.id => {
                     let left = if c.deadline > now {
                         format!("deadline {}", relative_time(c.deadline))

@@ -175,8 +175,7 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        let clock = super::turn_clock(players[0], now, challenge.days_per_move);
-        tx.set_clock(match_id, &clock).await?;
+        super::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move).await?;
         let elsewhere = format!("**{}** accepted the challenge.", actor.name);
         let mut reply = self
             .open_match(tx, match_id, place, actor, elsewhere, None)

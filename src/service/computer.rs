@@ -100,8 +100,7 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        tx.set_clock(match_id, &super::turn_clock(players[0], now, days))
-            .await?;
+        super::start_clock(&mut tx, match_id, players[0], now, days).await?;
         let intro = format!(
             "**{}** plays **{}** at level {} ({}; {} for {}, the computer answers at once).",
             challenger.name,

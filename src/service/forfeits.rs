@@ -143,6 +143,9 @@ fn claimable(m: &StoredMatch, actor: &Actor, now: DateTime<Utc>) -> Result<TurnC
     if m.computer.is_some_and(|c| c.player == clock.player) {
         return refuse("The computer never runs out of time: it moves as soon as it has thought. Give it a moment, or look at `/thud board`.");
     }
+    if clock.vacation_since.is_some() {
+        return refuse("Your opponent is on vacation: their clock stands still until they are back, and the deadline moves on by the time away.");
+    }
     if clock.paused_at.is_some() {
         return refuse(format!(
             "The clock of this match is paused: {}. Nobody loses on time while the bot cannot reach the players; resume it from `/thud games`.",

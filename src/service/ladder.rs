@@ -4,7 +4,7 @@ use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 use super::error::Result;
-use super::outcome::{channel, Reply};
+use super::outcome::{channel, full_time, Reply};
 use super::{Actor, Names, Place, Service};
 use crate::game::{MatchResult, Points, Seat};
 use crate::store::{Finish, MatchState, Rating, Scope, StoredMatch, Tx, UserId};
@@ -214,6 +214,20 @@ impl Service {
         }
         if !any {
             text.push_str("No rated matches yet.\n");
+        }
+        let allowance = self.config.vacation_per_year;
+        if allowance > chrono::Duration::zero() {
+            let now = self.now();
+            let left = allowance - self.store.vacation_used(player.id, now).await?;
+            let away = self.store.vacations_of(&[player.id]).await?;
+            text.push_str(&format!(
+                "Vacation: {} left of {} a year{}\n",
+                super::vacation::span(left.max(chrono::Duration::zero())),
+                super::vacation::span(allowance),
+                away.get(&player.id)
+                    .map(|v| format!("; on vacation until {}", full_time(v.until)))
+                    .unwrap_or_default()
+            ));
         }
         for r in self.store.record_against_computer(player.id).await? {
             text.push_str(&format!(

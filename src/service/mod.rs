@@ -24,6 +24,7 @@ mod settings;
 mod suggestions;
 mod timekeeping;
 mod trouble;
+mod vacation;
 
 pub use challenges::ChallengeOptions;
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -60,6 +61,8 @@ pub struct ServiceConfig {
     pub challenge_expiry: Duration,
     /// When set, the clock forfeits a match this long after a missed deadline.
     pub auto_forfeit_after: Option<Duration>,
+    /// The vacation each player may take in any year.
+    pub vacation_per_year: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -67,6 +70,7 @@ impl Default for ServiceConfig {
         ServiceConfig {
             challenge_expiry: Duration::hours(24),
             auto_forfeit_after: None,
+            vacation_per_year: Duration::days(14),
         }
     }
 }
@@ -280,8 +284,7 @@ impl Service {
             m.game.seat_to_move().map(|s| m.player(s)).ok_or_else(|| {
                 ServiceError::System(format!("match {} has no player to move", m.id))
             })?;
-        let clock = turn_clock(next, now, m.days_per_move);
-        tx.set_clock(m.id, &clock).await?;
+        let clock = start_clock(tx, m.id, next, now, m.days_per_move).await?;
         if m.trouble.is_some() {
             // A player acted: the new turn's clock runs, and its notices will show whether
             // the channel works again.
@@ -347,7 +350,25 @@ fn turn_clock(player: UserId, now: DateTime<Utc>, days: u32) -> TurnClock {
         remind_at: deadline - allowance / 2,
         reminder_sent_at: None,
         paused_at: None,
+        vacation_since: None,
     }
+}
+
+/// Starts the clock of `player`'s turn in match `id` at `now`, standing still from the start
+/// if they are on vacation.
+async fn start_clock(
+    tx: &mut Tx,
+    id: crate::store::MatchId,
+    player: UserId,
+    now: DateTime<Utc>,
+    days: u32,
+) -> Result<TurnClock> {
+    let mut clock = turn_clock(player, now, days);
+    if tx.vacation_of(player).await?.is_some() {
+        clock.vacation_since = Some(now);
+    }
+    tx.set_clock(id, &clock).await?;
+    Ok(clock)
 }
 
 /// The side `player` commands in the current battle.

@@ -19,12 +19,13 @@ pub struct TickReport {
     pub expired_challenges: usize,
     pub reminders: usize,
     pub forfeits: usize,
+    pub vacations_ended: usize,
 }
 
 impl TickReport {
     /// Whether anything was queued.
     pub fn queued_any(&self) -> bool {
-        self.expired_challenges + self.reminders + self.forfeits > 0
+        self.expired_challenges + self.reminders + self.forfeits + self.vacations_ended > 0
     }
 }
 
@@ -58,6 +59,9 @@ impl Service {
                 break;
             }
         }
+
+        // Vacations first: a clock that runs again may have a reminder due.
+        report.vacations_ended = self.end_vacations_due(now).await?;
 
         loop {
             let mut tx = self.store.begin().await?;

@@ -25,6 +25,15 @@ pub struct TurnClock {
     pub reminder_sent_at: Option<DateTime<Utc>>,
     /// Set while the clock stands still because the players could not be told something.
     pub paused_at: Option<DateTime<Utc>>,
+    /// Set while the clock stands still because its player is on vacation.
+    pub vacation_since: Option<DateTime<Utc>>,
+}
+
+impl TurnClock {
+    /// Whether the clock stands still, for either reason.
+    pub fn stands_still(&self) -> bool {
+        self.paused_at.is_some() || self.vacation_since.is_some()
+    }
 }
 
 /// A reminder claimed for sending.
@@ -41,7 +50,8 @@ pub struct DueReminder {
 
 pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<Option<TurnClock>> {
     let row = sqlx::query(
-        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at, paused_at
+        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at, paused_at,
+                vacation_since
          FROM clocks WHERE match_id = $1",
     )
     .bind(match_id)
@@ -54,6 +64,7 @@ pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<O
         remind_at: r.get("remind_at"),
         reminder_sent_at: r.get("reminder_sent_at"),
         paused_at: r.get("paused_at"),
+        vacation_since: r.get("vacation_since"),
     }))
 }
 
@@ -62,10 +73,11 @@ impl Tx {
     pub async fn set_clock(&mut self, id: MatchId, clock: &TurnClock) -> Result<()> {
         sqlx::query(
             "INSERT INTO clocks (match_id, player_id, turn_started_at, deadline, remind_at,
-                 reminder_sent_at, paused_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 reminder_sent_at, paused_at, vacation_since)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (match_id) DO UPDATE SET player_id = $2, turn_started_at = $3,
-                 deadline = $4, remind_at = $5, reminder_sent_at = $6, paused_at = $7",
+                 deadline = $4, remind_at = $5, reminder_sent_at = $6, paused_at = $7,
+                 vacation_since = $8",
         )
         .bind(id.db())
         .bind(clock.player.db())
@@ -74,6 +86,7 @@ impl Tx {
         .bind(clock.remind_at)
         .bind(clock.reminder_sent_at)
         .bind(clock.paused_at)
+        .bind(clock.vacation_since)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -103,7 +116,7 @@ impl Tx {
             "WITH due AS (
                  SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
                  WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
-                   AND c.paused_at IS NULL AND m.state = 'active'
+                   AND c.paused_at IS NULL AND c.vacation_since IS NULL AND m.state = 'active'
                    AND c.player_id IS DISTINCT FROM m.computer_id
                  ORDER BY c.remind_at LIMIT $2
                  FOR UPDATE OF m SKIP LOCKED)
@@ -114,7 +127,7 @@ impl Tx {
                                          THEN NULL ELSE $1 END
              FROM due JOIN matches m ON m.id = due.id
              WHERE c.match_id = due.id AND c.reminder_sent_at IS NULL AND c.remind_at <= $1
-               AND c.deadline > $1 AND c.paused_at IS NULL
+               AND c.deadline > $1 AND c.paused_at IS NULL AND c.vacation_since IS NULL
              RETURNING c.match_id, m.guild_id, m.channel_id, c.player_id, c.turn_started_at,
                  c.deadline",
         )
@@ -144,8 +157,8 @@ impl Tx {
     ) -> Result<Vec<MatchId>> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
-             WHERE c.deadline <= $1 AND c.paused_at IS NULL AND m.state = 'active'
-               AND c.player_id IS DISTINCT FROM m.computer_id
+             WHERE c.deadline <= $1 AND c.paused_at IS NULL AND c.vacation_since IS NULL
+               AND m.state = 'active' AND c.player_id IS DISTINCT FROM m.computer_id
              ORDER BY c.deadline LIMIT $2
              FOR UPDATE OF m SKIP LOCKED",
         )

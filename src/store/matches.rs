@@ -333,6 +333,7 @@ fn summary(row: &PgRow) -> Result<MatchSummary> {
             remind_at: row.get("remind_at"),
             reminder_sent_at: row.get("reminder_sent_at"),
             paused_at: row.get("paused_at"),
+            vacation_since: row.get("vacation_since"),
         });
     Ok(MatchSummary {
         id: MatchId::from_db(row.get("id")),
@@ -366,7 +367,8 @@ fn summary(row: &PgRow) -> Result<MatchSummary> {
 const SUMMARY_QUERY: &str = "SELECT m.id, m.guild_id, m.channel_id, m.first_player_id, \
      m.second_player_id, m.variant, m.state, m.finish, m.winner_id, m.first_points, \
      m.second_points, m.rated, m.created_at, m.finished_at, c.player_id AS clock_player, \
-     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, m.trouble, \
+     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, \
+     c.vacation_since, m.trouble, \
      m.computer_level \
      FROM matches m LEFT JOIN clocks c ON c.match_id = m.id";
 

@@ -19,6 +19,7 @@ mod proposals;
 mod ratings;
 mod records;
 pub mod scratch;
+mod vacations;
 
 pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
 pub use clocks::{DueReminder, TurnClock};
@@ -35,6 +36,7 @@ pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
 pub use records::{HeadToHead, LevelRecord};
 pub use scratch::{ScratchDatabase, ScratchError};
+pub use vacations::Vacation;
 
 use sqlx::{PgPool, Postgres, Transaction};
 

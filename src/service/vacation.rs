@@ -1,0 +1,187 @@
+//! Vacation: a player stops every clock of theirs for a while, within an allowance per year.
+//!
+//! The rules players see (also in the README): a vacation runs for the days asked (by default
+//! all the allowance left) and ends by itself then, or earlier with `/thud vacation end`; only
+//! the time actually taken counts against the allowance of any 365 days. While it runs, each
+//! turn of theirs stands still, new turns included, and their deadlines move on by the time
+//! away; their opponents' clocks run as usual. It cannot be started while one of their moves
+//! is past its deadline. Both players of a match may be away at once: the match just waits.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::delivery::{queue, NoticeKind};
+use super::error::{refuse, Result};
+use super::outcome::{full_time, relative_time, Reply};
+use super::{Actor, Place, Service};
+use crate::store::{MatchId, StoreError, Tx, UserId};
+
+/// Vacation time shown to players: "3 days", "1 day 4 hours", "5 hours".
+pub(super) fn span(d: Duration) -> String {
+    let hours = d.num_hours().max(0);
+    let (days, hours) = (hours / 24, hours % 24);
+    let unit = |n: i64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    match (days, hours) {
+        (0, h) => unit(h, "hour"),
+        (d, 0) => unit(d, "day"),
+        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
+    }
+}
+
+impl Service {
+    /// `actor` goes on vacation for `days` (default: all the allowance left).
+    pub async fn start_vacation(&self, actor: &Actor, days: Option<u32>) -> Result<Reply> {
+        let now = self.now();
+        let allowance = self.config.vacation_per_year;
+        if allowance <= Duration::zero() {
+            return refuse("Vacations are turned off on this bot.");
+        }
+        if days == Some(0) {
+            return refuse("A vacation lasts at least one day.");
+        }
+        let mut tx = self.store.begin().await?;
+        let matches = tx.lock_matches_of(actor.id).await?;
+        if let Some(v) = tx.vacation_of(actor.id).await? {
+            return refuse(format!(
+                "You are already on vacation until {}. End it early with `/thud vacation end`.",
+                full_time(v.until)
+            ));
+        }
+        if tx.has_overdue_turn(actor.id, now).await? {
+            return refuse("One of your moves is already past its deadline: play it (see `/thud games`) before going on vacation.");
+        }
+        let left = allowance - tx.vacation_used(actor.id, now).await?;
+        if left < Duration::hours(1) {
+            return refuse(format!(
+                "You have taken your {} of vacation in the last year.",
+                span(allowance)
+            ));
+        }
+        let length = match days {
+            Some(d) => {
+                let asked = Duration::days(d.min(366) as i64);
+                if asked > left {
+                    return refuse(format!(
+                        "You have {} of vacation left in the last year; ask for at most that.",
+                        span(left)
+                    ));
+                }
+                asked
+            }
+            None => left,
+        };
+        let until = now + length;
+        tx.save_player(&actor.player(), now).await?;
+        match tx.start_vacation(actor.id, now, until).await {
+            Ok(()) => {}
+            // Another vacation began at the same moment: this one changes nothing.
+            Err(StoreError::Conflict(_)) => return refuse("You are already on vacation."),
+            Err(e) => return Err(e.into()),
+        }
+        let note = format!(
+            "**{}** is on vacation until {} ({}): their clocks stand still, and their deadlines move on by the time away.",
+            actor.name,
+            full_time(until),
+            relative_time(until)
+        );
+        self.announce_to(&mut tx, &matches, &note, now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(Reply::private(format!(
+            "You are on vacation until {} ({}). Your clocks in {} stand still; your opponents are told. \
+             End it early with `/thud vacation end`; only the time you take counts against your {} a year.",
+            full_time(until),
+            relative_time(until),
+            super::ladder::count(matches.len() as i64, "match", "matches"),
+            span(allowance),
+        )))
+    }
+
+    /// `actor` comes back early.
+    pub async fn end_vacation(&self, actor: &Actor) -> Result<Reply> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let matches = tx.lock_matches_of(actor.id).await?;
+        if tx.vacation_of(actor.id).await?.is_none() {
+            return refuse("You are not on vacation.");
+        }
+        self.come_back(&mut tx, actor.id, &actor.name, &matches, now)
+            .await?;
+        let left = self.config.vacation_per_year - tx.vacation_used(actor.id, now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(Reply::private(format!(
+            "Welcome back: your clocks run again, each deadline moved on by the time you were away. \
+             You have {} of vacation left in the last year.",
+            span(left.max(Duration::zero()))
+        )))
+    }
+
+    /// Ends the vacations whose time is up; returns how many. Run by the clock.
+    pub(super) async fn end_vacations_due(&self, now: DateTime<Utc>) -> Result<usize> {
+        let mut ended = 0;
+        let due = {
+            let mut tx = self.store.begin().await?;
+            let due = tx.vacations_over(now, 100).await?;
+            tx.commit().await?;
+            due
+        };
+        for v in due {
+            let mut tx = self.store.begin().await?;
+            let matches = tx.lock_matches_of(v.player).await?;
+            // Another process, or the player, may have ended it since.
+            if !tx
+                .vacation_of(v.player)
+                .await?
+                .is_some_and(|now_| now_ == v)
+            {
+                continue;
+            }
+            let name = self.store.name_of(v.player).await?;
+            // It ended when it was due, however late the clock noticed.
+            self.come_back(&mut tx, v.player, &name, &matches, v.until)
+                .await?;
+            tx.commit().await?;
+            ended += 1;
+        }
+        if ended > 0 {
+            self.outbox_signal.notify_waiters();
+        }
+        Ok(ended)
+    }
+
+    async fn come_back(
+        &self,
+        tx: &mut Tx,
+        player: UserId,
+        name: &str,
+        matches: &[MatchId],
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        tx.end_vacation(player, at).await?;
+        let note = format!("**{name}** is back from vacation: their clocks run again.");
+        self.announce_to(tx, matches, &note, self.now()).await
+    }
+
+    /// Tells the channel of each of `matches` `text`.
+    async fn announce_to(
+        &self,
+        tx: &mut Tx,
+        matches: &[MatchId],
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        for id in matches {
+            let Some(m) = tx.lock_match(*id).await? else {
+                continue;
+            };
+            let place = Place {
+                guild: m.guild,
+                channel: m.channel,
+            };
+            let body =
+                super::delivery::NoticeBody::new(NoticeKind::Announcement, &Reply::public(text));
+            queue(tx, place, Some(m.id), &body, now).await?;
+        }
+        Ok(())
+    }
+}
