@@ -10,7 +10,7 @@ use common::TempDir;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use sqlx::{Connection, PgConnection};
-use thudbot::store::local::{Binaries, Durability, LocalServer, LocalServerError};
+use thudbot::postgres::{Binaries, Durability, LocalServer, LocalServerError};
 use thudbot::store::{Database, DatabaseConfig, OpenError, ScratchDatabase, MIGRATOR};
 
 async fn connect(server: &LocalServer, database: &str) -> Result<PgConnection, sqlx::Error> {

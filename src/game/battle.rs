@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::legality::IllegalMove;
 use super::moves::Move;
 use super::notation::MoveText;
-use super::position::{Position, Side};
+use super::position::Position;
 use super::score::{Points, Score};
+use super::side::Side;
 use super::variant::Variant;
 
 /// How a battle ended.
@@ -61,7 +62,7 @@ pub struct Battle {
 impl Battle {
     /// A battle from the variant's start.
     pub fn new(variant: Variant) -> Battle {
-        Battle::from_position(variant.start())
+        Battle::from_position(Position::start(variant))
     }
 
     /// A battle from any position.

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::position::{Piece, Position, Side};
+use super::piece::Piece;
+use super::position::Position;
+use super::side::Side;
 use super::square::{Square, ROW_LENGTHS, SIZE};
 use super::variant::Variant;
 

@@ -2,7 +2,8 @@
 //! dwarfs, trolls that walk up to three squares or trample dwarfs.
 
 use super::moves::{Around, Jumps, Move};
-use super::position::{Cell, Position, Side};
+use super::position::{Cell, Position};
+use super::side::Side;
 use super::square::{step_index, Direction, Square};
 
 /// How far a Koom Valley troll walks in one move.

@@ -7,7 +7,9 @@
 use super::koom_valley::TROLL_REACH;
 use super::moves::Move;
 use super::notation::MoveText;
-use super::position::{Cell, Piece, Position, Side};
+use super::piece::Piece;
+use super::position::{Cell, Position};
+use super::side::Side;
 use super::square::{Direction, Square};
 use super::square_set::SquareSet;
 use super::variant::Variant;

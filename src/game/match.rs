@@ -6,8 +6,8 @@ use super::battle::{Battle, BattleRecord, BattleResult, RecordError};
 use super::legality::IllegalMove;
 use super::moves::Move;
 use super::notation::MoveText;
-use super::position::Side;
 use super::score::Points;
+use super::side::Side;
 use super::variant::Variant;
 
 /// Battles in a match.

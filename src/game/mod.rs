@@ -12,9 +12,11 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+mod piece;
 mod position;
 mod record;
 mod score;
+mod side;
 mod square;
 mod square_set;
 mod unmove;
@@ -27,12 +29,14 @@ pub use legality::IllegalMove;
 pub use moves::{Around, Jumps, Move, MAX_JUMPS};
 pub use notation::{MoveText, NotationError};
 pub use perft::{divide, perft};
-pub use position::{Piece, Position, Side};
+pub use piece::Piece;
+pub use position::Position;
 pub use r#match::{
     Match, MatchError, MatchRecord, MatchRecordError, MatchResult, Progress, Seat, BATTLES,
 };
 pub use record::{GameRecord, GameRecordError};
 pub use score::{Points, Score};
+pub use side::Side;
 pub use square::{parse_square_list, Direction, Square, SquareError, ROW_LENGTHS, SQUARE_COUNT};
 pub use square_set::SquareSet;
 pub use unmove::{last_move_into, LastMoveError};

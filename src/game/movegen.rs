@@ -4,7 +4,8 @@
 
 use super::koom_valley;
 use super::moves::{Around, Move};
-use super::position::{Cell, Position, Side};
+use super::position::{Cell, Position};
+use super::side::Side;
 use super::square::{step_index, Direction, Square};
 use super::variant::Variant;
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::position::Piece;
+use super::piece::Piece;
 use super::square::{Direction, Square};
 use super::square_set::SquareSet;
 

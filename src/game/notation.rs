@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::position::Piece;
+use super::piece::Piece;
 use super::square::{Square, SquareError};
 
 /// A move as written: an optional piece letter, the start and landing squares, and the

@@ -2,86 +2,13 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use super::moves::Move;
+use super::piece::Piece;
 use super::score::Score;
+use super::side::Side;
 use super::square::{step_index, Direction, Square};
 use super::square_set::SquareSet;
 use super::variant::{Variant, KOOM_VALLEY_TROLLS_AROUND_ROCK};
-
-/// One of the two sides of a battle.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Dwarfs,
-    Trolls,
-}
-
-impl Side {
-    /// The other side.
-    pub const fn opposite(self) -> Side {
-        match self {
-            Side::Dwarfs => Side::Trolls,
-            Side::Trolls => Side::Dwarfs,
-        }
-    }
-
-    /// The piece this side moves (Koom Valley dwarfs also move the Rock).
-    pub const fn piece(self) -> Piece {
-        match self {
-            Side::Dwarfs => Piece::Dwarf,
-            Side::Trolls => Piece::Troll,
-        }
-    }
-
-    /// The FEN letter for the side to move: `d` or `t`.
-    pub const fn letter(self) -> char {
-        match self {
-            Side::Dwarfs => 'd',
-            Side::Trolls => 't',
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Dwarfs => "dwarfs",
-            Side::Trolls => "trolls",
-        })
-    }
-}
-
-/// Something standing on a square.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Piece {
-    Dwarf,
-    Troll,
-    /// The Thudstone (classic) or the Rock (Koom Valley).
-    Stone,
-}
-
-impl Piece {
-    /// The letter used in positions and move notation: `d`, `T`, `R`.
-    pub const fn letter(self) -> char {
-        match self {
-            Piece::Dwarf => 'd',
-            Piece::Troll => 'T',
-            Piece::Stone => 'R',
-        }
-    }
-
-    /// The name a player reads: "dwarf", "troll", "Thudstone".
-    pub const fn name(self, variant: Variant) -> &'static str {
-        match (self, variant) {
-            (Piece::Dwarf, _) => "dwarf",
-            (Piece::Troll, _) => "troll",
-            (Piece::Stone, Variant::KoomValley) => "Rock",
-            (Piece::Stone, _) => "Thudstone",
-        }
-    }
-}
 
 /// The contents of one padded board index. `OffBoard` covers the cut corners and the padding.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -132,6 +59,12 @@ pub struct Position {
 }
 
 impl Position {
+    /// The start position of a battle under `variant`, the dwarfs to move.
+    pub fn start(variant: Variant) -> Position {
+        Position::from_fen(variant.start_fen(), variant)
+            .expect("the start layouts are valid positions")
+    }
+
     /// A board holding only the stone, `side` to move.
     pub(crate) fn with_stone(variant: Variant, stone: Square, side: Side) -> Position {
         let mut cells = EMPTY_BOARD;
@@ -363,5 +296,14 @@ impl Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} {})", self.variant, self)
+    }
+}
+
+// Here rather than in variant.rs, so that variant.rs needs no `Position` and the two files do
+// not import each other.
+impl Variant {
+    /// The start position of a battle: [`Position::start`].
+    pub fn start(self) -> Position {
+        Position::start(self)
     }
 }

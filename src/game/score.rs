@@ -5,7 +5,7 @@ use std::ops::Add;
 
 use serde::{Deserialize, Serialize};
 
-use super::position::Side;
+use super::side::Side;
 
 /// Points on the board for each side: 1 per dwarf for the dwarfs, 4 per troll for the trolls.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]

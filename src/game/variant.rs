@@ -5,7 +5,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::position::Position;
 use super::square::Square;
 use super::square_set::SquareSet;
 
@@ -63,13 +62,12 @@ impl Variant {
         }
     }
 
-    /// The start position of a battle.
-    pub fn start(self) -> Position {
-        let fen = match self {
+    /// The start layout of a battle, in FEN; [`Variant::start`] is the position itself.
+    pub const fn start_fen(self) -> &'static str {
+        match self {
             Variant::Classic | Variant::Original => CLASSIC_START,
             Variant::KoomValley => KOOM_VALLEY_START,
-        };
-        Position::from_fen(fen, self).expect("the start layouts are valid positions")
+        }
     }
 
     /// How many dwarfs and trolls a battle starts with. Pieces are only ever removed, so no

@@ -11,7 +11,6 @@ mod computer;
 pub mod connect;
 mod error;
 mod ids;
-pub mod local;
 mod matches;
 mod outbox;
 mod players;
@@ -26,7 +25,6 @@ pub use clocks::{DueReminder, TurnClock};
 pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};
 pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
-pub use local::{Binaries, Durability, LocalServer, LocalServerError};
 pub use matches::{
     ComputerSeat, Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
@@ -37,6 +35,11 @@ pub use ratings::{Rating, Standing};
 pub use records::{HeadToHead, LevelRecord};
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use vacations::Vacation;
+
+// The managed local server is `crate::postgres`; its names stay reachable here for the code that
+// still looks for them in `store` (`super::local` in connect.rs).
+use crate::postgres as local;
+pub use crate::postgres::{Binaries, Durability, LocalServer, LocalServerError};
 
 use sqlx::{PgPool, Postgres, Transaction};
 

@@ -29,7 +29,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, Executor, PgConnection};
 
 use super::connect::{DATABASE_URL_VAR, MIGRATOR};
-use super::local::{Durability, LocalServer, LocalServerError};
+use crate::postgres::{Durability, LocalServer, LocalServerError};
 
 /// Why a scratch database could not be made.
 #[derive(Debug, thiserror::Error)]

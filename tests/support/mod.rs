@@ -3,3 +3,4 @@
 
 pub mod bot;
 pub mod fake_discord;
+pub mod probe;

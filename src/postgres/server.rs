@@ -1,14 +1,9 @@
-//! The managed local PostgreSQL server: a private cluster inside the bot's data directory,
-//! run with the system's PostgreSQL binaries and reachable only through a unix socket in that
-//! directory, so it needs no set-up and cannot clash with any other server on the machine.
-//!
-//! Linux only: the server is tied to the life of this process with `PR_SET_PDEATHSIG`.
+//! Running the server: starting `postgres` on the cluster, waiting until it is ready, and
+//! stopping it, also when this process ends.
 
-use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,17 +14,14 @@ use std::time::{Duration, Instant};
 use nix::errno::Errno;
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag};
-use nix::unistd::{Pid, Uid, User};
+use nix::unistd::Pid;
 use sqlx::postgres::{PgConnectOptions, PgSslMode};
 
-/// The database superuser the managed cluster is created with.
-pub const SUPERUSER: &str = "thudbot";
-
-/// The OS user the server runs as when thudbot runs as root (PostgreSQL refuses to run as root).
-pub const SERVER_OS_USER: &str = "postgres";
-
-/// Where Debian and Ubuntu install the versioned PostgreSQL binaries.
-pub const DEBIAN_BINARIES_ROOT: &str = "/usr/lib/postgresql";
+use super::cluster::{
+    cluster_major, first_blocked_ancestor, init_cluster, server_user, ServerUser,
+};
+use super::error::io_error;
+use super::{Binaries, Durability, LocalServerError, DEBIAN_BINARIES_ROOT, SUPERUSER};
 
 /// The port only names the socket file (`.s.PGSQL.5432`): the server opens no TCP port.
 const PORT: u16 = 5432;
@@ -41,281 +33,6 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 const STOP_TIMEOUT: Duration = Duration::from_secs(60);
 const ORPHAN_TIMEOUT: Duration = Duration::from_secs(10);
 const POLL: Duration = Duration::from_millis(20);
-
-/// How much the cluster's data matters, which decides how carefully it is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Durability {
-    /// The bot's own data: every commit reaches the disk.
-    Durable,
-    /// Test and benchmark data: no fsync, thrown away afterwards.
-    Throwaway,
-}
-
-/// Why the managed local server could not be created, started or stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum LocalServerError {
-    /// No `initdb` and `postgres` binaries were found.
-    #[error(
-        "no PostgreSQL server binaries found (looked for `initdb` and `postgres` on PATH and in \
-         {}/*/bin). Install them (Debian/Ubuntu: `apt-get install postgresql`), or set \
-         DATABASE_URL to use a PostgreSQL server you run yourself",
-        DEBIAN_BINARIES_ROOT
-    )]
-    NoBinaries,
-    /// The cluster was created by a major version of PostgreSQL that is no longer installed.
-    #[error(
-        "the database in {dir} was created by PostgreSQL {cluster_major}, but only PostgreSQL \
-         {found} is installed. Install PostgreSQL {cluster_major} (Debian/Ubuntu: \
-         `apt-get install postgresql-{cluster_major}`) or upgrade the data with `pg_upgrade`"
-    )]
-    VersionMismatch {
-        dir: PathBuf,
-        cluster_major: u32,
-        found: String,
-    },
-    /// thudbot runs as root and the unprivileged user for the server does not exist.
-    #[error(
-        "thudbot runs as root, but PostgreSQL refuses to run as root and there is no `{}` \
-         user to run it as. Install PostgreSQL from your distribution (Debian/Ubuntu: \
-         `apt-get install postgresql`, which creates the user), create it \
-         (`useradd --system {}`), run thudbot as an ordinary user, or set DATABASE_URL",
-        SERVER_OS_USER,
-        SERVER_OS_USER
-    )]
-    NoServerUser,
-    /// The server's OS user cannot reach the data directory.
-    #[error(
-        "the PostgreSQL server runs as the OS user `{user}`, who cannot enter {blocked} (on the \
-         way to {dir}). Put the data directory somewhere `{user}` can reach, or allow it with \
-         `chmod o+x {blocked}`"
-    )]
-    Inaccessible {
-        dir: PathBuf,
-        blocked: PathBuf,
-        user: String,
-    },
-    /// The cluster directory holds something that is not a PostgreSQL cluster.
-    #[error(
-        "{dir} is not empty but holds no PostgreSQL cluster (no PG_VERSION file); move it \
-         away so thudbot can create its database there"
-    )]
-    NotACluster { dir: PathBuf },
-    /// Another server already runs on this cluster.
-    #[error(
-        "PostgreSQL processes (pid {pid}) are already running on {dir}: is another thudbot \
-         using the same data directory? Stop it first"
-    )]
-    AlreadyRunning { dir: PathBuf, pid: i32 },
-    /// `initdb` failed.
-    #[error("initdb could not create the PostgreSQL cluster in {dir}:\n{output}")]
-    Initdb { dir: PathBuf, output: String },
-    /// The server did not come up.
-    #[error(
-        "the PostgreSQL server in {dir} did not start ({reason}); the end of {log}:\n{log_tail}"
-    )]
-    Start {
-        dir: PathBuf,
-        reason: String,
-        log: PathBuf,
-        log_tail: String,
-    },
-    /// The server did not stop, even when killed.
-    #[error("the PostgreSQL server in {dir} (pid {pid}) did not stop")]
-    Stop { dir: PathBuf, pid: i32 },
-    /// A file system or process operation failed.
-    #[error("{action}: {source}")]
-    Io {
-        action: String,
-        #[source]
-        source: io::Error,
-    },
-}
-
-fn io_error(action: impl Into<String>) -> impl FnOnce(io::Error) -> LocalServerError {
-    let action = action.into();
-    move |source| LocalServerError::Io { action, source }
-}
-
-/// An installation of the PostgreSQL server binaries (`initdb`, `postgres`).
-#[derive(Clone, Debug)]
-pub struct Binaries {
-    dir: PathBuf,
-    major: u32,
-    version: String,
-}
-
-impl Binaries {
-    /// Finds the highest installed version, on PATH or under `/usr/lib/postgresql/*/bin`.
-    pub fn find() -> Result<Binaries, LocalServerError> {
-        Self::find_in(
-            std::env::var_os("PATH").as_deref(),
-            Path::new(DEBIAN_BINARIES_ROOT),
-            None,
-        )
-    }
-
-    /// Finds the binaries in the directories of `path_var` and `versions_root/*/bin`: the
-    /// version `major` when given (an existing cluster needs its own), else the highest.
-    pub fn find_in(
-        path_var: Option<&OsStr>,
-        versions_root: &Path,
-        major: Option<u32>,
-    ) -> Result<Binaries, LocalServerError> {
-        let mut found: Vec<Binaries> = Vec::new();
-        for dir in candidate_dirs(path_var, versions_root) {
-            if found.iter().any(|b| b.dir == dir) {
-                continue;
-            }
-            if let Some(binaries) = Self::probe(&dir) {
-                found.push(binaries);
-            }
-        }
-        if found.is_empty() {
-            return Err(LocalServerError::NoBinaries);
-        }
-        match major {
-            Some(major) => found
-                .iter()
-                .find(|b| b.major == major)
-                .cloned()
-                .ok_or_else(|| {
-                    let mut versions: Vec<String> =
-                        found.iter().map(|b| b.version.clone()).collect();
-                    versions.dedup();
-                    LocalServerError::VersionMismatch {
-                        dir: PathBuf::new(),
-                        cluster_major: major,
-                        found: versions.join(", "),
-                    }
-                }),
-            // Stable sort: among equal versions the first on PATH wins.
-            None => {
-                found.sort_by_key(|b| std::cmp::Reverse(b.major));
-                Ok(found.swap_remove(0))
-            }
-        }
-    }
-
-    fn probe(dir: &Path) -> Option<Binaries> {
-        let output = Command::new(dir.join("postgres"))
-            .arg("--version")
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        if !output.status.success() {
-            return None;
-        }
-        // "postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)"
-        let text = String::from_utf8_lossy(&output.stdout);
-        let version = text
-            .split_whitespace()
-            .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))?
-            .to_string();
-        let major = leading_number(&version)?;
-        Some(Binaries {
-            dir: dir.to_path_buf(),
-            major,
-            version,
-        })
-    }
-
-    /// The directory holding `initdb` and `postgres`.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The major version, such as 15.
-    pub fn major(&self) -> u32 {
-        self.major
-    }
-
-    /// The full version, such as "15.20".
-    pub fn version(&self) -> &str {
-        &self.version
-    }
-}
-
-fn leading_number(text: &str) -> Option<u32> {
-    let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
-fn candidate_dirs(path_var: Option<&OsStr>, versions_root: &Path) -> Vec<PathBuf> {
-    let is_install = |dir: &Path| dir.join("initdb").is_file() && dir.join("postgres").is_file();
-    let mut dirs = Vec::new();
-    for dir in path_var.map(std::env::split_paths).into_iter().flatten() {
-        if !is_install(&dir) {
-            continue;
-        }
-        // `/usr/local/bin/initdb` may link into a versioned directory; name that one, so the
-        // same installation found twice is probed once.
-        let real = fs::canonicalize(dir.join("initdb"))
-            .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .filter(|real| is_install(real));
-        dirs.push(real.unwrap_or(dir));
-    }
-    let mut versioned: Vec<PathBuf> = fs::read_dir(versions_root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path().join("bin"))
-        .filter(|dir| is_install(dir))
-        .collect();
-    versioned.sort();
-    dirs.extend(versioned);
-    dirs
-}
-
-/// The unprivileged OS user the server runs as when thudbot itself runs as root.
-#[derive(Clone, Debug)]
-struct ServerUser {
-    name: String,
-    uid: u32,
-    gid: u32,
-}
-
-fn server_user() -> Result<Option<ServerUser>, LocalServerError> {
-    if !Uid::effective().is_root() {
-        return Ok(None);
-    }
-    match User::from_name(SERVER_OS_USER) {
-        Ok(Some(user)) => Ok(Some(ServerUser {
-            name: user.name,
-            uid: user.uid.as_raw(),
-            gid: user.gid.as_raw(),
-        })),
-        Ok(None) => Err(LocalServerError::NoServerUser),
-        Err(errno) => Err(LocalServerError::Io {
-            action: format!("looking up the OS user `{SERVER_OS_USER}`"),
-            source: errno.into(),
-        }),
-    }
-}
-
-/// Finds the first directory on the way to `dir` that `user` may not enter. Supplementary
-/// groups do not count: the server is started with its primary group only.
-fn first_blocked_ancestor(dir: &Path, user: &ServerUser) -> Option<PathBuf> {
-    let mut blocked = None;
-    for ancestor in dir.ancestors() {
-        let Ok(meta) = fs::metadata(ancestor) else {
-            continue;
-        };
-        let mode = meta.mode();
-        let may_enter = if meta.uid() == user.uid {
-            mode & 0o100 != 0
-        } else if meta.gid() == user.gid {
-            mode & 0o010 != 0
-        } else {
-            mode & 0o001 != 0
-        };
-        if !may_enter {
-            blocked = Some(ancestor.to_path_buf());
-        }
-    }
-    blocked
-}
 
 /// The socket directory as clients name it.
 #[derive(Debug)]
@@ -473,7 +190,7 @@ impl LocalServer {
         tracing::info!(
             dir = %self.cluster.display(),
             pid = pid.as_raw(),
-            version = %self.binaries.version,
+            version = %self.binaries.version(),
             "managed PostgreSQL server started"
         );
         Ok(())
@@ -583,7 +300,7 @@ impl LocalServer {
         let log_err = log
             .try_clone()
             .map_err(io_error("duplicating the server log handle"))?;
-        let mut command = Command::new(self.binaries.dir.join("postgres"));
+        let mut command = Command::new(self.binaries.dir().join("postgres"));
         command.arg("-D").arg(&self.cluster);
         for (name, value) in self.settings() {
             command.arg("-c").arg(format!("{name}={value}"));
@@ -624,7 +341,7 @@ impl LocalServer {
             Ok(Err(source)) => {
                 let _ = keeper.join();
                 Err(LocalServerError::Io {
-                    action: format!("running {}", self.binaries.dir.join("postgres").display()),
+                    action: format!("running {}", self.binaries.dir().join("postgres").display()),
                     source,
                 })
             }
@@ -805,107 +522,6 @@ fn stop_process(running: &Running, dir: &Path) -> bool {
         }
     }
     false
-}
-
-/// The major version that created the cluster in `dir`, or None if there is no cluster yet.
-fn cluster_major(dir: &Path) -> Result<Option<u32>, LocalServerError> {
-    match fs::read_to_string(dir.join("PG_VERSION")) {
-        Ok(text) => Ok(leading_number(text.trim())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let occupied = fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
-            if occupied {
-                Err(LocalServerError::NotACluster {
-                    dir: dir.to_path_buf(),
-                })
-            } else {
-                Ok(None)
-            }
-        }
-        Err(e) => Err(io_error(format!(
-            "reading {}",
-            dir.join("PG_VERSION").display()
-        ))(e)),
-    }
-}
-
-/// Creates the cluster next to `cluster` and moves it into place once complete, so an
-/// interrupted `initdb` never leaves a half-made cluster where a real one is expected.
-fn init_cluster(
-    cluster: &Path,
-    binaries: &Binaries,
-    user: Option<&ServerUser>,
-    durability: Durability,
-) -> Result<(), LocalServerError> {
-    let mut staging_name = cluster.file_name().unwrap_or_default().to_os_string();
-    staging_name.push(".initdb");
-    let staging = cluster.with_file_name(staging_name);
-    if staging.exists() {
-        fs::remove_dir_all(&staging).map_err(io_error(format!(
-            "removing the leftover {}",
-            staging.display()
-        )))?;
-    }
-    fs::create_dir(&staging).map_err(io_error(format!("creating {}", staging.display())))?;
-    fs::set_permissions(&staging, fs::Permissions::from_mode(0o700))
-        .map_err(io_error(format!("restricting {}", staging.display())))?;
-    if let Some(user) = user {
-        std::os::unix::fs::chown(&staging, Some(user.uid), Some(user.gid)).map_err(io_error(
-            format!(
-                "giving {} to the OS user `{}`",
-                staging.display(),
-                user.name
-            ),
-        ))?;
-    }
-
-    tracing::info!(
-        dir = %cluster.display(),
-        version = %binaries.version,
-        "creating the PostgreSQL cluster for the managed local server"
-    );
-    let mut command = Command::new(binaries.dir.join("initdb"));
-    command
-        .arg("-D")
-        .arg(&staging)
-        .args([
-            "--username",
-            SUPERUSER,
-            // Only the socket reaches the server, and only its owner (and root) may enter
-            // the directory the socket is in.
-            "--auth-local=trust",
-            "--auth-host=reject",
-            "--encoding=UTF8",
-            "--no-locale",
-        ])
-        .current_dir(&staging)
-        .stdin(Stdio::null());
-    if durability == Durability::Throwaway {
-        command.arg("--no-sync");
-    }
-    if let Some(user) = user {
-        command.uid(user.uid).gid(user.gid);
-    }
-    let output = command.output().map_err(io_error(format!(
-        "running {}",
-        binaries.dir.join("initdb").display()
-    )))?;
-    if !output.status.success() {
-        let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&output.stderr));
-        let _ = fs::remove_dir_all(&staging);
-        return Err(LocalServerError::Initdb {
-            dir: cluster.to_path_buf(),
-            output: text.trim().to_string(),
-        });
-    }
-    if cluster.exists() {
-        // Checked empty by `cluster_major`.
-        fs::remove_dir(cluster).map_err(io_error(format!("replacing {}", cluster.display())))?;
-    }
-    fs::rename(&staging, cluster).map_err(io_error(format!(
-        "moving the new cluster to {}",
-        cluster.display()
-    )))
 }
 
 /// The working directory of process `pid`, if it can be read. A PostgreSQL server and all its
