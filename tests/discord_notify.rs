@@ -25,7 +25,7 @@ async fn dm_channel_of(bot: &Bot, user: u64) -> u64 {
                     && r.path == "/users/@me/channels"
                     && r.body
                         .as_ref()
-                        .is_some_and(|b| b["recipient_id"] == user.to_string())
+                        .is_some_and(|b| snowflake(&b["recipient_id"]) == Some(user))
             },
             WAIT,
         )

@@ -229,7 +229,7 @@ impl Service {
             names.of(m.player(Seat::commanding(Side::Dwarfs, 1))),
             names.of(m.player(Seat::commanding(Side::Trolls, 1))),
         );
-        let mention_first = m.computer.map_or(true, |c| c.player != first);
+        let mention_first = m.computer.is_none_or(|c| c.player != first);
         let mut opening = Reply::public(text);
         if mention_first {
             opening = opening.mention(first);

@@ -210,6 +210,11 @@ pub fn full_time(at: DateTime<Utc>) -> String {
     format!("<t:{}:f>", at.timestamp())
 }
 
+/// `reply`, announcing the end of match `id`, with a button to play it again.
+pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
+    reply.button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,9 +253,4 @@ mod tests {
             assert_eq!(Action::parse(bad), None, "{bad}");
         }
     }
-}
-
-/// `reply`, announcing the end of match `id`, with a button to play it again.
-pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
-    reply.button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
 }

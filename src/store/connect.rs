@@ -10,7 +10,7 @@ use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Connection, Executor, PgConnection};
 
-use super::local::{Durability, LocalServer, LocalServerError};
+use crate::postgres::{Durability, LocalServer, LocalServerError};
 
 /// The schema migrations, embedded in the binary and applied at start-up.
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");

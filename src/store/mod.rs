@@ -36,9 +36,6 @@ pub use records::{HeadToHead, LevelRecord};
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use vacations::Vacation;
 
-// The managed local server is `crate::postgres`; its names stay reachable here for the code that
-// still looks for them in `store` (`super::local` in connect.rs).
-use crate::postgres as local;
 pub use crate::postgres::{Binaries, Durability, LocalServer, LocalServerError};
 
 use sqlx::{PgPool, Postgres, Transaction};
