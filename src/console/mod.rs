@@ -566,7 +566,8 @@ fn console_id(name: &str) -> u64 {
     (hash >> 12) | (1 << 50)
 }
 
-fn help() -> String {
+/// The console's `/thud help`.
+pub fn help() -> String {
     let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
     format!(
         "Lines look like `<player>: /thud <subcommand> [option:value ...]`; `<player>@2:` acts in channel 2.\n\

@@ -62,6 +62,13 @@ impl BotOptions {
 /// Well inside Discord's 3 seconds, leaving room for the network.
 pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
+/// The `/thud` command as it is registered with Discord (names, descriptions, options,
+/// choices), as JSON: what players read in Discord's command picker.
+pub fn registered_commands() -> serde_json::Value {
+    let commands = poise::builtins::create_application_commands(&[commands::thud()]);
+    serde_json::to_value(commands).unwrap_or_default()
+}
+
 /// What every command handler can reach.
 pub struct Data {
     service: Arc<Service>,

@@ -35,6 +35,7 @@ pub use outcome::{
     full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Reply,
 };
 pub use play::{MoveRequest, Verb};
+pub use settings::rules_text;
 pub use suggestions::Choice;
 pub use timekeeping::TickReport;
 
