@@ -2,10 +2,9 @@
 //! starts the match at once, and the computer's moves arrive as messages of their own with the
 //! board, pinging the player.
 
-mod support;
 
-use support::bot::*;
-use support::fake_discord::*;
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
 
 #[tokio::test]
 async fn challenging_the_bot_starts_a_match_and_it_answers_each_move_with_the_board() {

@@ -1,9 +1,8 @@
 //! What players do after a match: a rematch with the roles swapped, friendly (unrated)
 //! matches, and their record against each other.
 
-mod common;
 
-use common::{alice, bob, carol, deliver_all, place, service, TestService};
+use crate::common::{alice, bob, carol, deliver_all, place, service, TestService};
 use thudbot::service::{
     Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Reply, ServiceError,
 };

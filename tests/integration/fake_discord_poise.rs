@@ -1,12 +1,11 @@
 //! Self-test of the fake Discord: a real serenity + poise bot runs against it end to end.
 
-mod support;
 
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
 
-use support::fake_discord::*;
-use support::probe::{board_png, WAIT};
+use crate::support::fake_discord::*;
+use crate::support::probe::{board_png, WAIT};
 
 struct Data;
 type Error = Box<dyn std::error::Error + Send + Sync>;

@@ -3,11 +3,10 @@
 //! longer pings them, and when their DMs are closed (50007) the notice falls back to the
 //! channel, saying once how to open them.
 
-mod support;
 
 use chrono::Duration as Span;
-use support::bot::*;
-use support::fake_discord::*;
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
 
 /// Index of each choice of `/thud settings notify:`.
 const NOTIFY_DM: i64 = 1;

@@ -1,10 +1,9 @@
 //! The match service against a real PostgreSQL: whole matches played through service calls,
 //! every refusal, concurrency, clocks and ladders.
 
-mod common;
 
 use chrono::Duration;
-use common::{alice, bob, carol, place, service, service_with, GUILD};
+use crate::common::{alice, bob, carol, place, service, service_with, GUILD};
 use thudbot::game::{GameRecord, Move, Position, Side, Variant};
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Reply, Service,
@@ -47,7 +46,7 @@ fn button(reply: &Reply, label: &str) -> Action {
 /// Runs the clock and takes what it queued from the outbox, as a delivery worker would.
 async fn tick(service: &Service) -> Vec<Delivery> {
     service.tick().await.unwrap();
-    common::deliver_all(service).await
+    crate::common::deliver_all(service).await
 }
 
 async fn current(service: &Service, at: Place) -> StoredMatch {
@@ -584,7 +583,7 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     let at = place(7);
     start_match(&service, at).await; // 3 days a move: reminded 36 and 24 hours before
     let deadline = current(&service, at).await.clock.unwrap().deadline;
-    assert_eq!(deadline, common::start_time() + Duration::days(3));
+    assert_eq!(deadline, crate::common::start_time() + Duration::days(3));
     clock.set(deadline - Duration::hours(25));
     assert_eq!(tick(&service).await.len(), 1, "the half-time reminder");
     let claim = refusal(service.claim(at, &bob()).await);
@@ -693,7 +692,7 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
     let (a, b) = tokio::join!(first.tick(), second.tick());
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_eq!(a.reminders + b.reminders, 10, "{a:?} + {b:?}");
-    let (a, b) = tokio::join!(common::deliver_all(&first), common::deliver_all(&second));
+    let (a, b) = tokio::join!(crate::common::deliver_all(&first), crate::common::deliver_all(&second));
     assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
     let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
     channels.sort();

@@ -2,7 +2,6 @@
 //! refuses or fails to take, answers lost after a move was saved, channels and threads that go
 //! away, threads that archive under long matches, and a start-up that cannot register.
 
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,8 +13,8 @@ use thudbot::render::Renderer;
 use thudbot::service::{ManualClock, Service, ServiceConfig};
 use thudbot::store::{ChannelId, MatchId, ScratchDatabase, Store, StoredMatch};
 
-use support::bot::*;
-use support::fake_discord::*;
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
 
 /// The match last played in `channel`, as stored.
 async fn stored_match(bot: &Bot, channel: u64) -> StoredMatch {

@@ -2,10 +2,9 @@
 //! once, the computer moves from its worker (once per turn, whatever the number of workers),
 //! is never reminded or forfeited, answers proposals, and is kept off the ladders.
 
-mod common;
 
 use chrono::Duration;
-use common::{alice, bob, deliver_all, place, service, start_time, TestService};
+use crate::common::{alice, bob, deliver_all, place, service, start_time, TestService};
 use thudbot::game::Piece;
 use thudbot::service::{
     Actor, ChallengeOptions, Clock, LadderScope, MoveRequest, NoticeKind, Reply, ServiceError,

@@ -1,8 +1,7 @@
 //! `/thud games`: this server's matches or every server's, the player's own moves first.
 
-mod common;
 
-use common::{alice, bob, carol, place, service, TestService};
+use crate::common::{alice, bob, carol, place, service, TestService};
 use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place, Reply, ServiceError};
 use thudbot::store::{ChannelId, GuildId, SideChoice};
 

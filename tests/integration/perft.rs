@@ -6,7 +6,7 @@ use std::process::Command;
 use thudbot::game::{divide, perft, Position, Variant, CLASSIC_START, KOOM_VALLEY_START};
 
 /// The shared positions, copied from the rules folder so a clean clone of the project has them.
-const POSITIONS: &str = include_str!("data/positions.jsonl");
+const POSITIONS: &str = include_str!("../data/positions.jsonl");
 
 fn classic(fen: &str) -> Position {
     Position::from_fen(fen, Variant::Classic).expect("a valid test position")

@@ -278,7 +278,7 @@ fn compare(position: &Position, field: &Field, depth: u32) -> u64 {
         .sum()
 }
 
-const SHARED: &str = include_str!("data/positions.jsonl");
+const SHARED: &str = include_str!("../data/positions.jsonl");
 
 fn shared_fens() -> Vec<String> {
     SHARED

@@ -1,9 +1,8 @@
 //! The notation of moves and positions (RULES.md §5), and refusals that explain themselves
 //! and change nothing.
 
-mod rules_support;
 
-use rules_support::{classic, koom_valley, piece, refusal, sq};
+use crate::rules_support::{classic, koom_valley, piece, refusal, sq};
 use thudbot::game::{
     Battle, Match, MoveText, NotationError, Piece, Position, Seat, Side, Variant, CLASSIC_START,
 };

@@ -1,7 +1,6 @@
 //! Self-test of the fake Discord: its gateway frames and REST answers deserialize into
 //! serenity's models.
 
-mod support;
 
 use futures_util::SinkExt;
 use poise::serenity_prelude as serenity;
@@ -9,8 +8,8 @@ use serde_json::json;
 use serenity::model::event::{Event, GatewayEvent};
 use tokio_tungstenite::tungstenite::Message;
 
-use support::fake_discord::*;
-use support::probe::{
+use crate::support::fake_discord::*;
+use crate::support::probe::{
     as_serenity_event, discord_error, dispatched_event, identify, next_payload,
     register_test_commands,
 };

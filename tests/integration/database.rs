@@ -1,12 +1,11 @@
 //! The database plumbing against a real PostgreSQL: the managed local server, opening the
 //! database, outages, migrations and scratch databases.
 
-mod common;
 
 use std::path::Path;
 use std::time::Duration;
 
-use common::TempDir;
+use crate::common::TempDir;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use sqlx::{Connection, PgConnection};

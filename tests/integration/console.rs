@@ -1,11 +1,10 @@
 //! The offline console, run as a user would: `thudbot local` with lines on standard input.
 
-mod common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::TempDir;
+use crate::common::TempDir;
 use thudbot::store::ScratchDatabase;
 
 fn run_console(db: &ScratchDatabase, dir: &TempDir, input: &str) -> (String, String, bool) {

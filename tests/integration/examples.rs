@@ -198,7 +198,7 @@ fn player_texts() -> Vec<(String, String)> {
     let mut texts = vec![
         (
             "README.md".to_string(),
-            include_str!("../README.md").to_string(),
+            include_str!("../../README.md").to_string(),
         ),
         ("the console's help".to_string(), thudbot::console::help()),
         (

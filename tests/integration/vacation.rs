@@ -1,10 +1,9 @@
 //! Vacation: a player's clocks stand still while they are away, within an allowance of days in
 //! any year; deadlines move on by the time away; nobody escapes a deadline already passed.
 
-mod common;
 
 use chrono::Duration;
-use common::{alice, bob, deliver_all, place, service, start_time, TestService};
+use crate::common::{alice, bob, deliver_all, place, service, start_time, TestService};
 use thudbot::service::{ChallengeOptions, MoveRequest, Reply, ServiceError};
 use thudbot::store::{ChannelId, SideChoice, StoredMatch};
 

@@ -1,13 +1,12 @@
 //! Delivery against a real PostgreSQL: the clock's work claimed exactly once by several bot
 //! processes, with moves racing it, and the outbox that carries every notice to its channel.
 
-mod common;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use common::{alice, bob, deliver_all, place, service, TestService};
+use crate::common::{alice, bob, deliver_all, place, service, TestService};
 use thudbot::render::Renderer;
 use thudbot::service::{
     Action, ChallengeOptions, Clock, DeliveryFailure, MoveRequest, NoticeBody, NoticeKind, Place,
@@ -189,7 +188,7 @@ async fn three_processes_claim_each_reminder_once_for_the_player_to_move_with_mo
 
 #[tokio::test]
 async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_the_clock() {
-    let service = common::service_with(ServiceConfig {
+    let service = crate::common::service_with(ServiceConfig {
         auto_forfeit_after: Some(Duration::hours(12)),
         ..ServiceConfig::default()
     })
@@ -315,7 +314,7 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
     );
 
     // Stopping is refused for a match the bot can reach, and for a spectator.
-    let carol = common::carol();
+    let carol = crate::common::carol();
     assert!(service.abort_unreachable(&alice(), b).await.is_err());
     assert!(service.abort_unreachable(&carol, a).await.is_err());
     let stopped = ok(service.abort_unreachable(&bob(), a).await);
@@ -325,7 +324,7 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
     assert!(!m.rated);
 
     // The bot removed from the server: every match there stands still.
-    assert_eq!(service.guild_gone(common::GUILD).await.unwrap(), 1);
+    assert_eq!(service.guild_gone(crate::common::GUILD).await.unwrap(), 1);
     clock.advance(Duration::days(30));
     let claim = service
         .claim(kept, &bob())

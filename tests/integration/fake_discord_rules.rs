@@ -1,15 +1,14 @@
 //! Self-test of the fake Discord: it enforces Discord's rules on interactions, messages and
 //! commands, and acknowledges serenity's heartbeats.
 
-mod support;
 
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
 
-use support::fake_discord::*;
-use support::probe::{board_png, discord_error, identify, register_test_commands, WAIT};
+use crate::support::fake_discord::*;
+use crate::support::probe::{board_png, discord_error, identify, register_test_commands, WAIT};
 
 #[tokio::test]
 async fn discord_rules_are_enforced() {

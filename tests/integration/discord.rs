@@ -2,16 +2,14 @@
 //! fake Discord on loopback, and the tests play as Discord would deliver it, asserting on the
 //! HTTP calls the bot makes.
 
-mod common;
-mod support;
 
 use std::time::Duration;
 
 use chrono::Duration as Span;
 use serde_json::json;
 
-use support::bot::*;
-use support::fake_discord::*;
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
 use thudbot::store::ScratchDatabase;
 
 #[tokio::test]
@@ -510,7 +508,7 @@ async fn the_clock_reminds_the_player_to_move() {
 
 #[test]
 fn without_a_token_the_bot_says_how_to_get_one() {
-    let dir = common::TempDir::new("no-token");
+    let dir = crate::common::TempDir::new("no-token");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_thudbot"))
         .current_dir(dir.path())
         .env_remove("DISCORD_TOKEN")
@@ -531,7 +529,7 @@ fn without_a_token_the_bot_says_how_to_get_one() {
 async fn the_bot_binary_serves_commands_and_stops_on_sigterm() {
     let fake = FakeDiscord::start().await;
     let db = ScratchDatabase::create().await.expect("a scratch database");
-    let dir = common::TempDir::new("run");
+    let dir = crate::common::TempDir::new("run");
     let config = dir.path().join("config.toml");
     std::fs::write(
         &config,

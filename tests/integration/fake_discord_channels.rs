@@ -1,7 +1,6 @@
 //! Self-test of the fake Discord failing like Discord in channels: the bot's permissions and
 //! overwrites, deleted channels, a removed bot, and threads that archive or lock.
 
-mod support;
 
 use std::time::Duration;
 
@@ -9,8 +8,8 @@ use poise::serenity_prelude as serenity;
 use serde_json::json;
 use serenity::model::event::Event;
 
-use support::fake_discord::*;
-use support::probe::{
+use crate::support::fake_discord::*;
+use crate::support::probe::{
     discord_error, dispatched_event, identify, next_payload, register_test_commands, WAIT,
 };
 

@@ -1,11 +1,10 @@
 //! How dwarfs and trolls move and capture: RULES.md §2 for classic Thud and §4 for the
 //! variant `original`, one focused test per rule, each on a position written for it.
 
-mod rules_support;
 
 use std::collections::BTreeSet;
 
-use rules_support::{
+use crate::rules_support::{
     classic, is_legal, legal, legal_between, legal_from, original, piece, play, refusal, set, sq,
 };
 use thudbot::game::{Piece, Square, Variant};

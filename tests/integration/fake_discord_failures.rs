@@ -1,15 +1,14 @@
 //! Self-test of the fake Discord failing like Discord on the wire: injected 429s, 5xx and
 //! dropped connections, expiring interaction tokens, upload limits, nonces and closed DMs.
 
-mod support;
 
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serde_json::json;
 
-use support::fake_discord::*;
-use support::probe::{discord_error, identify, register_test_commands};
+use crate::support::fake_discord::*;
+use crate::support::probe::{discord_error, identify, register_test_commands};
 
 #[tokio::test]
 async fn injected_429s_5xx_and_dropped_connections() {

@@ -1,11 +1,10 @@
 //! The rules of RULES.md §1 (the board and its squares) and the classic start of §2, one
 //! focused test per rule, each on a position written for it.
 
-mod rules_support;
 
 use std::collections::BTreeSet;
 
-use rules_support::{piece, play, refusal, sq, squares};
+use crate::rules_support::{piece, play, refusal, sq, squares};
 use thudbot::game::{
     parse_square_list, Battle, Piece, Side, Square, SquareError, Variant, CLASSIC_START,
 };

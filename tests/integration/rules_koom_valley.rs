@@ -1,11 +1,10 @@
 //! The variant Koom Valley (RULES.md §4): its start, moves, captures, wins and scores, one
 //! focused test per rule, each on a position written for it.
 
-mod rules_support;
 
 use std::collections::BTreeSet;
 
-use rules_support::{
+use crate::rules_support::{
     agreed_match, classic, is_legal, koom_valley, legal, legal_between, legal_from, piece, play,
     refusal, set, sq, squares,
 };

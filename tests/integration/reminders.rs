@@ -1,10 +1,9 @@
 //! Each turn is reminded twice, exactly once each: when half the time for the move is left,
 //! and a day before the deadline (once only when a move has one or two days).
 
-mod common;
 
 use chrono::Duration;
-use common::{alice, bob, deliver_all, place, service, TestService};
+use crate::common::{alice, bob, deliver_all, place, service, TestService};
 use thudbot::service::{ChallengeOptions, MoveRequest, Reply, ServiceError};
 use thudbot::store::SideChoice;
 
@@ -29,7 +28,7 @@ async fn begin(service: &TestService, channel: u64, days: u32) {
 async fn reminders_at(service: &TestService, hours: i64) -> Vec<String> {
     service
         .clock
-        .set(common::start_time() + Duration::hours(hours));
+        .set(crate::common::start_time() + Duration::hours(hours));
     service.tick().await.unwrap();
     deliver_all(service)
         .await

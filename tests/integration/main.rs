@@ -1,0 +1,41 @@
+//! The integration tests, in one test binary so that the suite links once: each module is
+//! what was a test file of its own (the rules by group, the store, the service, the fake
+//! Discord and the bot end to end through serenity, the console, the computer, pictures).
+//! Shared harnesses: `common` (a service over a scratch database), `support` (the fake Discord
+//! and the bot on it), `rules_support` (positions written as RULES.md writes them).
+
+mod common;
+mod rules_support;
+mod support;
+
+mod after_a_match;
+mod classic_brute;
+mod computer;
+mod computer_matches;
+mod console;
+mod database;
+mod delivery;
+mod discord;
+mod discord_computer;
+mod discord_delivery;
+mod discord_notify;
+mod examples;
+mod fake_discord_channels;
+mod fake_discord_failures;
+mod fake_discord_payloads;
+mod fake_discord_poise;
+mod fake_discord_rules;
+mod games_list;
+mod koom_valley_brute;
+mod perft;
+mod properties;
+mod reminders;
+mod rules_battles_and_matches;
+mod rules_board;
+mod rules_dwarfs_and_trolls;
+mod rules_koom_valley;
+mod rules_notation;
+mod service;
+mod store;
+mod vacation;
+mod render;
