@@ -2,7 +2,6 @@
 
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
-use super::notify::{current_board, without_ping};
 use super::outcome::{mention, offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
@@ -183,16 +182,7 @@ impl Service {
                 progress.battle
             ),
         );
-        let ping = match next {
-            Some(next) => {
-                let deadline = super::turn_clock(next, now, m.days_per_move).deadline;
-                let said = without_ping(&lines);
-                self.tell_turn(&mut tx, &m, next, &said, Some(current_board(&m)), deadline)
-                    .await?
-                    .then_some(next)
-            }
-            None => None,
-        };
+        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();

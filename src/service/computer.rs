@@ -13,8 +13,7 @@ use rand::Rng;
 use super::challenges::per_move;
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
-use super::notify::current_board;
-use super::outcome::{mention, offer_rematch, Reply};
+use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
@@ -162,20 +161,12 @@ impl Service {
         // The same turn always gets the same seed, so a turn taken over by another process
         // is thought about the same way.
         let seed = (m.id.0 << 20) ^ ((m.game.battle_number() as u64) << 16) ^ plies as u64;
-        let thought = {
-            let _permit = self
-                .thinking
-                .clone()
-                .acquire_owned()
-                .await
-                .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
-            tokio::task::spawn_blocking(move || {
+        let thought = self
+            .think(move || {
                 let best = choose_move(battle.position(), level, seed);
                 (best, assess(&battle, side))
             })
-            .await
-            .map_err(|e| ServiceError::System(format!("the computer's search failed: {e}")))?
-        };
+            .await?;
         let (Some(best), assessment) = thought else {
             return Ok(false);
         };
@@ -227,12 +218,14 @@ impl Service {
             }
         }
         let names = Names(tx.names(&m.players).await?);
-        let (lines, next) = self
+        let (more, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
         let index = progress.battle as usize - 1;
         let name = format!("{} (level {})", names.of(computer.player), level.number());
-        let mut text = said_move(&m, index, &name, ply, &mv);
+        let mut lines = vec![said_move(&m, index, &name, ply, &mv)];
+        lines.extend(more);
+        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         let proposes = assessment.propose_end
             && progress.battle_result.is_none()
             && m.proposal.is_none()
@@ -244,33 +237,15 @@ impl Service {
             tx.open_proposal(battle_row.id, computer.player, ply, now)
                 .await?;
         }
-        for line in lines {
-            text.push('\n');
-            text.push_str(&line);
-        }
         if proposes {
-            text.push_str(&format!(
-                "\n**{}** proposes ending battle {} now: neither side can gain any more. \
+            lines.push(format!(
+                "**{}** proposes ending battle {} now: neither side can gain any more. \
                  Agree with `/thud end action:agree`, or move to play on.",
                 names.of(computer.player),
                 progress.battle
             ));
         }
-        let ping = match next {
-            Some(next) => {
-                let deadline = super::turn_clock(next, now, m.days_per_move).deadline;
-                let said = text
-                    .lines()
-                    .take_while(|l| !l.contains(&mention(next)))
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                self.tell_turn(&mut tx, &m, next, &said, Some(current_board(&m)), deadline)
-                    .await?
-                    .then_some(next)
-            }
-            None => None,
-        };
-        let mut reply = Reply::public(text);
+        let mut reply = Reply::public(lines.join("\n"));
         if let Some(next) = ping {
             reply = reply.mention(next);
         }
@@ -296,6 +271,22 @@ impl Service {
         Ok(true)
     }
 
+    /// Runs the computer's `work` on a blocking thread, once one of the search places is free.
+    async fn think<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T> {
+        let _permit = self
+            .thinking
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ServiceError::System(format!("the computer's search failed: {e}")))
+    }
+
     /// The computer's answer to `proposer`'s proposal to end the battle in match `m`: its
     /// assessment, made off the async runtime.
     pub(super) async fn computer_answer(&self, m: &StoredMatch) -> Result<Option<Assessment>> {
@@ -304,15 +295,7 @@ impl Service {
         };
         let side = side_of(m, computer.player);
         let battle = m.game.current_battle().clone();
-        let _permit = self
-            .thinking
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
-        let assessment = tokio::task::spawn_blocking(move || assess(&battle, side))
-            .await
-            .map_err(|e| ServiceError::System(format!("the computer's assessment failed: {e}")))?;
+        let assessment = self.think(move || assess(&battle, side)).await?;
         Ok(Some(assessment))
     }
 }

@@ -40,6 +40,27 @@ impl Service {
         Ok(notify.in_channel())
     }
 
+    /// Starts telling the player to move next, `next` (if any), of their turn after `lines`
+    /// were said in match `m`: by direct message if they chose it. Returns who the channel
+    /// message should ping.
+    pub(super) async fn tell_next(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        next: Option<UserId>,
+        lines: &[String],
+    ) -> Result<Option<UserId>> {
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        let deadline = super::turn_clock(next, self.now(), m.days_per_move).deadline;
+        let said = without_ping(lines);
+        let ping = self
+            .tell_turn(tx, m, next, &said, Some(current_board(m)), deadline)
+            .await?;
+        Ok(ping.then_some(next))
+    }
+
     /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
     /// player who hears of their turn by DM only, the notice goes to the match's channel
     /// instead, pinging them, and the first time it also says how to open their DMs.

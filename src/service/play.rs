@@ -1,7 +1,6 @@
 //! Playing a move, as the MUD's verbs or as one notation string.
 
 use super::error::{refuse, Result};
-use super::notify::{current_board, without_ping};
 use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
@@ -163,17 +162,7 @@ impl Service {
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
         lines.extend(more);
-        let ping = match next {
-            Some(next) => {
-                let deadline = super::turn_clock(next, now, m.days_per_move).deadline;
-                let board = Some(current_board(&m));
-                let said = without_ping(&lines);
-                self.tell_turn(&mut tx, &m, next, &said, board, deadline)
-                    .await?
-                    .then_some(next)
-            }
-            None => None,
-        };
+        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();

@@ -1,23 +1,9 @@
 //! What players do after a match: a rematch with the roles swapped, friendly (unrated)
 //! matches, and their record against each other.
 
-
-use crate::common::{alice, bob, carol, deliver_all, place, service, TestService};
-use thudbot::service::{
-    Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Reply, ServiceError,
-};
+use crate::common::{alice, bob, carol, deliver_all, ok, place, refusal, service, TestService};
+use thudbot::service::{Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Reply};
 use thudbot::store::{ChannelId, MatchId, SideChoice, UserId};
-
-fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
-}
-
-fn refusal(result: Result<Reply, ServiceError>) -> String {
-    match result {
-        Err(ServiceError::Refused(message)) => message,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
 
 fn rematch_button(reply: &Reply) -> MatchId {
     reply

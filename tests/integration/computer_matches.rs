@@ -2,9 +2,10 @@
 //! once, the computer moves from its worker (once per turn, whatever the number of workers),
 //! is never reminded or forfeited, answers proposals, and is kept off the ladders.
 
-
+use crate::common::{
+    alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
+};
 use chrono::Duration;
-use crate::common::{alice, bob, deliver_all, place, service, start_time, TestService};
 use thudbot::game::Piece;
 use thudbot::service::{
     Actor, ChallengeOptions, Clock, LadderScope, MoveRequest, NoticeKind, Reply, ServiceError,
@@ -13,17 +14,6 @@ use thudbot::store::{ChannelId, SideChoice, StoredMatch, UserId};
 
 fn thudbot() -> Actor {
     Actor::with_kind(UserId(9), "thudbot", true)
-}
-
-fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
-}
-
-fn refusal(result: Result<Reply, ServiceError>) -> String {
-    match result {
-        Err(ServiceError::Refused(message)) => message,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
 }
 
 fn side(side: SideChoice) -> ChallengeOptions {

@@ -1,6 +1,5 @@
 //! The offline console, run as a user would: `thudbot local` with lines on standard input.
 
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -142,6 +141,47 @@ alice@2: /thud challenge opponent:bob level:3
     assert!(out.contains("`elves` is not a side"), "{out}");
     assert!(
         out.contains("`level` is for a match against thudbot"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn notices_by_dm_vacation_and_a_rematch_work_in_the_console() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-days");
+    let input = "\
+bob: /thud settings notify:dm
+alice: /thud challenge opponent:bob side:dwarfs
+bob: /thud accept
+alice: /thud play notation:dF1-F5
+bob: /thud vacation start days:2
+bob: /thud vacation end
+bob: /thud play notation:TG7-G6
+alice: /thud resign
+alice: /thud press button:confirm
+bob: /thud press button:rematch
+alice: /thud games scope:all
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("notify **dm**"), "{out}");
+    assert!(
+        out.contains("thudbot to bob (direct message): **alice** (dwarfs) plays `dF1-F5`"),
+        "{out}"
+    );
+    assert!(out.contains("It is your move in match #1"), "{out}");
+    assert!(
+        out.contains("(only bob sees this): You are on vacation until"),
+        "{out}"
+    );
+    assert!(out.contains("**bob** is on vacation until"), "{out}");
+    assert!(out.contains("**bob** is back from vacation"), "{out}");
+    assert!(out.contains("buttons: [Rematch]"), "{out}");
+    assert!(out.contains("**bob** challenges you"), "{out}");
+    assert!(out.contains("bob commands the dwarfs in battle 1"), "{out}");
+    // scope:all: the finished match is not in play, on this server or any other.
+    assert!(
+        out.contains("(only alice sees this): You have no matches in play. Challenge"),
         "{out}"
     );
 }

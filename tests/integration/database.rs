@@ -1,7 +1,6 @@
 //! The database plumbing against a real PostgreSQL: the managed local server, opening the
 //! database, outages, migrations and scratch databases.
 
-
 use std::path::Path;
 use std::time::Duration;
 

@@ -1,12 +1,11 @@
 //! Delivery against a real PostgreSQL: the clock's work claimed exactly once by several bot
 //! processes, with moves racing it, and the outbox that carries every notice to its channel.
 
-
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Utc};
 use crate::common::{alice, bob, deliver_all, place, service, TestService};
+use chrono::{DateTime, Duration, Utc};
 use thudbot::render::Renderer;
 use thudbot::service::{
     Action, ChallengeOptions, Clock, DeliveryFailure, MoveRequest, NoticeBody, NoticeKind, Place,

@@ -2,7 +2,6 @@
 //! fake Discord on loopback, and the tests play as Discord would deliver it, asserting on the
 //! HTTP calls the bot makes.
 
-
 use std::time::Duration;
 
 use chrono::Duration as Span;

@@ -2,7 +2,6 @@
 //! starts the match at once, and the computer's moves arrive as messages of their own with the
 //! board, pinging the player.
 
-
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 

@@ -3,10 +3,9 @@
 //! longer pings them, and when their DMs are closed (50007) the notice falls back to the
 //! channel, saying once how to open them.
 
-
-use chrono::Duration as Span;
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
+use chrono::Duration as Span;
 
 /// Index of each choice of `/thud settings notify:`.
 const NOTIFY_DM: i64 = 1;

@@ -1,7 +1,6 @@
 //! Self-test of the fake Discord failing like Discord in channels: the bot's permissions and
 //! overwrites, deleted channels, a removed bot, and threads that archive or lock.
 
-
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;

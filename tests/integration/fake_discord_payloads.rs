@@ -1,7 +1,6 @@
 //! Self-test of the fake Discord: its gateway frames and REST answers deserialize into
 //! serenity's models.
 
-
 use futures_util::SinkExt;
 use poise::serenity_prelude as serenity;
 use serde_json::json;

@@ -1,6 +1,5 @@
 //! Self-test of the fake Discord: a real serenity + poise bot runs against it end to end.
 
-
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
 

@@ -1,7 +1,6 @@
 //! Self-test of the fake Discord: it enforces Discord's rules on interactions, messages and
 //! commands, and acknowledges serenity's heartbeats.
 
-
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;

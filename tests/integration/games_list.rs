@@ -1,13 +1,8 @@
 //! `/thud games`: this server's matches or every server's, the player's own moves first.
 
-
-use crate::common::{alice, bob, carol, place, service, TestService};
-use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place, Reply, ServiceError};
+use crate::common::{alice, bob, carol, ok, place, service, TestService};
+use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId, SideChoice};
-
-fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
-}
 
 async fn begin(service: &TestService, at: Place, opponent: &Actor) {
     let options = ChallengeOptions {

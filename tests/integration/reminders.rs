@@ -1,15 +1,10 @@
 //! Each turn is reminded twice, exactly once each: when half the time for the move is left,
 //! and a day before the deadline (once only when a move has one or two days).
 
-
+use crate::common::{alice, bob, deliver_all, ok, place, service, TestService};
 use chrono::Duration;
-use crate::common::{alice, bob, deliver_all, place, service, TestService};
-use thudbot::service::{ChallengeOptions, MoveRequest, Reply, ServiceError};
+use thudbot::service::{ChallengeOptions, MoveRequest};
 use thudbot::store::SideChoice;
-
-fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
-}
 
 /// alice (dwarfs, to move) plays bob in `channel` with `days` a move.
 async fn begin(service: &TestService, channel: u64, days: u32) {

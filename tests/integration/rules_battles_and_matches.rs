@@ -1,7 +1,6 @@
 //! How a battle ends and scores (RULES.md §2) and how a match of two battles is decided (§3),
 //! one focused test per rule, each on a position written for it.
 
-
 use crate::rules_support::{agreed_match, classic, refusal};
 use thudbot::game::{Battle, BattleEnd, Match, MatchError, Points, Score, Seat, Side, Variant};
 

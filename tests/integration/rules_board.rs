@@ -1,7 +1,6 @@
 //! The rules of RULES.md §1 (the board and its squares) and the classic start of §2, one
 //! focused test per rule, each on a position written for it.
 
-
 use std::collections::BTreeSet;
 
 use crate::rules_support::{piece, play, refusal, sq, squares};

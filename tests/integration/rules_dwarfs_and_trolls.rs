@@ -1,7 +1,6 @@
 //! How dwarfs and trolls move and capture: RULES.md §2 for classic Thud and §4 for the
 //! variant `original`, one focused test per rule, each on a position written for it.
 
-
 use std::collections::BTreeSet;
 
 use crate::rules_support::{

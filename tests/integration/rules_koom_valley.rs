@@ -1,7 +1,6 @@
 //! The variant Koom Valley (RULES.md §4): its start, moves, captures, wins and scores, one
 //! focused test per rule, each on a position written for it.
 
-
 use std::collections::BTreeSet;
 
 use crate::rules_support::{

@@ -1,7 +1,6 @@
 //! The notation of moves and positions (RULES.md §5), and refusals that explain themselves
 //! and change nothing.
 
-
 use crate::rules_support::{classic, koom_valley, piece, refusal, sq};
 use thudbot::game::{
     Battle, Match, MoveText, NotationError, Piece, Position, Seat, Side, Variant, CLASSIC_START,

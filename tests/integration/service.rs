@@ -1,9 +1,8 @@
 //! The match service against a real PostgreSQL: whole matches played through service calls,
 //! every refusal, concurrency, clocks and ladders.
 
-
-use chrono::Duration;
 use crate::common::{alice, bob, carol, place, service, service_with, GUILD};
+use chrono::Duration;
 use thudbot::game::{GameRecord, Move, Position, Side, Variant};
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Reply, Service,
@@ -692,7 +691,10 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
     let (a, b) = tokio::join!(first.tick(), second.tick());
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_eq!(a.reminders + b.reminders, 10, "{a:?} + {b:?}");
-    let (a, b) = tokio::join!(crate::common::deliver_all(&first), crate::common::deliver_all(&second));
+    let (a, b) = tokio::join!(
+        crate::common::deliver_all(&first),
+        crate::common::deliver_all(&second)
+    );
     assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
     let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
     channels.sort();

@@ -1,22 +1,12 @@
 //! Vacation: a player's clocks stand still while they are away, within an allowance of days in
 //! any year; deadlines move on by the time away; nobody escapes a deadline already passed.
 
-
+use crate::common::{
+    alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
+};
 use chrono::Duration;
-use crate::common::{alice, bob, deliver_all, place, service, start_time, TestService};
-use thudbot::service::{ChallengeOptions, MoveRequest, Reply, ServiceError};
+use thudbot::service::{ChallengeOptions, MoveRequest};
 use thudbot::store::{ChannelId, SideChoice, StoredMatch};
-
-fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
-}
-
-fn refusal(result: Result<Reply, ServiceError>) -> String {
-    match result {
-        Err(ServiceError::Refused(message)) => message,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
 
 /// alice (dwarfs, to move) plays bob in `channel`, three days a move.
 async fn begin(service: &TestService, channel: u64) {

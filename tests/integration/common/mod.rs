@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use thudbot::render::Renderer;
-use thudbot::service::{Actor, ManualClock, Place, Service, ServiceConfig};
+use thudbot::service::{Actor, ManualClock, Place, Reply, Service, ServiceConfig, ServiceError};
 use thudbot::store::{ChannelId, GuildId, ScratchDatabase, Store, UserId};
 
 /// A service over a fresh scratch database, with a clock the test sets. The database is
@@ -136,5 +136,18 @@ fn sweep() {
         if !Path::new(&format!("/proc/{pid}")).exists() {
             let _ = std::fs::remove_dir_all(entry.path());
         }
+    }
+}
+
+/// The reply of a service call that must succeed.
+pub fn ok(result: Result<Reply, ServiceError>) -> Reply {
+    result.unwrap_or_else(|e| panic!("expected success, got {e:?}"))
+}
+
+/// The sentence of a service call that must be refused.
+pub fn refusal(result: Result<Reply, ServiceError>) -> String {
+    match result {
+        Err(ServiceError::Refused(message)) => message,
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }
