@@ -57,9 +57,8 @@ fn board_text(position: &Position, over: bool) -> String {
     if variant.wins_by_objective() {
         let _ = writeln!(
             out,
-            "{turn} · {} dwarfs, {} trolls left",
-            position.dwarfs().len(),
-            position.trolls().len()
+            "{turn} · {} left",
+            pieces_left(position.dwarfs().len(), position.trolls().len())
         );
         let _ = write!(out, "d dwarf · T troll · R {stone} · * Rock's goal");
     } else {
@@ -77,4 +76,14 @@ fn board_text(position: &Position, over: bool) -> String {
 /// [`text_board`] inside a ``` code block, ready to send as a Discord message.
 pub fn text_board_block(position: &Position) -> String {
     format!("```\n{}\n```", text_board(position))
+}
+
+/// "3 dwarfs, 1 troll".
+fn pieces_left(dwarfs: usize, trolls: usize) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    format!(
+        "{dwarfs} dwarf{}, {trolls} troll{}",
+        plural(dwarfs),
+        plural(trolls)
+    )
 }

@@ -152,7 +152,10 @@ impl Service {
             return Ok(Reply::public(if total == 0 {
                 format!("No rated matches on {title} yet. Finish a match to appear here.")
             } else {
-                format!("The leaderboard of {title} has {pages} page(s); page {page} is empty.")
+                format!(
+                    "The leaderboard of {title} has {}; page {page} is empty.",
+                    count(pages as i64, "page", "pages")
+                )
             }));
         }
         let mut text = format!("**Leaderboard — {title}** (page {page} of {pages})\n");
@@ -189,10 +192,10 @@ impl Service {
             if let Some((r, rank)) = self.store.standing(scope, player.id).await? {
                 any = true;
                 text.push_str(&format!(
-                    "{title}: rating {} (±{:.0}), rank {rank} · {} matches · {}W {}D {}L · points {} won, {} conceded (net {})\n",
+                    "{title}: rating {} (±{:.0}), rank {rank} · {} · {}W {}D {}L · points {} won, {} conceded (net {})\n",
                     shown(&r),
                     r.deviation,
-                    r.games,
+                    count(r.games as i64, "match", "matches"),
                     r.wins,
                     r.draws,
                     r.losses,

@@ -79,7 +79,10 @@ impl Service {
             status: b
                 .result()
                 .map(|r| battle_result_line(m.variant, number, &r))
-                .unwrap_or_else(|| format!("{} moves so far", b.moves().len())),
+                .unwrap_or_else(|| match b.moves().len() {
+                    1 => "1 move so far".to_string(),
+                    n => format!("{n} moves so far"),
+                }),
             // Every frame but the last has a side to move.
             over: false,
         };

@@ -218,3 +218,41 @@ async fn a_vacation_taken_through_discord_stops_the_clock_and_tells_the_channel(
     );
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn the_rematch_button_on_a_result_challenges_the_other_player_with_the_roles_swapped() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, THUD_CHANNEL).await;
+    let (prompt, _) = bot
+        .command(SlashCommand::thud("resign").in_channel(THUD_CHANNEL))
+        .await;
+    let (confirm, _) = bot
+        .press(ALICE, bot.message_id(&prompt).await, "thud:resign:")
+        .await;
+    let result = bot.followup(&confirm).await;
+    assert!(
+        custom_ids(&result).iter().any(|id| id == "thud:rematch:1"),
+        "{}",
+        result.summary()
+    );
+    let result_id = snowflake(&result.response.clone().expect("a message")["id"]).expect("an id");
+
+    // Carol, who did not play, is refused privately; Bob's press challenges Alice.
+    let (_, refused) = bot.press(CAROL, result_id, "thud:rematch:").await;
+    assert!(refused.is_ephemeral(), "{}", refused.summary());
+    assert!(
+        content(&refused).contains("Only the two players"),
+        "{}",
+        content(&refused)
+    );
+    let (_, challenge) = bot.press(BOB, result_id, "thud:rematch:").await;
+    assert!(!challenge.is_ephemeral(), "{}", challenge.summary());
+    let text = content(&challenge);
+    assert!(text.contains("challenges you"), "{text}");
+    assert!(text.contains("commands the dwarfs in battle 1"), "{text}");
+    assert_eq!(challenge.pinged_users(), [ALICE.id]);
+    assert!(custom_ids(&challenge)
+        .iter()
+        .any(|id| id.starts_with("thud:accept:")));
+    bot.finish().await;
+}
