@@ -154,7 +154,7 @@ impl Service {
             } else {
                 format!(
                     "The leaderboard of {title} has {}; page {page} is empty.",
-                    count(pages as i64, "page", "pages")
+                    count(pages, "page", "pages")
                 )
             }));
         }
