@@ -5,7 +5,9 @@
 //! - the storage part of one move (lock and load the match, insert the move, update the
 //!   clock, commit), one client, with `--matches` matches in play;
 //! - whole moves through the service (validate, store, draw the board PNG) from `--clients`
-//!   concurrent clients: moves per second and latency.
+//!   concurrent clients: moves per second and latency; with `--computer-matches N`, while N
+//!   matches against the computer at level 5 are played alongside by the bot's own worker,
+//!   to show the searches do not slow the other players' commands.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,7 +22,7 @@ use thudbot::render::Renderer;
 use thudbot::service::{
     Actor, ChallengeOptions, MoveRequest, Place, Service, ServiceConfig, SystemClock,
 };
-use thudbot::store::{ChannelId, GuildId, ScratchDatabase, Store, TurnClock, UserId};
+use thudbot::store::{ChannelId, GuildId, ScratchDatabase, SideChoice, Store, TurnClock, UserId};
 use tokio::sync::Mutex;
 
 #[derive(Parser)]
@@ -40,6 +42,9 @@ struct Args {
     clients: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Matches against the computer (level 5) played alongside the service phase.
+    #[arg(long, default_value_t = 0)]
+    computer_matches: u64,
 }
 
 const GUILD: GuildId = GuildId(1);
@@ -61,7 +66,7 @@ fn place(channel: u64) -> Place {
 async fn start_match(service: &Service, channel: u64) -> anyhow::Result<()> {
     let (a, b) = players(channel);
     service
-        .challenge(place(channel), &a, &b, &ChallengeOptions::default())
+        .challenge(place(channel), &a, &b, &dwarfs_first())
         .await
         .map_err(|e| anyhow::anyhow!("challenge: {e}"))?;
     service
@@ -69,6 +74,77 @@ async fn start_match(service: &Service, channel: u64) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("accept: {e}"))?;
     Ok(())
+}
+
+/// The challenger commands the dwarfs first, so a restarted match's seats are known.
+fn dwarfs_first() -> ChallengeOptions {
+    ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        ..ChallengeOptions::default()
+    }
+}
+
+/// Plays `n` matches against the computer at level 5 in channels after `first`: the bot's
+/// worker plays the computer's moves (as in `discord::computer_worker`), and the player
+/// answers each at once with a random legal move. Returns the computer's moves played once
+/// `stop` is set.
+async fn computer_matches(
+    service: Arc<Service>,
+    first: u64,
+    n: u64,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<usize> {
+    use std::sync::atomic::Ordering;
+    let computer = Actor::with_kind(UserId(1), "thudbot", true);
+    for channel in first..first + n {
+        let (player, _) = players(channel);
+        service
+            .challenge_computer(
+                place(channel),
+                &player,
+                &computer,
+                Some(5),
+                &dwarfs_first(),
+                None,
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("challenge the computer: {e}"))?;
+    }
+    let worker = {
+        let service = service.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let mut played = 0;
+            while !stop.load(Ordering::Relaxed) {
+                match service.play_computer_turns().await {
+                    Ok(0) => tokio::time::sleep(Duration::from_millis(20)).await,
+                    Ok(n) => played += n,
+                    Err(e) => return Err(anyhow::anyhow!("computer: {e}")),
+                }
+            }
+            anyhow::Ok(played)
+        })
+    };
+    let mut rng = StdRng::seed_from_u64(7);
+    while !stop.load(Ordering::Relaxed) {
+        for channel in first..first + n {
+            let (player, _) = players(channel);
+            let Some(m) = service.store().active_match_in(ChannelId(channel)).await? else {
+                continue;
+            };
+            if m.player_to_move() != Some(player.id) {
+                continue;
+            }
+            let moves = m.game.current_battle().position().legal_moves();
+            let Some(mv) = moves.choose(&mut rng) else {
+                continue;
+            };
+            let request = MoveRequest::Notation(mv.to_string());
+            let _ = service.play(place(channel), &player, &request).await;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    worker.await?
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -187,6 +263,15 @@ async fn main() -> anyhow::Result<()> {
     }
     let mirrors = Arc::new(Mutex::new(mirrors));
     let per_client = args.moves / args.clients.max(1);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let alongside = (args.computer_matches > 0).then(|| {
+        tokio::spawn(computer_matches(
+            service.clone(),
+            args.matches + 1,
+            args.computer_matches,
+            stop.clone(),
+        ))
+    });
     let began = Instant::now();
     let mut tasks = Vec::new();
     for client in 0..args.clients.max(1) {
@@ -247,6 +332,15 @@ async fn main() -> anyhow::Result<()> {
         restarted += r;
     }
     let wall = began.elapsed();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(alongside) = alongside {
+        let played = alongside.await??;
+        println!(
+            "alongside: {} matches against the computer at level 5, {played} computer moves played in {:.1} s",
+            args.computer_matches,
+            wall.as_secs_f64()
+        );
+    }
     all.sort();
     println!(
         "service moves (validate, store, draw the PNG), {} moves, {} clients, {} matches in play ({} finished and replaced): {:.0} moves/s, median {:.2} ms, p99 {:.2} ms",
