@@ -54,3 +54,30 @@ async fn games_lists_every_server_on_request_with_the_players_moves_first() {
     );
     assert!(all.text.contains("carol's move"), "{}", all.text);
 }
+
+#[tokio::test]
+async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played() {
+    let service = service().await;
+    let here = place(10);
+    let challenge = ok(service
+        .challenge(here, &alice(), &bob(), &ChallengeOptions::default())
+        .await);
+    let thudbot::service::Action::Accept(id) = challenge.buttons[0].action else {
+        panic!("the first button accepts: {challenge:?}")
+    };
+    // Bob answers from a channel of another server.
+    let elsewhere = Place {
+        guild: GuildId(88),
+        channel: ChannelId(20),
+    };
+    let accepted = ok(service.accept(elsewhere, &bob(), Some(id), None).await);
+    assert!(
+        accepted.text.contains("The match is played in <#10>"),
+        "{}",
+        accepted.text
+    );
+    let opening = crate::common::deliver_all(&service).await;
+    assert_eq!(opening.len(), 1, "{opening:?}");
+    assert_eq!((opening[0].guild, opening[0].channel), (here.guild, here.channel));
+    assert!(opening[0].reply.text.contains("**Match #1**"), "{}", opening[0].reply.text);
+}
