@@ -18,6 +18,7 @@ mod proposals;
 mod ratings;
 mod records;
 pub mod scratch;
+mod summaries;
 mod vacations;
 
 pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
@@ -26,7 +27,7 @@ pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};
 pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
 pub use matches::{
-    ComputerSeat, Finish, MatchState, MatchSummary, MoveStamp, NewMatch, StoredBattle, StoredMatch,
+    ComputerSeat, Finish, MatchState, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
 pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
 pub use players::{BoardStyle, Notify, Player, Settings};
@@ -34,6 +35,7 @@ pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
 pub use records::{HeadToHead, LevelRecord};
 pub use scratch::{ScratchDatabase, ScratchError};
+pub use summaries::MatchSummary;
 pub use vacations::Vacation;
 
 pub use crate::postgres::{Binaries, Durability, LocalServer, LocalServerError};

@@ -78,6 +78,13 @@ async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played
     );
     let opening = crate::common::deliver_all(&service).await;
     assert_eq!(opening.len(), 1, "{opening:?}");
-    assert_eq!((opening[0].guild, opening[0].channel), (here.guild, here.channel));
-    assert!(opening[0].reply.text.contains("**Match #1**"), "{}", opening[0].reply.text);
+    assert_eq!(
+        (opening[0].guild, opening[0].channel),
+        (here.guild, here.channel)
+    );
+    assert!(
+        opening[0].reply.text.contains("**Match #1**"),
+        "{}",
+        opening[0].reply.text
+    );
 }

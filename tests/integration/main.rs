@@ -37,5 +37,7 @@ mod rules_dwarfs_and_trolls;
 mod rules_koom_valley;
 mod rules_notation;
 mod service;
+mod service_days;
+mod service_variants;
 mod store;
 mod vacation;

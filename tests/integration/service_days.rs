@@ -1,0 +1,278 @@
+//! The match service over days, against real PostgreSQL: reminders and claims, the clock
+//! catching up after downtime, several clock workers, resigning and aborting, what anyone can
+//! see, and autocomplete. (The match flow itself is in `service.rs`, whose helpers these use.)
+
+use crate::common::{alice, bob, carol, place, service, service_with, GUILD};
+use chrono::Duration;
+use thudbot::game::Variant;
+use thudbot::service::{Action, ChallengeOptions, Service, ServiceConfig, Verb};
+use thudbot::store::{BoardStyle, Finish, MatchState, Scope, SideChoice};
+
+use crate::service::{button, current, ok, play, refusal, start_match, tick};
+
+#[tokio::test]
+async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline() {
+    let service = service().await;
+    let clock = &service.clock;
+    let at = place(7);
+    start_match(&service, at).await; // 3 days a move: reminded 36 and 24 hours before
+    let deadline = current(&service, at).await.clock.unwrap().deadline;
+    assert_eq!(deadline, crate::common::start_time() + Duration::days(3));
+    clock.set(deadline - Duration::hours(25));
+    assert_eq!(tick(&service).await.len(), 1, "the half-time reminder");
+    let claim = refusal(service.claim(at, &bob()).await);
+    assert!(claim.contains("still has time"), "{claim}");
+    clock.set(deadline - Duration::hours(24));
+    let notices = tick(&service).await;
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].reply.mentions, vec![alice().id]);
+    assert_eq!(notices[0].channel, at.channel);
+    assert!(tick(&service).await.is_empty(), "a reminder is sent once");
+
+    assert!(refusal(service.claim(at, &alice()).await).contains("your turn"));
+    clock.set(deadline + Duration::minutes(1));
+    let claimed = ok(service.claim(at, &bob()).await);
+    assert!(
+        claimed.text.contains("bob** wins the match by forfeit"),
+        "{}",
+        claimed.text
+    );
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Timeout), Some(bob().id))
+    );
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), bob().id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.wins, 1, "forfeits are rated");
+}
+
+#[tokio::test]
+async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_downtime() {
+    let service = service_with(ServiceConfig {
+        auto_forfeit_after: Some(Duration::hours(12)),
+        ..ServiceConfig::default()
+    })
+    .await;
+    let clock = &service.clock;
+    let at = place(8);
+    let c = ok(service
+        .challenge(
+            at,
+            &alice(),
+            &bob(),
+            &ChallengeOptions {
+                days_per_move: Some(14),
+                side: Some(SideChoice::Dwarfs),
+                ..ChallengeOptions::default()
+            },
+        )
+        .await);
+    let Action::Accept(id) = button(&c, "Accept") else {
+        panic!()
+    };
+    ok(service.accept(at, &bob(), Some(id), None).await);
+    let clock_row = current(&service, at).await.clock.unwrap();
+    assert_eq!(clock_row.remind_at, clock_row.deadline - Duration::days(7));
+    // The bot was down past the deadline and the grace period: on return the forfeit happens
+    // once; the reminder, whose time has gone, is not sent late.
+    clock.set(clock_row.deadline + Duration::hours(13));
+    let notices = tick(&service).await;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].reply.text.contains("missed the deadline"),
+        "{}",
+        notices[0].reply.text
+    );
+    assert!(tick(&service).await.is_empty());
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Timeout), Some(bob().id))
+    );
+}
+
+#[tokio::test]
+async fn two_clock_workers_on_one_database_send_each_reminder_once() {
+    let first = service().await;
+    let clock = first.clock.clone();
+    // A second bot process: its own service and pool over the same database.
+    let second = Service::new(
+        thudbot::store::Store::new(first.store().pool().clone()),
+        std::sync::Arc::new(thudbot::render::Renderer::new()),
+        clock.clone(),
+        ServiceConfig::default(),
+    );
+    for channel in 100..110 {
+        start_match(&first, place(channel)).await;
+    }
+    clock.advance(Duration::days(3) - Duration::hours(1));
+    let (a, b) = tokio::join!(first.tick(), second.tick());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.reminders + b.reminders, 10, "{a:?} + {b:?}");
+    let (a, b) = tokio::join!(
+        crate::common::deliver_all(&first),
+        crate::common::deliver_all(&second)
+    );
+    assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
+    let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
+    channels.sort();
+    channels.dedup();
+    assert_eq!(channels.len(), 10);
+}
+
+#[tokio::test]
+async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
+    let service = service().await;
+    let at = place(9);
+    start_match(&service, at).await;
+    assert!(refusal(service.resign_prompt(at, &carol()).await).contains("not playing"));
+    let prompt = ok(service.resign_prompt(at, &alice()).await);
+    assert!(prompt.private);
+    let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else {
+        panic!()
+    };
+    let done = ok(service.resign(at, &alice(), Some(id)).await);
+    assert!(
+        done.text.contains("**bob** wins the match by forfeit"),
+        "{}",
+        done.text
+    );
+    assert!(refusal(service.resign(at, &alice(), Some(id)).await).contains("no match in play"));
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.finish, m.winner),
+        (Some(Finish::Resigned), Some(bob().id))
+    );
+
+    start_match(&service, at).await;
+    assert!(refusal(service.abort(at, &carol(), false).await).contains("moderator"));
+    assert!(ok(service.abort(at, &carol(), true).await)
+        .text
+        .contains("not rated"));
+    let id = service
+        .store()
+        .latest_match_in(at.channel)
+        .await
+        .unwrap()
+        .unwrap();
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert_eq!((m.state, m.rated), (MatchState::Aborted, false));
+    // The aborted match moved no rating: alice has only the resigned match.
+    let (r, _) = service
+        .store()
+        .standing(Scope::Guild(GUILD), alice().id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.games, 1);
+}
+
+#[tokio::test]
+async fn anyone_sees_the_board_and_players_list_their_games() {
+    let service = service().await;
+    let at = place(10);
+    start_match(&service, at).await;
+    ok(play(&service, at, &alice(), "F1-F5").await);
+    let board = ok(service.board(at, &carol(), None).await);
+    assert!(
+        board.text.contains("bob to move (trolls)"),
+        "{}",
+        board.text
+    );
+    assert!(board.text.contains("Deadline"), "{}", board.text);
+    assert!(board.attachments[0].bytes.starts_with(b"\x89PNG"));
+    let brief = ok(service.board(at, &carol(), Some(BoardStyle::Brief)).await);
+    assert!(
+        brief.attachments.is_empty() && brief.text.contains("```"),
+        "{}",
+        brief.text
+    );
+
+    // A saved brief style applies to that player's views.
+    ok(service
+        .settings(&carol(), Some("brief"), Some("high-contrast"), None)
+        .await);
+    assert!(ok(service.board(at, &carol(), None).await)
+        .attachments
+        .is_empty());
+    assert!(refusal(service.settings(&carol(), Some("tiny"), None, None).await).contains("tiny"));
+
+    let games = ok(service.my_games(at, &bob(), false).await);
+    assert!(
+        games.private && games.text.contains("**your move**"),
+        "{}",
+        games.text
+    );
+    let theirs = ok(service.my_games(at, &alice(), false).await);
+    assert!(theirs.text.contains("bob's move"), "{}", theirs.text);
+    assert!(ok(service.my_games(at, &carol(), false).await)
+        .text
+        .contains("no matches in play"));
+
+    let replay = ok(service.replay(at, None, Some(1), None, None).await);
+    assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
+    assert!(replay.text.contains(": 1 move."), "{}", replay.text);
+    assert!(refusal(service.replay(at, None, Some(1), None, Some(100)).await).contains("bytes"));
+    assert!(refusal(service.replay(at, None, Some(2), None, None).await).contains("no battle 2"));
+    assert!(refusal(service.record(place(999), None).await).contains("No match"));
+    assert!(service
+        .rules(Some(Variant::KoomValley))
+        .unwrap()
+        .text
+        .contains("Rock"));
+}
+
+#[tokio::test]
+async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
+    let service = service().await;
+    let at = place(11);
+    start_match(&service, at).await;
+    let from = service.suggest_from(at, &alice(), Verb::Move, "").await;
+    assert!(!from.is_empty() && from.len() <= 25);
+    assert!(service
+        .suggest_from(at, &bob(), Verb::Move, "")
+        .await
+        .is_empty());
+    let f = service.suggest_from(at, &alice(), Verb::Move, "f").await;
+    assert!(f.iter().all(|c| c.value.starts_with('F')));
+    let to = service.suggest_to(at, &alice(), Verb::Move, "F1", "").await;
+    assert!(to.iter().any(|c| c.value == "F5"));
+    assert!(service
+        .suggest_from(at, &alice(), Verb::Hurl, "")
+        .await
+        .is_empty());
+    ok(play(&service, at, &alice(), "F1-F5").await);
+    // F6 touches the dwarf now on F5: capture it, or not; the larger capture comes first.
+    let caps = service
+        .suggest_captures(at, &bob(), Verb::Move, "G7", "F6", "")
+        .await;
+    let values: Vec<&str> = caps.iter().map(|c| c.value.as_str()).collect();
+    assert_eq!(values, ["F5", "none"]);
+    let shoves = service
+        .suggest_captures(at, &bob(), Verb::Shove, "G7", "F6", "")
+        .await;
+    assert_eq!(shoves.len(), 1);
+    let moves = service.suggest_notation(at, &bob(), "tg7").await;
+    assert!(
+        moves.iter().all(|c| c.value.starts_with("TG7-")),
+        "{moves:?}"
+    );
+    assert!(!moves.is_empty());
+}
