@@ -10,20 +10,8 @@ use thudbot::service::{
 };
 use thudbot::store::{ChannelId, Finish, MatchState, Scope, SideChoice, StoredMatch};
 
-pub(crate) fn refusal(result: Result<Reply, ServiceError>) -> String {
-    match result {
-        Err(ServiceError::Refused(message)) => message,
-        Err(other) => panic!("expected a refusal, got {other:?}"),
-        Ok(reply) => panic!("expected a refusal, got {:?}", reply.text),
-    }
-}
-
-pub(crate) fn ok(result: Result<Reply, ServiceError>) -> Reply {
-    match result {
-        Ok(reply) => reply,
-        Err(e) => panic!("expected success, got {e:?}"),
-    }
-}
+// The shared helpers, also used by `service_days` and `service_variants` through here.
+pub(crate) use crate::common::{ok, refusal};
 
 pub(crate) fn options(side: SideChoice) -> ChallengeOptions {
     ChallengeOptions {
