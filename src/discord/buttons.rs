@@ -79,12 +79,11 @@ async fn pressed(
                     .load_match(id)
                     .await?
                     .is_some_and(|m| m.computer.is_some());
-                let thread = match data.options.threads && vs_computer {
-                    true => {
-                        match_thread(&ctx.http, place, &format!("Thud: {} (rematch)", actor.name))
-                            .await
-                    }
-                    false => None,
+                let thread = if data.options.threads && vs_computer {
+                    let name = format!("Thud: {} (rematch)", actor.name);
+                    match_thread(&ctx.http, place, &name).await
+                } else {
+                    None
                 };
                 s.rematch(place, &actor, id, thread).await
             }

@@ -84,9 +84,10 @@ async fn challenge(
             }
             return s.challenge(place, &me, &them, &options).await;
         }
-        let thread = match data.options.threads {
-            true => super::buttons::match_thread(&http, place, &format!("Thud: {} vs {}", me.name, them.name)).await,
-            false => None,
+        let thread = if data.options.threads {
+            super::buttons::match_thread(&http, place, &format!("Thud: {} vs {}", me.name, them.name)).await
+        } else {
+            None
         };
         s.challenge_computer(place, &me, &them, level, &options, thread)
             .await

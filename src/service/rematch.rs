@@ -53,12 +53,18 @@ impl Service {
             rated: Some(m.rated),
         };
         let names = Names(self.store.names(&m.players).await?);
-        if let Some(computer) = m.computer {
+        if let Some(seat) = m.computer {
             options.rated = None;
-            let computer = computer_actor(computer, &names);
-            let level = m.computer.map(|c| c.level);
+            let computer = computer_actor(seat, &names);
             return self
-                .challenge_computer(place, actor, &computer, level, &options, match_channel)
+                .challenge_computer(
+                    place,
+                    actor,
+                    &computer,
+                    Some(seat.level),
+                    &options,
+                    match_channel,
+                )
                 .await;
         }
         let other = m.player(seat.other());

@@ -132,7 +132,7 @@ impl Service {
             if !tx
                 .vacation_of(v.player)
                 .await?
-                .is_some_and(|now_| now_ == v)
+                .is_some_and(|still| still == v)
             {
                 continue;
             }

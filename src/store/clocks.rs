@@ -29,13 +29,6 @@ pub struct TurnClock {
     pub vacation_since: Option<DateTime<Utc>>,
 }
 
-impl TurnClock {
-    /// Whether the clock stands still, for either reason.
-    pub fn stands_still(&self) -> bool {
-        self.paused_at.is_some() || self.vacation_since.is_some()
-    }
-}
-
 /// A reminder claimed for sending.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DueReminder {
