@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use chrono::{TimeZone, Utc};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::game::Variant;
@@ -154,7 +153,7 @@ impl<'a> Console<'a> {
     /// The player called `name`, made up on first use.
     async fn actor(&self, name: &str) -> Result<Actor, ServiceError> {
         if name.eq_ignore_ascii_case(COMPUTER_NAME) {
-            return Err(ServiceError::Refused(format!(
+            return Err(refused(format!(
                 "{COMPUTER_NAME} is the computer; it plays its own moves"
             )));
         }
@@ -181,7 +180,7 @@ impl<'a> Console<'a> {
                     .trim_start_matches('#')
                     .parse()
                     .map(Some)
-                    .map_err(|_| ServiceError::Refused(format!("{name}: `{v}` is not a number"))),
+                    .map_err(|_| refused(format!("{name}: `{v}` is not a number"))),
             }
         };
         let verb_move = |verb: Verb| MoveRequest::Verb {
@@ -193,9 +192,7 @@ impl<'a> Console<'a> {
         match line.subcommand.as_str() {
             "challenge" => {
                 let Some(name) = line.get("opponent") else {
-                    return Err(ServiceError::Refused(
-                        "challenge needs opponent:<name>".into(),
-                    ));
+                    return Err(refused("challenge needs opponent:<name>"));
                 };
                 let name = name.trim_start_matches('@');
                 let options = ChallengeOptions {
@@ -214,7 +211,7 @@ impl<'a> Console<'a> {
                         .await;
                 }
                 if level.is_some() {
-                    return Err(ServiceError::Refused(format!(
+                    return Err(refused(format!(
                         "`level` is for a match against {COMPUTER_NAME}; leave it out to challenge a person"
                     )));
                 }
@@ -244,11 +241,7 @@ impl<'a> Console<'a> {
                 let style = match line.get("style") {
                     None => None,
                     Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
-                        || {
-                            ServiceError::Refused(format!(
-                                "`{v}` is not a board style; choose full or brief"
-                            ))
-                        },
+                        || refused(format!("`{v}` is not a board style; choose full or brief")),
                     )?),
                 };
                 s.board(place, actor, style).await
@@ -262,7 +255,7 @@ impl<'a> Console<'a> {
                 "propose" => s.propose_end(place, actor).await,
                 "agree" => s.answer_end(place, actor, true, None).await,
                 "decline" => s.answer_end(place, actor, false, None).await,
-                other => Err(ServiceError::Refused(format!(
+                other => Err(refused(format!(
                     "`{other}` is not an end action; choose propose, agree or decline"
                 ))),
             },
@@ -273,7 +266,7 @@ impl<'a> Console<'a> {
                     None | Some("server") => false,
                     Some("all") => true,
                     Some(other) => {
-                        return Err(ServiceError::Refused(format!(
+                        return Err(refused(format!(
                             "`{}` is not a scope; choose server or all",
                             crate::service::echo(other)
                         )))
@@ -286,7 +279,7 @@ impl<'a> Console<'a> {
                     None | Some("server") => LadderScope::Server,
                     Some("global") => LadderScope::Global,
                     Some(other) => {
-                        return Err(ServiceError::Refused(format!(
+                        return Err(refused(format!(
                             "`{other}` is not a scope; choose server or global"
                         )))
                     }
@@ -310,7 +303,7 @@ impl<'a> Console<'a> {
                 let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
-                        ServiceError::Refused(format!(
+                        refused(format!(
                             "`{t}` is not a theme; choose default or high-contrast"
                         ))
                     })?),
@@ -324,7 +317,7 @@ impl<'a> Console<'a> {
                     None => None,
                     Some(v) => Some(
                         Notify::from_name(&v.trim().to_ascii_lowercase()).ok_or_else(|| {
-                            ServiceError::Refused(format!(
+                            refused(format!(
                                 "`{}` is not a way to notify; choose channel, dm or both",
                                 crate::service::echo(v)
                             ))
@@ -340,8 +333,8 @@ impl<'a> Console<'a> {
                     s.start_vacation(actor, days).await
                 }
                 Some("end") => s.end_vacation(actor).await,
-                _ => Err(ServiceError::Refused(
-                    "write `vacation start [days:<n>]` or `vacation end`".into(),
+                _ => Err(refused(
+                    "write `vacation start [days:<n>]` or `vacation end`",
                 )),
             },
             "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
@@ -351,7 +344,7 @@ impl<'a> Console<'a> {
                     .await
             }
             "help" => Ok(Reply::private(help())),
-            other => Err(ServiceError::Refused(format!(
+            other => Err(refused(format!(
                 "`{other}` is not a command; try `/thud help`"
             ))),
         }
@@ -372,9 +365,7 @@ impl<'a> Console<'a> {
                 .map(|b| b.action)
         });
         let Some(action) = found else {
-            return Err(ServiceError::Refused(format!(
-                "there is no `{label}` button here"
-            )));
+            return Err(refused(format!("there is no `{label}` button here")));
         };
         let s = self.service;
         match action {
@@ -404,7 +395,7 @@ impl<'a> Console<'a> {
         reply: &Reply,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
-        let text = self.plain(&reply.text).await;
+        let text = reply.text.to_plain(self.service.now());
         match (reply.private, asker) {
             (true, Some(a)) => writeln!(out, "thudbot (only {} sees this): {text}", a.name)?,
             _ if place.channel.0 != 1 => writeln!(out, "thudbot in #{}: {text}", place.channel)?,
@@ -421,7 +412,7 @@ impl<'a> Console<'a> {
         reply: &Reply,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
-        let text = self.plain(&reply.text).await;
+        let text = reply.text.to_plain(self.service.now());
         let name = match self.service.store().name_of(player).await {
             Ok(name) => name,
             Err(_) => format!("player {player}"),
@@ -453,7 +444,7 @@ impl<'a> Console<'a> {
             )?;
             self.buttons.insert(place.channel, reply.buttons.clone());
         }
-        if let (Some(board), false) = (&reply.board_text, reply.text.contains("```")) {
+        if let (Some(board), false) = (&reply.board_text, reply.text.has_block()) {
             for l in board.lines() {
                 writeln!(out, "  {l}")?;
             }
@@ -466,78 +457,15 @@ impl<'a> Console<'a> {
         }
         Ok(())
     }
-
-    /// Turns `<@id>`, `<#id>` and `<t:unix:…>` into plain text.
-    async fn plain(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(start) = rest.find('<') {
-            out.push_str(&rest[..start]);
-            let tail = &rest[start..];
-            let Some(end) = tail.find('>') else {
-                out.push_str(tail);
-                return out;
-            };
-            let token = &tail[1..end];
-            out.push_str(
-                &self
-                    .token(token)
-                    .await
-                    .unwrap_or_else(|| tail[..=end].to_string()),
-            );
-            rest = &tail[end + 1..];
-        }
-        out.push_str(rest);
-        out
-    }
-
-    async fn token(&self, token: &str) -> Option<String> {
-        if let Some(id) = token.strip_prefix('@') {
-            let id = UserId(id.parse().ok()?);
-            return Some(format!("@{}", self.service.store().name_of(id).await.ok()?));
-        }
-        if let Some(id) = token.strip_prefix('#') {
-            return Some(format!("#{id}"));
-        }
-        if let Some(time) = token.strip_prefix("t:") {
-            let (seconds, style) = time.split_once(':').unwrap_or((time, "f"));
-            let at = Utc.timestamp_opt(seconds.parse().ok()?, 0).single()?;
-            return Some(match style {
-                "R" => relative(at - Utc::now()),
-                _ => at.format("%Y-%m-%d %H:%M UTC").to_string(),
-            });
-        }
-        None
-    }
-}
-
-/// "in 2 days 3 hours", "5 hours ago".
-fn relative(delta: chrono::Duration) -> String {
-    let past = delta < chrono::Duration::zero();
-    let minutes = delta.num_minutes().unsigned_abs();
-    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let unit = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let span = match (days, hours) {
-        (0, 0) => unit(mins, "minute"),
-        (0, h) => unit(h, "hour"),
-        (d, 0) => unit(d, "day"),
-        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
-    };
-    if past {
-        format!("{span} ago")
-    } else {
-        format!("in {span}")
-    }
 }
 
 fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
-    text.parse()
-        .map_err(|e| ServiceError::Refused(format!("{e}")))
+    text.parse().map_err(|e| refused(format!("{e}")))
 }
 
 fn parse_side(text: &str) -> Result<SideChoice, ServiceError> {
     SideChoice::from_name(text).ok_or_else(|| {
-        ServiceError::Refused(format!(
+        refused(format!(
             "`{}` is not a side; choose dwarfs, trolls or random",
             crate::service::echo(text)
         ))
@@ -548,11 +476,16 @@ fn parse_yes_no(option: &str, text: &str) -> Result<bool, ServiceError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "yes" => Ok(true),
         "false" | "no" => Ok(false),
-        _ => Err(ServiceError::Refused(format!(
+        _ => Err(refused(format!(
             "{option}: `{}` is neither true nor false",
             crate::service::echo(text)
         ))),
     }
+}
+
+/// A refusal of the console's own.
+fn refused(text: impl Into<crate::service::Text>) -> ServiceError {
+    ServiceError::Refused(text.into())
 }
 
 /// A stable id for a console player's name, far above any test or sample id.

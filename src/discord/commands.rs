@@ -78,9 +78,9 @@ async fn challenge(
         let place = place(ctx)?;
         if opponent.id != bot {
             if level.is_some() {
-                return Err(ServiceError::Refused(
-                    "`level` is for a match against the bot itself; leave it out to challenge a person.".into(),
-                ));
+                return Err(ServiceError::Refused(crate::service::Text::prose(
+                    "`level` is for a match against the bot itself; leave it out to challenge a person.",
+                )));
             }
             return s.challenge(place, &me, &them, &options).await;
         }

@@ -8,6 +8,7 @@ mod choices;
 mod commands;
 mod delivery;
 mod events;
+mod markup;
 mod post;
 mod startup;
 

@@ -63,7 +63,7 @@ impl Message {
 /// The messages that carry a reply, in order: long text is split at line ends, and the last
 /// message carries the files and buttons.
 pub fn messages(reply: &Reply) -> Vec<Message> {
-    let parts = split_text(&reply.text);
+    let parts = split_text(&super::markup::markdown(&reply.text));
     let last = parts.len() - 1;
     parts
         .into_iter()

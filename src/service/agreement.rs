@@ -2,8 +2,9 @@
 
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
-use super::outcome::{mention, offer_rematch, Action, ButtonStyle, Reply};
+use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::text::Text;
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
@@ -42,13 +43,11 @@ impl Service {
         let other = m.player(seat.other());
         let number = m.game.battle_number();
         let mut text = match m.computer {
-            Some(_) => format!("**{}** proposes ending battle {number} now.", actor.name),
-            None => format!(
-                "{}, **{}** proposes ending battle {number} now.",
-                mention(other),
-                actor.name
-            ),
-        };
+            Some(_) => Text::new(),
+            None => Text::new().player(other, names.of(other)).plain(", "),
+        }
+        .strong(&actor.name)
+        .plain(format!(" proposes ending battle {number} now."));
         if !m.variant.wins_by_objective() {
             let score = m.game.current_battle().score();
             let standing = match score.leader() {
@@ -97,7 +96,7 @@ impl Service {
         m: &StoredMatch,
         computer: ComputerSeat,
         names: &Names,
-        proposal: String,
+        proposal: Text,
     ) -> Result<Reply> {
         let assessment = self.computer_answer(m).await?;
         let agree = assessment.as_ref().is_some_and(|a| a.agree_to_end);
@@ -107,13 +106,14 @@ impl Service {
             // The proposal stands (saved above); the player can still move or withdraw.
             Err(e) => {
                 tracing::warn!(match_id = %m.id, error = %e, "the computer could not answer a proposal");
-                return Ok(
-                    Reply::public(format!("{proposal} {} has not answered yet.", me.name)).saved(),
-                );
+                return Ok(Reply::public(
+                    proposal.plain(format!(" {} has not answered yet.", me.name)),
+                )
+                .saved());
             }
         };
         reply.mentions.clear();
-        reply.text = format!("{proposal}\n{}", reply.text);
+        reply.text = proposal.line().then(reply.text);
         if let Some(reason) = assessment.and_then(|a| a.reason).filter(|_| !agree) {
             reply.text.push_str(&format!(" “{reason}”"));
         }
@@ -149,11 +149,10 @@ impl Service {
             tx.answer_proposal(proposal.id, ProposalAnswer::Declined, now)
                 .await?;
             tx.commit().await?;
-            let mut reply = Reply::public(format!(
-                "**{}** wants to keep playing; battle {} goes on.",
-                actor.name,
+            let mut reply = Reply::public(Text::new().strong(&actor.name).plain(format!(
+                " wants to keep playing; battle {} goes on.",
                 m.game.battle_number()
-            ))
+            )))
             .saved()
             .mention(proposal.proposer);
             reply.spend_buttons = pressed.is_some();
@@ -175,18 +174,17 @@ impl Service {
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
         lines.insert(
             0,
-            format!(
-                "**{}** agrees with {} to end battle {}.",
-                actor.name,
+            Text::new().strong(&actor.name).plain(format!(
+                " agrees with {} to end battle {}.",
                 names.of(m.player(seat.other())),
                 progress.battle
-            ),
+            )),
         );
         let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        let mut reply = Reply::public(lines.join("\n")).saved();
+        let mut reply = Reply::public(Text::lines(lines.clone())).saved();
         if let Some(next) = ping {
             reply = reply.mention(next);
         }

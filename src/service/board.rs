@@ -1,7 +1,8 @@
 //! Looking at a match: the board for anyone in the channel, and a player's list of games.
 
 use super::error::Result;
-use super::outcome::{channel, channel_link, full_time, relative_time, Action, ButtonStyle, Reply};
+use super::outcome::{channel_link, Action, ButtonStyle, Reply};
+use super::text::Text;
 use super::{battle_status, Actor, Names, Place, Service};
 use crate::store::{BoardStyle, MatchState};
 
@@ -23,7 +24,9 @@ impl Service {
                 },
                 None => {
                     return Ok(Reply::private(
-                        "There is no match in this channel yet. Start one with `/thud challenge`.",
+                        Text::from("There is no match in this channel yet. Start one with ")
+                            .code("/thud challenge")
+                            .plain("."),
                     ))
                 }
             },
@@ -31,60 +34,68 @@ impl Service {
         let names = self.names(&m).await?;
         let index = m.game.battles().len() - 1;
         let battle = &m.game.battles()[index];
-        let mut lines = vec![format!(
-            "**Match #{}** · {} · battle {} of 2 · **{}** commands the dwarfs, **{}** the trolls.",
-            m.id,
-            m.variant.title(),
-            index + 1,
-            names.of(m.commander(crate::game::Side::Dwarfs)),
-            names.of(m.commander(crate::game::Side::Trolls)),
-        )];
+        let mut lines = vec![Text::new()
+            .strong(format!("Match #{}", m.id))
+            .plain(format!(
+                " · {} · battle {} of 2 · ",
+                m.variant.title(),
+                index + 1
+            ))
+            .strong(names.of(m.commander(crate::game::Side::Dwarfs)))
+            .plain(" commands the dwarfs, ")
+            .strong(names.of(m.commander(crate::game::Side::Trolls)))
+            .plain(" the trolls.")];
         if !m.variant.wins_by_objective() {
             let score = battle.score();
-            lines.push(format!(
+            lines.push(Text::from(format!(
                 "Score: Dwarfs {} · Trolls {}.",
                 score.dwarfs, score.trolls
-            ));
+            )));
         }
         match m.state {
             MatchState::Active => {
-                lines.push(format!("{}.", battle_status(&m, &names, index)));
+                lines.push(Text::from(format!("{}.", battle_status(&m, &names, index))));
                 let away = self.store.vacations_of(&m.players).await?;
                 match m.clock {
                     Some(clock) if m.computer.is_some_and(|c| c.player == clock.player) => {}
                     Some(clock) if clock.vacation_since.is_some() => {
                         let until = away.get(&clock.player).map(|v| v.until);
-                        lines.push(format!(
-                            "{} is on vacation{}: the clock stands still (deadline {} and on by the time away).",
-                            names.of(clock.player),
-                            until.map(|u| format!(" until {}", full_time(u))).unwrap_or_default(),
-                            full_time(clock.deadline),
-                        ));
+                        let mut line = Text::from(names.of(clock.player)).plain(" is on vacation");
+                        if let Some(until) = until {
+                            line = line.plain(" until ").time(until);
+                        }
+                        lines.push(
+                            line.plain(": the clock stands still (deadline ")
+                                .time(clock.deadline)
+                                .plain(" and on by the time away)."),
+                        );
                     }
-                    Some(clock) => lines.push(format!(
-                        "Deadline {} ({}).",
-                        full_time(clock.deadline),
-                        relative_time(clock.deadline)
-                    )),
+                    Some(clock) => lines.push(
+                        Text::from("Deadline ")
+                            .time(clock.deadline)
+                            .plain(" (")
+                            .relative(clock.deadline)
+                            .plain(")."),
+                    ),
                     None => {}
                 }
                 if let Some(p) = m.proposal {
-                    lines.push(format!(
+                    lines.push(Text::from(format!(
                         "{} has proposed ending this battle.",
                         names.of(p.proposer)
-                    ));
+                    )));
                 }
             }
-            MatchState::Finished => lines.push(format!(
-                "This match is over{}.",
-                m.winner
-                    .map(|w| format!(": **{}** won", names.of(w)))
-                    .unwrap_or_else(|| ": it was drawn".to_string())
-            )),
-            MatchState::Aborted => lines.push("This match was aborted by a moderator.".to_string()),
+            MatchState::Finished => lines.push(match m.winner {
+                Some(w) => Text::from("This match is over: ")
+                    .strong(names.of(w))
+                    .plain(" won."),
+                None => Text::from("This match is over: it was drawn."),
+            }),
+            MatchState::Aborted => lines.push(Text::from("This match was aborted by a moderator.")),
         }
         if let Some(last) = battle.last_move() {
-            lines.push(format!("Last move: `{last}`."));
+            lines.push(Text::from("Last move: ").code(last.to_string()).plain("."));
         }
         let mut settings = self.store.settings(viewer.id).await?;
         if let Some(style) = style {
@@ -95,7 +106,7 @@ impl Service {
             &names,
             index,
             &settings,
-            Reply::public(lines.join("\n")),
+            Reply::public(Text::lines(lines)),
         )
         .await
     }
@@ -111,10 +122,19 @@ impl Service {
             }
         }
         if games.is_empty() {
-            return Ok(Reply::private(if everywhere {
-                "You have no matches in play. Challenge someone with `/thud challenge`."
+            let challenge = Text::from(if everywhere {
+                "You have no matches in play. Challenge someone with "
             } else {
-                "You have no matches in play on this server. Challenge someone with `/thud challenge`, or see every server's with `/thud games scope:all`."
+                "You have no matches in play on this server. Challenge someone with "
+            })
+            .code("/thud challenge");
+            return Ok(Reply::private(if everywhere {
+                challenge.plain(".")
+            } else {
+                challenge
+                    .plain(", or see every server's with ")
+                    .code("/thud games scope:all")
+                    .plain(".")
             }));
         }
         // The matches waiting for the player come first, the most urgent at the top.
@@ -126,11 +146,12 @@ impl Service {
         let names = Names(self.store.names(&ids).await?);
         let away = self.store.vacations_of(&ids).await?;
         let now = self.now();
-        let mut text = format!(
-            "**Your matches in play{}** ({})\n",
-            if everywhere { " on every server" } else { "" },
-            games.len()
-        );
+        let mut text = Text::new()
+            .strong(format!(
+                "Your matches in play{}",
+                if everywhere { " on every server" } else { "" }
+            ))
+            .plain(format!(" ({})", games.len()));
         let mut buttons = Vec::new();
         for g in &games {
             let opponent = if g.players[0] == actor.id {
@@ -140,68 +161,69 @@ impl Service {
             };
             let turn = match g.clock {
                 Some(c) if c.vacation_since.is_some() => {
-                    let who = if c.player == actor.id {
+                    let mut who = Text::from(if c.player == actor.id {
                         "your move".to_string()
                     } else {
                         format!("{}'s move", names.of(c.player))
-                    };
-                    let until = away
-                        .get(&c.player)
-                        .map(|v| format!(" until {}", full_time(v.until)))
-                        .unwrap_or_default();
-                    format!("{who}, on vacation{until}: the clock stands still")
+                    })
+                    .plain(", on vacation");
+                    if let Some(v) = away.get(&c.player) {
+                        who = who.plain(" until ").time(v.until);
+                    }
+                    who.plain(": the clock stands still")
                 }
                 Some(c) if c.player == actor.id => {
-                    let left = if c.deadline > now {
-                        format!("deadline {}", relative_time(c.deadline))
-                    } else {
-                        "**deadline passed**".to_string()
-                    };
-                    format!("**your move**, {left}")
-                }
-                Some(_) if g.computer_level.is_some() => {
-                    format!("{} is thinking", names.of(opponent))
-                }
-                Some(c) => {
+                    let mine = Text::new().strong("your move").plain(", ");
                     if c.deadline > now {
-                        format!(
-                            "{}'s move, deadline {}",
-                            names.of(c.player),
-                            relative_time(c.deadline)
-                        )
+                        mine.plain("deadline ").relative(c.deadline)
                     } else {
-                        format!(
-                            "{}'s deadline passed: you may `/thud claim`",
-                            names.of(c.player)
-                        )
+                        mine.strong("deadline passed")
                     }
                 }
-                None => "waiting".to_string(),
+                Some(_) if g.computer_level.is_some() => {
+                    Text::from(format!("{} is thinking", names.of(opponent)))
+                }
+                Some(c) if c.deadline > now => {
+                    Text::from(format!("{}'s move, deadline ", names.of(c.player)))
+                        .relative(c.deadline)
+                }
+                Some(c) => Text::from(format!(
+                    "{}'s deadline passed: you may ",
+                    names.of(c.player)
+                ))
+                .code("/thud claim"),
+                None => Text::from("waiting"),
             };
             let turn = match (&g.trouble, g.clock.and_then(|c| c.paused_at)) {
-                (Some(why), Some(since)) => format!(
-                    "**the bot cannot reach this match**: {why}. The clock is paused since {}. Resume it in a channel, or stop it unrated:",
-                    full_time(since)
-                ),
-                (Some(why), None) => format!("{turn} · **the bot could not post there**: {why}"),
+                (Some(why), Some(since)) => Text::new()
+                    .strong("the bot cannot reach this match")
+                    .plain(format!(": {why}. The clock is paused since "))
+                    .time(since)
+                    .plain(". Resume it in a channel, or stop it unrated:"),
+                (Some(why), None) => turn
+                    .plain(" · ")
+                    .strong("the bot could not post there")
+                    .plain(format!(": {why}")),
                 _ => turn,
             };
             if g.trouble.is_some() {
                 buttons.push(g.id);
             }
-            let place = if everywhere {
-                channel_link(g.guild, g.channel)
+            text = text.line();
+            text = if everywhere {
+                text.link(format!("match #{}", g.id), channel_link(g.guild, g.channel))
             } else {
-                channel(g.channel)
+                text.channel(g.channel)
             };
-            text.push_str(&format!(
-                "{place} · `#{}` vs **{}** · {} · {turn}\n",
-                g.id,
-                names.of(opponent),
-                g.variant.title()
-            ));
+            text = text
+                .plain(" · ")
+                .code(format!("#{}", g.id))
+                .plain(" vs ")
+                .strong(names.of(opponent))
+                .plain(format!(" · {} · ", g.variant.title()))
+                .then(turn);
         }
-        let mut reply = Reply::private(text.trim_end().to_string());
+        let mut reply = Reply::private(text);
         // Discord allows 25 buttons a message.
         for id in buttons.into_iter().take(12) {
             reply = reply

@@ -4,8 +4,9 @@ use rand::Rng;
 
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result};
-use super::outcome::{channel, full_time, mention, relative_time, Action, ButtonStyle, Reply};
+use super::outcome::{Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::text::Text;
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
@@ -84,16 +85,21 @@ impl Service {
             SideChoice::Trolls => format!("{} commands the trolls in battle 1", challenger.name),
             SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
         };
-        let text = format!(
-            "{}, **{}** challenges you to a {}match of **{}** (two battles, roles swapped; {sides}; {}). \
-             The challenge expires {}.",
-            mention(opponent.id),
-            challenger.name,
-            if rated { "" } else { "friendly (unrated) " },
-            variant.title(),
-            per_move(days),
-            relative_time(challenge.expires_at),
-        );
+        let text = Text::new()
+            .player(opponent.id, &opponent.name)
+            .plain(", ")
+            .strong(&challenger.name)
+            .plain(format!(
+                " challenges you to a {}match of ",
+                if rated { "" } else { "friendly (unrated) " }
+            ))
+            .strong(variant.title())
+            .plain(format!(
+                " (two battles, roles swapped; {sides}; {}). The challenge expires ",
+                per_move(days)
+            ))
+            .relative(challenge.expires_at)
+            .plain(".");
         Ok(Reply::public(text)
             .saved()
             .mention(opponent.id)
@@ -176,7 +182,9 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         super::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move).await?;
-        let elsewhere = format!("**{}** accepted the challenge.", actor.name);
+        let elsewhere = Text::new()
+            .strong(&actor.name)
+            .plain(" accepted the challenge.");
         let mut reply = self
             .open_match(tx, match_id, place, actor, elsewhere, None)
             .await?;
@@ -195,8 +203,8 @@ impl Service {
         match_id: MatchId,
         place: Place,
         actor: &Actor,
-        elsewhere: String,
-        intro: Option<String>,
+        elsewhere: Text,
+        intro: Option<Text>,
     ) -> Result<Reply> {
         let now = self.now();
         let m = tx
@@ -206,29 +214,39 @@ impl Service {
         let names = Names(tx.names(&m.players).await?);
         let first = m.players[0];
         let to_move = match m.clock {
-            _ if m.computer.is_some_and(|c| c.player == first) => format!(
-                "**{}** moves first; its move follows in a moment.",
-                names.of(first)
-            ),
-            Some(c) => format!(
-                "{}, your move (dwarfs). Deadline {} ({}).",
-                mention(first),
-                full_time(c.deadline),
-                relative_time(c.deadline)
-            ),
-            None => format!("{}, your move (dwarfs).", mention(first)),
+            _ if m.computer.is_some_and(|c| c.player == first) => Text::new()
+                .strong(names.of(first))
+                .plain(" moves first; its move follows in a moment."),
+            Some(c) => Text::new()
+                .player(first, names.of(first))
+                .plain(", your move (dwarfs). Deadline ")
+                .time(c.deadline)
+                .plain(" (")
+                .relative(c.deadline)
+                .plain(")."),
+            None => Text::new()
+                .player(first, names.of(first))
+                .plain(", your move (dwarfs)."),
         };
-        let text = format!(
-            "{}**Match #{}** of **{}** begins: two battles, roles swapped after the first{}.\n\
-             **Battle 1**: **{}** commands the dwarfs, **{}** the trolls. Dwarfs move first.\n\
-             {to_move}",
-            intro.map(|i| format!("{i}\n")).unwrap_or_default(),
-            m.id,
-            m.variant.title(),
-            if m.rated { "" } else { "; not rated" },
-            names.of(m.player(Seat::commanding(Side::Dwarfs, 1))),
-            names.of(m.player(Seat::commanding(Side::Trolls, 1))),
-        );
+        let text = intro
+            .map(|i| i.line())
+            .unwrap_or_default()
+            .strong(format!("Match #{}", m.id))
+            .plain(" of ")
+            .strong(m.variant.title())
+            .plain(format!(
+                " begins: two battles, roles swapped after the first{}.",
+                if m.rated { "" } else { "; not rated" }
+            ))
+            .line()
+            .strong("Battle 1")
+            .plain(": ")
+            .strong(names.of(m.player(Seat::commanding(Side::Dwarfs, 1))))
+            .plain(" commands the dwarfs, ")
+            .strong(names.of(m.player(Seat::commanding(Side::Trolls, 1))))
+            .plain(" the trolls. Dwarfs move first.")
+            .line()
+            .then(to_move);
         let mention_first = m.computer.is_none_or(|c| c.player != first);
         let mut opening = Reply::public(text);
         if mention_first {
@@ -251,10 +269,12 @@ impl Service {
             tx.commit().await?;
             self.outbox_signal.notify_waiters();
             self.wake_computer();
-            let note = Reply::public(format!(
-                "{elsewhere} The match is played in {}.",
-                channel(m.channel)
-            ));
+            let note = Reply::public(
+                elsewhere
+                    .plain(" The match is played in ")
+                    .channel(m.channel)
+                    .plain("."),
+            );
             return Ok(note.saved());
         }
         let settings = tx.settings(actor.id).await?;
@@ -279,11 +299,9 @@ impl Service {
             ChallengeState::Declined,
             id.is_some(),
             |names, c| {
-                format!(
-                    "**{}** declines {}'s challenge.",
-                    names.of(c.opponent),
-                    names.of(c.challenger)
-                )
+                Text::new()
+                    .strong(names.of(c.opponent))
+                    .plain(format!(" declines {}'s challenge.", names.of(c.challenger)))
             },
         )
         .await
@@ -304,11 +322,10 @@ impl Service {
             ChallengeState::Cancelled,
             id.is_some(),
             |names, c| {
-                format!(
-                    "**{}** withdraws the challenge to {}.",
-                    names.of(c.challenger),
+                Text::new().strong(names.of(c.challenger)).plain(format!(
+                    " withdraws the challenge to {}.",
                     names.of(c.opponent)
-                )
+                ))
             },
         )
         .await
@@ -319,7 +336,7 @@ impl Service {
         challenge: Challenge,
         state: ChallengeState,
         from_button: bool,
-        say: impl Fn(&Names, &Challenge) -> String,
+        say: impl Fn(&Names, &Challenge) -> Text,
     ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {

@@ -15,6 +15,7 @@ use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
 use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
+use super::text::Text;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
 use crate::game::MoveText;
@@ -60,7 +61,11 @@ impl Service {
             },
         };
         if options.rated == Some(true) {
-            return refuse("Matches against the computer are never rated; leave out `rated`, or challenge a person.");
+            return refuse(
+                Text::from("Matches against the computer are never rated; leave out ")
+                    .code("rated")
+                    .plain(", or challenge a person."),
+            );
         }
         let days = options.days()?;
         let variant = options.variant.unwrap_or_default();
@@ -100,21 +105,18 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         super::start_clock(&mut tx, match_id, players[0], now, days).await?;
-        let intro = format!(
-            "**{}** plays **{}** at level {} ({}; {} for {}, the computer answers at once).",
-            challenger.name,
-            computer.name,
-            level.number(),
+        let plays = Text::new()
+            .strong(&challenger.name)
+            .plain(" plays ")
+            .strong(&computer.name)
+            .plain(format!(" at level {}", level.number()));
+        let intro = plays.clone().plain(format!(
+            " ({}; {} for {}, the computer answers at once).",
             level_title(level),
             per_move(days),
             challenger.name,
-        );
-        let elsewhere = format!(
-            "**{}** plays **{}** at level {}.",
-            challenger.name,
-            computer.name,
-            level.number()
-        );
+        ));
+        let elsewhere = plays.plain(".");
         self.open_match(tx, match_id, place, challenger, elsewhere, Some(intro))
             .await
     }
@@ -238,14 +240,18 @@ impl Service {
                 .await?;
         }
         if proposes {
-            lines.push(format!(
-                "**{}** proposes ending battle {} now: neither side can gain any more. \
-                 Agree with `/thud end action:agree`, or move to play on.",
-                names.of(computer.player),
-                progress.battle
-            ));
+            lines.push(
+                Text::new()
+                    .strong(names.of(computer.player))
+                    .plain(format!(
+                        " proposes ending battle {} now: neither side can gain any more. Agree with ",
+                        progress.battle
+                    ))
+                    .code("/thud end action:agree")
+                    .plain(", or move to play on."),
+            );
         }
-        let mut reply = Reply::public(lines.join("\n"));
+        let mut reply = Reply::public(Text::lines(lines));
         if let Some(next) = ping {
             reply = reply.mention(next);
         }

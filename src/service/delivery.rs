@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::{Result, ServiceError};
 use super::outcome::{offer_rematch, Action, Reply};
 use super::pictures::{board_at, finish_drawing};
+use super::text::Text;
 use super::{Names, Place, Service};
 use crate::store::{
     ChannelId, GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Settings, Tx, UserId,
@@ -57,7 +58,7 @@ pub struct BoardShot {
 pub struct NoticeBody {
     #[serde(flatten)]
     pub kind: NoticeKind,
-    pub text: String,
+    pub text: Text,
     pub mentions: Vec<UserId>,
     pub board: Option<BoardShot>,
     /// A finished match whose result this is: the message offers a rematch.

@@ -1,5 +1,6 @@
 //! Refusals a player causes, and failures of the system.
 
+use super::text::Text;
 use crate::store::StoreError;
 
 /// Why the service did not do what was asked.
@@ -8,7 +9,7 @@ pub enum ServiceError {
     /// The player asked for something the rules or the match flow do not allow. The message
     /// is written for them; nothing changed.
     #[error("{0}")]
-    Refused(String),
+    Refused(Text),
     /// Something broke on our side (the database, say). Logged; the player gets an apology.
     #[error("system failure: {0}")]
     System(String),
@@ -20,15 +21,17 @@ pub enum ServiceError {
 
 impl ServiceError {
     /// What to tell the player.
-    pub fn player_message(&self) -> String {
+    pub fn player_message(&self) -> Text {
         match self {
             ServiceError::Refused(m) => m.clone(),
-            ServiceError::System(_) => {
-                "Sorry, something went wrong on our side and nothing was changed. Please try again in a moment.".to_string()
-            }
-            ServiceError::Unsure(_) => {
-                "Sorry, something went wrong on our side while saving this, and it may have gone through. Look at `/thud board` before trying again.".to_string()
-            }
+            ServiceError::System(_) => Text::from(
+                "Sorry, something went wrong on our side and nothing was changed. Please try again in a moment.",
+            ),
+            ServiceError::Unsure(_) => Text::from(
+                "Sorry, something went wrong on our side while saving this, and it may have gone through. Look at ",
+            )
+            .code("/thud board")
+            .plain(" before trying again."),
         }
     }
 
@@ -47,7 +50,7 @@ impl From<StoreError> for ServiceError {
 }
 
 /// A refusal with a message for the player.
-pub fn refuse<T>(message: impl Into<String>) -> Result<T, ServiceError> {
+pub fn refuse<T>(message: impl Into<Text>) -> Result<T, ServiceError> {
     Err(ServiceError::Refused(message.into()))
 }
 

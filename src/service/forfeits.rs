@@ -1,7 +1,8 @@
 //! Ending a match early: resigning, claiming it on time, a moderator's abort.
 
 use super::error::{refuse, Result};
-use super::outcome::{full_time, offer_rematch, Action, ButtonStyle, Reply};
+use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use super::text::Text;
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
 use chrono::{DateTime, Utc};
@@ -41,7 +42,7 @@ impl Service {
                 m,
                 seat,
                 Finish::Resigned,
-                format!("**{}** resigns.", actor.name),
+                Text::new().strong(&actor.name).plain(" resigns."),
             )
             .await?;
         tx.commit().await?;
@@ -72,11 +73,11 @@ impl Service {
                 m,
                 waiting.other(),
                 Finish::Timeout,
-                format!(
-                    "**{}** claims the match: {late} missed the deadline of {}.",
-                    actor.name,
-                    full_time(clock.deadline)
-                ),
+                Text::new()
+                    .strong(&actor.name)
+                    .plain(format!(" claims the match: {late} missed the deadline of "))
+                    .time(clock.deadline)
+                    .plain("."),
             )
             .await?;
         tx.commit().await?;
@@ -98,10 +99,14 @@ impl Service {
             .await?;
         super::delivery::queue_match_over(&mut tx, &m, now).await?;
         tx.commit().await?;
-        Ok(Reply::public(format!(
-            "**Match #{}** was aborted by {}. It is recorded but not rated.",
-            m.id, actor.name
-        ))
+        Ok(Reply::public(
+            Text::new()
+                .strong(format!("Match #{}", m.id))
+                .plain(format!(
+                    " was aborted by {}. It is recorded but not rated.",
+                    actor.name
+                )),
+        )
         .saved())
     }
 
@@ -113,7 +118,7 @@ impl Service {
         mut m: StoredMatch,
         loser: Seat,
         finish: Finish,
-        opening: String,
+        opening: Text,
     ) -> Result<Reply> {
         let result = match m.game.forfeit(loser) {
             Ok(r) => r,
@@ -123,7 +128,7 @@ impl Service {
         let mut lines = vec![opening];
         lines.extend(self.finish(tx, &m, &names, &result, finish).await?);
         let winner = m.player(loser.other());
-        let mut reply = Reply::public(lines.join("\n")).saved();
+        let mut reply = Reply::public(Text::lines(lines)).saved();
         if m.computer.is_none_or(|c| c.player != winner) {
             reply = reply.mention(winner);
         }
@@ -141,22 +146,31 @@ fn claimable(m: &StoredMatch, actor: &Actor, now: DateTime<Utc>) -> Result<TurnC
         return refuse("This match has no running clock.");
     };
     if m.computer.is_some_and(|c| c.player == clock.player) {
-        return refuse("The computer never runs out of time: it moves as soon as it has thought. Give it a moment, or look at `/thud board`.");
+        return refuse(
+            Text::from("The computer never runs out of time: it moves as soon as it has thought. Give it a moment, or look at ")
+                .code("/thud board")
+                .plain("."),
+        );
     }
     if clock.vacation_since.is_some() {
         return refuse("Your opponent is on vacation: their clock stands still until they are back, and the deadline moves on by the time away.");
     }
     if clock.paused_at.is_some() {
-        return refuse(format!(
-            "The clock of this match is paused: {}. Nobody loses on time while the bot cannot reach the players; resume it from `/thud games`.",
-            m.trouble.as_deref().unwrap_or("the bot could not post in its channel")
-        ));
+        return refuse(
+            Text::from(format!(
+                "The clock of this match is paused: {}. Nobody loses on time while the bot cannot reach the players; resume it from ",
+                m.trouble.as_deref().unwrap_or("the bot could not post in its channel")
+            ))
+            .code("/thud games")
+            .plain("."),
+        );
     }
     if now < clock.deadline {
-        return refuse(format!(
-            "Your opponent still has time: the deadline is {}. You can claim the match after that.",
-            full_time(clock.deadline)
-        ));
+        return refuse(
+            Text::from("Your opponent still has time: the deadline is ")
+                .time(clock.deadline)
+                .plain(". You can claim the match after that."),
+        );
     }
     Ok(clock)
 }

@@ -4,7 +4,8 @@ use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 use super::error::Result;
-use super::outcome::{channel, full_time, Reply};
+use super::outcome::Reply;
+use super::text::Text;
 use super::{Actor, Names, Place, Service};
 use crate::game::{MatchResult, Points, Seat};
 use crate::store::{Finish, MatchState, Rating, Scope, StoredMatch, Tx, UserId};
@@ -70,7 +71,7 @@ impl Service {
         m: &StoredMatch,
         names: &Names,
         result: &MatchResult,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<Text>> {
         if !m.rated {
             return Ok(Vec::new());
         }
@@ -133,7 +134,7 @@ impl Service {
                 }
             }
         }
-        Ok(vec![format!("Ratings on this server: {line}.")])
+        Ok(vec![Text::from(format!("Ratings on this server: {line}."))])
     }
 
     /// One page (from 1) of a ladder.
@@ -158,13 +159,17 @@ impl Service {
                 )
             }));
         }
-        let mut text = format!("**Leaderboard — {title}** (page {page} of {pages})\n");
+        let mut text = Text::new()
+            .strong(format!("Leaderboard — {title}"))
+            .plain(format!(" (page {page} of {pages})\n"));
         for s in &standings {
             let r = &s.rating;
+            text = text
+                .code(format!("{:>3}.", s.rank))
+                .plain(" ")
+                .strong(&s.name);
             text.push_str(&format!(
-                "`{:>3}.` **{}** {} · {} {} · {}W {}D {}L · net {}\n",
-                s.rank,
-                s.name,
+                " {} · {} {} · {}W {}D {}L · net {}\n",
                 shown(r),
                 r.games,
                 if r.games == 1 { "match" } else { "matches" },
@@ -174,8 +179,8 @@ impl Service {
                 net(r)
             ));
         }
-        text.push_str(&format!(
-            "A `?` marks a provisional rating (deviation above {PROVISIONAL_DEVIATION:.0})."
+        text = text.plain("A ").code("?").plain(format!(
+            " marks a provisional rating (deviation above {PROVISIONAL_DEVIATION:.0})."
         ));
         Ok(Reply::public(text))
     }
@@ -183,7 +188,7 @@ impl Service {
     /// A player's ratings and record; `viewer`'s record against them when it is someone else,
     /// and the player's record against each level of the computer.
     pub async fn stats(&self, place: Place, viewer: &Actor, player: &Actor) -> Result<Reply> {
-        let mut text = format!("**{}**\n", player.name);
+        let mut text = Text::new().strong(&player.name).line();
         let mut any = false;
         for (scope, title) in [
             (Scope::Guild(place.guild), "This server"),
@@ -224,13 +229,14 @@ impl Service {
             let left = allowance - self.store.vacation_used(player.id, now).await?;
             let away = self.store.vacations_of(&[player.id]).await?;
             text.push_str(&format!(
-                "Vacation: {} left of {} a year{}\n",
+                "Vacation: {} left of {} a year",
                 super::vacation::span(left.max(chrono::Duration::zero())),
                 super::vacation::span(allowance),
-                away.get(&player.id)
-                    .map(|v| format!("; on vacation until {}", full_time(v.until)))
-                    .unwrap_or_default()
             ));
+            if let Some(v) = away.get(&player.id) {
+                text = text.plain("; on vacation until ").time(v.until);
+            }
+            text.push_str("\n");
         }
         for r in self.store.record_against_computer(player.id).await? {
             text.push_str(&format!(
@@ -262,7 +268,7 @@ impl Service {
                 ));
             }
         }
-        Ok(Reply::public(text.trim_end().to_string()))
+        Ok(Reply::public(text.trim_end()))
     }
 
     /// A player's recent matches.
@@ -279,7 +285,9 @@ impl Service {
         }
         let ids: Vec<UserId> = matches.iter().flat_map(|m| m.players).collect();
         let names = Names(self.store.names(&ids).await?);
-        let mut text = format!("**Recent matches of {}**\n", player.name);
+        let mut text = Text::new()
+            .strong(format!("Recent matches of {}", player.name))
+            .line();
         for m in &matches {
             let opponent = if m.players[0] == player.id {
                 m.players[1]
@@ -303,15 +311,18 @@ impl Service {
                 .map(|p| format!(" {}–{}", p[mine], p[1 - mine]))
                 .unwrap_or_default();
             let date = m.finished_at.unwrap_or(m.created_at).format("%Y-%m-%d");
-            text.push_str(&format!(
-                "`#{}` vs **{}** · {} · {verdict}{score}{how} · {date} · {}\n",
-                m.id,
-                names.of(opponent),
-                m.variant.title(),
-                channel(m.channel)
-            ));
+            text = text
+                .code(format!("#{}", m.id))
+                .plain(" vs ")
+                .strong(names.of(opponent))
+                .plain(format!(
+                    " · {} · {verdict}{score}{how} · {date} · ",
+                    m.variant.title()
+                ))
+                .channel(m.channel)
+                .line();
         }
-        Ok(Reply::public(text.trim_end().to_string()))
+        Ok(Reply::public(text.trim_end()))
     }
 }
 

@@ -22,6 +22,7 @@ mod records;
 mod rematch;
 mod settings;
 mod suggestions;
+mod text;
 mod timekeeping;
 mod trouble;
 mod vacation;
@@ -31,12 +32,11 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use delivery::{BoardShot, Delivery, DeliveryFailure, NoticeBody, NoticeKind};
 pub use error::{Result, ServiceError};
 pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
-pub use outcome::{
-    full_time, mention, relative_time, Action, Attachment, Button, ButtonStyle, Reply,
-};
+pub use outcome::{Action, Attachment, Button, ButtonStyle, Reply};
 pub use play::{MoveRequest, Verb};
 pub use settings::rules_text;
 pub use suggestions::Choice;
+pub use text::{Span, Text, TimeStyle};
 pub use timekeeping::TickReport;
 
 use std::collections::HashMap;
@@ -221,7 +221,8 @@ impl Service {
         &self.config
     }
 
-    fn now(&self) -> DateTime<Utc> {
+    /// The time on the service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
         self.clock.now()
     }
 
@@ -259,7 +260,7 @@ impl Service {
         names: &Names,
         progress: &Progress,
         battle_id: i64,
-    ) -> Result<(Vec<String>, Option<UserId>)> {
+    ) -> Result<(Vec<Text>, Option<UserId>)> {
         let now = self.now();
         let mut lines = Vec::new();
         if let Some(result) = &progress.battle_result {
@@ -270,11 +271,15 @@ impl Service {
                 && progress.battle == 1
             {
                 tx.insert_battle(m.id, 2, m.players, m.variant, now).await?;
-                lines.push(format!(
-                    "**Battle 2** begins with the roles swapped: **{}** commands the dwarfs, **{}** the trolls.",
-                    names.of(m.player(Seat::commanding(Side::Dwarfs, 2))),
-                    names.of(m.player(Seat::commanding(Side::Trolls, 2))),
-                ));
+                lines.push(
+                    Text::new()
+                        .strong("Battle 2")
+                        .plain(" begins with the roles swapped: ")
+                        .strong(names.of(m.player(Seat::commanding(Side::Dwarfs, 2))))
+                        .plain(" commands the dwarfs, ")
+                        .strong(names.of(m.player(Seat::commanding(Side::Trolls, 2))))
+                        .plain(" the trolls."),
+                );
             }
         }
         if let Some(result) = &progress.match_result {
@@ -294,15 +299,22 @@ impl Service {
         let side = side_of(m, next);
         if m.computer.is_some_and(|c| c.player == next) {
             // The computer is not pinged: its worker is woken after the commit.
-            lines.push(format!("**{}** ({side}) is thinking.", names.of(next)));
+            lines.push(
+                Text::new()
+                    .strong(names.of(next))
+                    .plain(format!(" ({side}) is thinking.")),
+            );
             return Ok((lines, None));
         }
-        lines.push(format!(
-            "{}, your move ({side}). Deadline {} ({}).",
-            mention(next),
-            full_time(clock.deadline),
-            relative_time(clock.deadline)
-        ));
+        lines.push(
+            Text::new()
+                .player(next, names.of(next))
+                .plain(format!(", your move ({side}). Deadline "))
+                .time(clock.deadline)
+                .plain(" (")
+                .relative(clock.deadline)
+                .plain(")."),
+        );
         Ok((lines, Some(next)))
     }
 
@@ -314,13 +326,13 @@ impl Service {
         names: &Names,
         result: &MatchResult,
         finish: Finish,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<Text>> {
         let now = self.now();
         let winner = result.winner.map(|s| m.player(s));
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
         delivery::queue_match_over(tx, m, now).await?;
-        let mut lines = vec![match_result_text(m, names, result)];
+        let mut lines: Vec<Text> = vec![match_result_text(m, names, result)];
         lines.extend(self.rate(tx, m, names, result).await?);
         Ok(lines)
     }
@@ -425,7 +437,7 @@ fn battle_result_line(variant: Variant, number: u8, result: &BattleResult) -> St
 }
 
 /// The announcement of a finished battle.
-fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleResult) -> String {
+fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleResult) -> Text {
     let why = match result.end {
         BattleEnd::Agreement => "both players agreed to end it".to_string(),
         BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
@@ -439,16 +451,16 @@ fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleR
     let verdict = match result.winner {
         Some(side) => {
             let winner = names.of(m.player(Seat::commanding(side, number)));
-            if m.variant.wins_by_objective() {
-                format!("**{winner}** ({side}) wins battle {number}.")
+            let by = if m.variant.wins_by_objective() {
+                String::new()
             } else {
-                format!(
-                    "**{winner}** ({side}) wins battle {number} by {}.",
-                    result.margin
-                )
-            }
+                format!(" by {}", result.margin)
+            };
+            Text::new()
+                .strong(winner)
+                .plain(format!(" ({side}) wins battle {number}{by}."))
         }
-        None => format!("Battle {number} is drawn."),
+        None => Text::from(format!("Battle {number} is drawn.")),
     };
     let score = if m.variant.wins_by_objective() {
         String::new()
@@ -458,11 +470,14 @@ fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleR
             result.score.dwarfs, result.score.trolls
         )
     };
-    format!("**Battle {number} is over**: {why}.{score} {verdict}")
+    Text::new()
+        .strong(format!("Battle {number} is over"))
+        .plain(format!(": {why}.{score} "))
+        .then(verdict)
 }
 
 /// The announcement of a finished match.
-fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> String {
+fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> Text {
     let first = names.of(m.players[0]);
     let second = names.of(m.players[1]);
     let mut per_battle = Vec::new();
@@ -480,21 +495,21 @@ fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> St
         result.total(Seat::Second)
     );
     let verdict = match (result.winner, result.forfeited_by) {
-        (Some(w), Some(_)) => format!("**{}** wins the match by forfeit.", names.of(m.player(w))),
-        (Some(w), None) => format!(
-            "**{}** wins the match by {}.",
-            names.of(m.player(w)),
-            result.margin
-        ),
-        (None, _) => "The match is drawn.".to_string(),
+        (Some(w), Some(_)) => Text::new()
+            .strong(names.of(m.player(w)))
+            .plain(" wins the match by forfeit."),
+        (Some(w), None) => Text::new()
+            .strong(names.of(m.player(w)))
+            .plain(format!(" wins the match by {}.", result.margin)),
+        (None, _) => Text::from("The match is drawn."),
     };
     if per_battle.is_empty() {
-        format!("**Match over.** {verdict}")
+        Text::new().strong("Match over.").plain(" ").then(verdict)
     } else {
-        format!(
-            "**Match over** ({}). Total: {totals}. {verdict}",
-            per_battle.join("; ")
-        )
+        Text::new()
+            .strong("Match over")
+            .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
+            .then(verdict)
     }
 }
 
@@ -503,7 +518,9 @@ async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
     match tx.lock_active_match(channel).await? {
         Some(m) => Ok(m),
         None => error::refuse(
-            "There is no match in play in this channel. Start one with `/thud challenge`.",
+            Text::from("There is no match in play in this channel. Start one with ")
+                .code("/thud challenge")
+                .plain("."),
         ),
     }
 }
@@ -512,6 +529,10 @@ async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
 fn seat_of(m: &StoredMatch, actor: &Actor) -> Result<Seat> {
     match m.seat_of(actor.id) {
         Some(s) => Ok(s),
-        None => error::refuse("You are not playing in this match. Anyone can watch with `/thud board`; only the two players act."),
+        None => error::refuse(
+            Text::from("You are not playing in this match. Anyone can watch with ")
+                .code("/thud board")
+                .plain("; only the two players act."),
+        ),
     }
 }

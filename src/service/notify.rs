@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 
 use super::delivery::{queue, BoardShot, Delivery, NoticeBody, NoticeKind};
 use super::error::Result;
-use super::outcome::{channel_link, full_time, mention, relative_time, Reply};
+use super::outcome::{channel_link, Reply};
+use super::text::Text;
 use super::{Place, Service};
 use crate::store::{ChannelId, GuildId, MatchId, MatchState, NoticeState, StoredMatch, Tx, UserId};
 
@@ -18,20 +19,28 @@ impl Service {
         tx: &mut Tx,
         m: &StoredMatch,
         player: UserId,
-        said: &str,
+        said: Text,
         board: Option<BoardShot>,
         deadline: DateTime<Utc>,
     ) -> Result<bool> {
         let notify = tx.settings(player).await?.notify;
         if notify.by_dm() {
-            let text = format!(
-                "{said}\nIt is your move in match #{} ({}). Deadline {} ({}). The match: {}",
-                m.id,
-                m.variant.title(),
-                full_time(deadline),
-                relative_time(deadline),
-                channel_link(m.guild, m.channel)
-            );
+            let text = said
+                .line()
+                .plain(format!(
+                    "It is your move in match #{} ({}). Deadline ",
+                    m.id,
+                    m.variant.title()
+                ))
+                .time(deadline)
+                .plain(" (")
+                .relative(deadline)
+                .plain("). Play it in ")
+                .link(
+                    format!("match #{}'s channel", m.id),
+                    channel_link(m.guild, m.channel),
+                )
+                .plain(".");
             let mut reply = Reply::public(text);
             reply.board = board;
             let kind = NoticeKind::Announcement;
@@ -48,7 +57,7 @@ impl Service {
         tx: &mut Tx,
         m: &StoredMatch,
         next: Option<UserId>,
-        lines: &[String],
+        lines: &[Text],
     ) -> Result<Option<UserId>> {
         let Some(next) = next else {
             return Ok(None);
@@ -56,7 +65,7 @@ impl Service {
         let deadline = super::turn_clock(next, self.now(), m.days_per_move).deadline;
         let said = without_ping(lines);
         let ping = self
-            .tell_turn(tx, m, next, &said, Some(current_board(m)), deadline)
+            .tell_turn(tx, m, next, said, Some(current_board(m)), deadline)
             .await?;
         Ok(ping.then_some(next))
     }
@@ -71,13 +80,24 @@ impl Service {
             let only_dm = !tx.settings(player).await?.notify.in_channel();
             let m = tx.lock_match(id).await?;
             if let Some(m) = m.filter(|m| only_dm && m.state == MatchState::Active) {
-                let mut text = format!("{}: {}", mention(player), delivery.reply.text);
+                let name = tx
+                    .names(&[player])
+                    .await?
+                    .remove(&player)
+                    .unwrap_or_default();
+                let mut text = Text::new()
+                    .player(player, name)
+                    .plain(": ")
+                    .then(delivery.reply.text.clone());
                 if tx.note_dm_hint(player, now).await? {
-                    text.push_str(
-                        "\n(I could not send you this as a direct message: Discord refused it. \
-                         To get turn notices by DM, allow direct messages from members of this server \
-                         in its Privacy Settings; or choose `/thud settings notify:channel`.)",
-                    );
+                    text = text
+                        .plain(
+                            "\n(I could not send you this as a direct message: Discord refused it. \
+                             To get turn notices by DM, allow direct messages from members of this server \
+                             in its Privacy Settings; or choose ",
+                        )
+                        .code("/thud settings notify:channel")
+                        .plain(".)");
                 }
                 let mut reply = Reply::public(text).mention(player);
                 reply.board = delivery.reply.board;
@@ -129,6 +149,6 @@ pub(super) fn current_board(m: &StoredMatch) -> BoardShot {
 
 /// The lines of an announcement to repeat in a direct message: all but the last, which pings
 /// the player to move in the channel.
-pub(super) fn without_ping(lines: &[String]) -> String {
-    lines[..lines.len().saturating_sub(1)].join("\n")
+pub(super) fn without_ping(lines: &[Text]) -> Text {
+    Text::lines(lines[..lines.len().saturating_sub(1)].iter().cloned())
 }

@@ -1,13 +1,9 @@
-//! What the service hands back to a front-end: plain text, files, buttons and who to mention.
-//!
-//! Text uses Discord's markdown, which reads fine as plain text, and three tokens a front-end
-//! may turn into something of its own: `<@user>` (a player), `<#channel>` and `<t:unix:R>` /
-//! `<t:unix:f>` (a time, relative or in full). Only the users in [`Reply::mentions`] may be
-//! pinged; every other `<@user>` is shown as a name without a notification.
-
-use chrono::{DateTime, Utc};
+//! What the service hands back to a front-end: a [`Text`], files, buttons and who to mention.
+//! Only the users in [`Reply::mentions`] may be pinged; every other player in the text is
+//! shown as a name without a notification.
 
 use super::delivery::BoardShot;
+use super::text::Text;
 use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
 
 /// A file to attach: a board picture, a replay or a record.
@@ -116,7 +112,7 @@ pub struct Button {
 /// A message for the channel (or, when `private`, for the asking player only).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Reply {
-    pub text: String,
+    pub text: Text,
     pub attachments: Vec<Attachment>,
     pub buttons: Vec<Button>,
     /// The users this message pings.
@@ -138,7 +134,7 @@ pub struct Reply {
 
 impl Reply {
     /// A message for the channel.
-    pub fn public(text: impl Into<String>) -> Reply {
+    pub fn public(text: impl Into<Text>) -> Reply {
         Reply {
             text: text.into(),
             ..Reply::default()
@@ -146,7 +142,7 @@ impl Reply {
     }
 
     /// A message for the asking player only.
-    pub fn private(text: impl Into<String>) -> Reply {
+    pub fn private(text: impl Into<Text>) -> Reply {
         Reply {
             text: text.into(),
             private: true,
@@ -185,29 +181,9 @@ impl Reply {
     }
 }
 
-/// A player mention token.
-pub fn mention(user: UserId) -> String {
-    format!("<@{user}>")
-}
-
-/// A channel token.
-pub fn channel(channel: ChannelId) -> String {
-    format!("<#{channel}>")
-}
-
 /// A link to a channel on any server, for lists that span servers.
 pub fn channel_link(guild: GuildId, channel: ChannelId) -> String {
     format!("https://discord.com/channels/{guild}/{channel}")
-}
-
-/// A time shown relative to now ("in 2 days").
-pub fn relative_time(at: DateTime<Utc>) -> String {
-    format!("<t:{}:R>", at.timestamp())
-}
-
-/// A time shown in full in the reader's time zone.
-pub fn full_time(at: DateTime<Utc>) -> String {
-    format!("<t:{}:f>", at.timestamp())
 }
 
 /// `reply`, announcing the end of match `id`, with a button to play it again.

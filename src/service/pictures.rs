@@ -39,7 +39,7 @@ impl DrawnBoard {
         match self.picture {
             Some((filename, png)) => reply.attach(filename, png),
             None => {
-                reply.text.push_str(&format!("\n```\n{}```", self.text));
+                reply.text = reply.text.block(self.text);
                 reply
             }
         }

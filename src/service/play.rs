@@ -3,6 +3,7 @@
 use super::error::{refuse, Result};
 use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::text::Text;
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
@@ -48,10 +49,15 @@ impl MoveRequest {
         // The longest real move is a trample or a capture of eight squares; anything much
         // longer is not a move, and is not echoed back whole.
         if let Some(long) = inputs.iter().find(|s| s.chars().count() > MAX_MOVE_TEXT) {
-            return refuse(format!(
-                "`{}` is too long to be a move. Write a move like `dF1-F5` or `TG7-F6xE5xF5`.",
-                echo(long)
-            ));
+            return refuse(
+                Text::new()
+                    .code(echo(long))
+                    .plain(" is too long to be a move. Write a move like ")
+                    .code("dF1-F5")
+                    .plain(" or ")
+                    .code("TG7-F6xE5xF5")
+                    .plain("."),
+            );
         }
         match self {
             MoveRequest::Notation(s) => match s.parse::<MoveText>() {
@@ -91,12 +97,24 @@ impl MoveRequest {
 fn check_verb(verb: Option<Verb>, mv: &Move) -> Result<()> {
     match (verb, mv) {
         (Some(Verb::Hurl), Move::Hurl { .. }) => Ok(()),
-        (Some(Verb::Hurl), _) => refuse(format!(
-            "`{mv}` is not a hurl: a hurl lands a dwarf on a troll and captures it. Use `/thud move` for a plain move."
-        )),
+        (Some(Verb::Hurl), _) => refuse(
+            Text::new()
+                .code(mv.to_string())
+                .plain(" is not a hurl: a hurl lands a dwarf on a troll and captures it. Use ")
+                .code("/thud move")
+                .plain(" for a plain move."),
+        ),
         (Some(Verb::Shove), Move::Troll { captures, .. }) if !captures.is_empty() => Ok(()),
-        (Some(Verb::Shove), Move::Troll { .. }) => refuse("A shove must capture a dwarf. Use `/thud move` for a plain step."),
-        (Some(Verb::Shove), _) => refuse(format!("`{mv}` is not a shove: only trolls shove.")),
+        (Some(Verb::Shove), Move::Troll { .. }) => refuse(
+            Text::from("A shove must capture a dwarf. Use ")
+                .code("/thud move")
+                .plain(" for a plain step."),
+        ),
+        (Some(Verb::Shove), _) => refuse(
+            Text::new()
+                .code(mv.to_string())
+                .plain(" is not a shove: only trolls shove."),
+        ),
         _ => Ok(()),
     }
 }
@@ -120,7 +138,13 @@ impl Service {
         let battle_row = m.current_battle().clone();
         let (mv, progress) = match m.game.play(seat, &text) {
             Ok(done) => done,
-            Err(e) => return refuse(format!("`{text}` is not legal: {e}.")),
+            Err(e) => {
+                return refuse(
+                    Text::new()
+                        .code(text.to_string())
+                        .plain(format!(" is not legal: {e}.")),
+                )
+            }
         };
         check_verb(request.verb(), &mv)?;
         tx.save_player(&actor.player(), now).await?;
@@ -149,11 +173,11 @@ impl Service {
                 m.proposal = None;
             }
             if answered_by_moving {
-                lines.push(format!(
+                lines.push(Text::from(format!(
                     "{}'s proposal to end the battle lapses: {} moved instead.",
                     names.of(p.proposer),
                     actor.name
-                ));
+                )));
             }
         }
         let said = said_move(&m, index, &actor.name, ply, &mv);
@@ -167,7 +191,7 @@ impl Service {
         self.wake_computer();
         self.outbox_signal.notify_waiters();
 
-        let mut reply = Reply::public(lines.join("\n")).saved();
+        let mut reply = Reply::public(Text::lines(lines)).saved();
         if let Some(next) = ping {
             reply = reply.mention(next);
         }
@@ -180,16 +204,19 @@ impl Service {
 
 /// The announcement of move `mv`, ply `ply` of battle `index` (from 0), by `who`, with what it
 /// captured and the score after it.
-pub(super) fn said_move(m: &StoredMatch, index: usize, who: &str, ply: u32, mv: &Move) -> String {
+pub(super) fn said_move(m: &StoredMatch, index: usize, who: &str, ply: u32, mv: &Move) -> Text {
     let battle = &m.game.battles()[index];
     let side = battle.start().side_to_move();
     let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
     let captured = mv.captured();
-    let mut said = format!("**{who}** ({mover_side}) plays `{mv}`");
+    let mut said = Text::new()
+        .strong(who)
+        .plain(format!(" ({mover_side}) plays "))
+        .code(mv.to_string());
     if !captured.is_empty() {
         said.push_str(&format!(", capturing {captured}"));
     }
-    said.push('.');
+    said.push_str(".");
     if !m.variant.wins_by_objective() {
         let score = battle.score();
         said.push_str(&format!(

@@ -2,6 +2,7 @@
 
 use super::error::{refuse, Result, ServiceError};
 use super::outcome::Reply;
+use super::text::Text;
 use super::{battle_result_line, Names, Place, Service};
 use crate::game::{GameRecord, Seat, Side};
 use crate::render::{Caption, Theme};
@@ -15,9 +16,9 @@ impl Service {
             None => match self.store.latest_match_in(place.channel).await? {
                 Some(id) => id,
                 None => {
-                    return refuse(
+                    return refuse(Text::prose(
                         "No match has been played in this channel; name one with `match:`.",
-                    )
+                    ))
                 }
             },
         };
@@ -34,13 +35,16 @@ impl Service {
         let record = game_record(&m, &names);
         let text = record.to_text();
         let moves: usize = m.game.battles().iter().map(|b| b.moves().len()).sum();
-        Ok(Reply::public(format!(
-            "Record of **match #{}** ({}, {moves} moves): {} v {}.",
-            m.id,
-            m.variant.title(),
-            names.of(m.players[0]),
-            names.of(m.players[1])
-        ))
+        Ok(Reply::public(
+            Text::from("Record of ")
+                .strong(format!("match #{}", m.id))
+                .plain(format!(
+                    " ({}, {moves} moves): {} v {}.",
+                    m.variant.title(),
+                    names.of(m.players[0]),
+                    names.of(m.players[1])
+                )),
+        )
         .attach(format!("thud-match-{}.txt", m.id), text.into_bytes()))
     }
 
@@ -105,7 +109,7 @@ impl Service {
             }
         };
         let text = if span.is_whole() {
-            format!(
+            Text::prose(&format!(
                 "Replay of battle {number} of **match #{}**: {} {}.",
                 m.id,
                 span.total_moves,
@@ -114,16 +118,16 @@ impl Service {
                 } else {
                     "moves"
                 }
-            )
+            ))
         } else {
-            format!(
+            Text::prose(&format!(
                 "Replay of battle {number} of **match #{}**: moves {} to {} of {} (the whole battle would be larger than the {} MiB a file may have here).",
                 m.id,
                 span.first_move,
                 span.last_move,
                 span.total_moves,
                 limit / (1024 * 1024)
-            )
+            ))
         };
         Ok(Reply::public(text).attach(format!("thud-match-{}-battle-{number}.gif", m.id), gif))
     }

@@ -4,6 +4,7 @@
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
 use super::outcome::Reply;
+use super::text::Text;
 use super::{Actor, ChallengeOptions, Names, Place, Service};
 use crate::game::Seat;
 use crate::store::{ChannelId, MatchId, MatchState, SideChoice};
@@ -35,9 +36,9 @@ impl Service {
                 ))
             }
             MatchState::Aborted => {
-                return refuse(format!(
+                return refuse(Text::prose(&format!(
                     "Match #{id} was stopped; start a new one with `/thud challenge`."
-                ))
+                )))
             }
             MatchState::Finished => {}
         }

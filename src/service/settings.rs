@@ -2,6 +2,7 @@
 
 use super::error::{refuse, Result};
 use super::outcome::Reply;
+use super::text::Text;
 use super::{Actor, Service};
 use crate::game::Variant;
 use crate::render::Theme;
@@ -23,7 +24,11 @@ impl Service {
                 match BoardStyle::from_name(s.trim().to_ascii_lowercase().as_str()) {
                     Some(b) => b,
                     None => {
-                        return refuse(format!("`{s}` is not a board style; choose full or brief."))
+                        return refuse(
+                            Text::new()
+                                .code(s)
+                                .plain(" is not a board style; choose full or brief."),
+                        )
                     }
                 };
         }
@@ -31,9 +36,11 @@ impl Service {
             let parsed: Theme = match t.parse() {
                 Ok(t) => t,
                 Err(_) => {
-                    return refuse(format!(
-                        "`{t}` is not a theme; choose default or high-contrast."
-                    ))
+                    return refuse(
+                        Text::new()
+                            .code(t)
+                            .plain(" is not a theme; choose default or high-contrast."),
+                    )
                 }
             };
             settings.theme = parsed.to_string();
@@ -52,13 +59,13 @@ impl Service {
             Notify::Dm => "a direct message (the channel message does not ping you)",
             Notify::Both => "a ping in the match's channel and a direct message",
         };
-        Ok(Reply::private(format!(
+        Ok(Reply::private(Text::prose(&format!(
             "{} board style **{}**, theme **{}**, notify **{}**: your turns and reminders reach you by {hear}.",
             if changed { "Saved:" } else { "Your settings:" },
             settings.board_style.name(),
             settings.theme,
             settings.notify.name(),
-        )))
+        ))))
     }
 
     /// The rules of a variant (classic by default), for `/thud rules`.
@@ -74,7 +81,7 @@ const MATCH: &str = "**A match** is two battles: whoever commands the dwarfs in 
 A battle ends when both players agree (`/thud end`) or when the player to move has no legal move.";
 
 /// The rules of `variant` as a player reads them.
-pub fn rules_text(variant: Variant) -> String {
+pub fn rules_text(variant: Variant) -> Text {
     let body = match variant {
         Variant::Classic => "**Classic Thud.** 32 dwarfs on the edge, 8 trolls around the Thudstone in the middle. Dwarfs move first; no passing; nothing lands on or passes over the Thudstone.\n\
 **Dwarf**: moves like a chess queen over empty squares, or **hurls**: the front dwarf of a straight line of N dwarfs travels up to N squares along the line onto a troll and captures it (a lone dwarf hurls 1 square).\n\
@@ -87,5 +94,5 @@ Dwarfs move like queens or hurl along their line onto a troll, as in classic. Sc
 **Troll**: walks 1 to 3 squares in a straight line without capturing, or **tramples**: jumps over an adjacent dwarf onto the empty square beyond, removing it, and may jump again, changing direction, stopping after any jump (`TF3-H5-J7xG4xI6`).\n\
 **Winning**: the dwarfs win a battle by bringing the Rock to F1–J1; the trolls win when three trolls stand next to the Rock after a troll move. A battle ended by agreement or with no legal move is drawn. A battle won is 1 point, a draw ½.",
     };
-    format!("{body}\n{MATCH}\n{NOTATION}")
+    Text::prose(&format!("{body}\n{MATCH}\n{NOTATION}"))
 }

@@ -6,7 +6,8 @@
 use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::Result;
 use super::notify::queue_dm;
-use super::outcome::{channel_link, full_time, mention, relative_time, Reply};
+use super::outcome::{channel_link, Reply};
+use super::text::Text;
 use super::{names_in, Names, Place, Service};
 use crate::store::Finish;
 
@@ -72,12 +73,16 @@ impl Service {
                 } else {
                     "less than a day is left"
                 };
-                let said = format!(
-                    "a reminder: it is your move in match #{}, and {left}. The deadline is {} ({}); after it your opponent may claim the match.",
-                    r.match_id,
-                    full_time(r.deadline),
-                    relative_time(r.deadline)
-                );
+                let said = |opening: &str| {
+                    Text::from(format!(
+                        "{opening} reminder: it is your move in match #{}, and {left}. The deadline is ",
+                        r.match_id
+                    ))
+                    .time(r.deadline)
+                    .plain(" (")
+                    .relative(r.deadline)
+                    .plain("); after it your opponent may claim the match.")
+                };
                 let kind = NoticeKind::Reminder {
                     player: r.player,
                     turn_started_at: r.turn_started_at,
@@ -85,17 +90,20 @@ impl Service {
                 // Reminders follow the player's choice of channel, direct message or both.
                 let notify = tx.settings(r.player).await?.notify;
                 if notify.by_dm() {
-                    let mut text = said.clone();
-                    if let Some(first) = text.get_mut(0..1) {
-                        first.make_ascii_uppercase();
-                    }
-                    text.push_str(&format!(" The match: {}", channel_link(r.guild, r.channel)));
-                    let reply = Reply::public(text);
+                    let text = said("A").plain(" Play it in ").link(
+                        format!("match #{}'s channel", r.match_id),
+                        channel_link(r.guild, r.channel),
+                    );
+                    let reply = Reply::public(text.plain("."));
                     queue_dm(&mut tx, (r.guild, r.match_id), r.player, kind, &reply, now).await?;
                 }
                 if notify.in_channel() {
-                    let reply =
-                        Reply::public(format!("{}, {said}", mention(r.player))).mention(r.player);
+                    let name = Names(tx.names(&[r.player]).await?).of(r.player);
+                    let text = Text::new()
+                        .player(r.player, name)
+                        .plain(", ")
+                        .then(said("a"));
+                    let reply = Reply::public(text).mention(r.player);
                     let place = Place {
                         guild: r.guild,
                         channel: r.channel,
@@ -138,10 +146,9 @@ impl Service {
                 };
                 let match_id = m.id;
                 let late = names.of(m.player(loser));
-                let opening = format!(
-                    "{late} missed the deadline of {}; the match is forfeited.",
-                    full_time(clock.deadline)
-                );
+                let opening = Text::from(format!("{late} missed the deadline of "))
+                    .time(clock.deadline)
+                    .plain("; the match is forfeited.");
                 let reply = self
                     .forfeit(&mut tx, m, loser, Finish::Timeout, opening)
                     .await?;

@@ -5,8 +5,9 @@
 //! or stop it, unrated.
 
 use super::error::{refuse, Result};
-use super::outcome::{channel, full_time, mention, relative_time, Reply};
+use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
+use super::text::Text;
 use super::{names_in, seat_of, Actor, Place, Service};
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
 
@@ -77,19 +78,21 @@ impl Service {
         let index = m.game.battles().len() - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
         tx.commit().await?;
-        let mut text = format!(
-            "**{}** resumes match #{id} in {}.",
-            actor.name,
-            channel(place.channel)
-        );
-        let mut reply = Reply::public(String::new());
+        let mut text = Text::new()
+            .strong(&actor.name)
+            .plain(format!(" resumes match #{id} in "))
+            .channel(place.channel)
+            .plain(".");
+        let mut reply = Reply::default();
         if let Some(c) = clock {
-            text.push_str(&format!(
-                " The clock runs again: {}, your move. Deadline {} ({}).",
-                mention(c.player),
-                full_time(c.deadline),
-                relative_time(c.deadline)
-            ));
+            text = text
+                .plain(" The clock runs again: ")
+                .player(c.player, names.of(c.player))
+                .plain(", your move. Deadline ")
+                .time(c.deadline)
+                .plain(" (")
+                .relative(c.deadline)
+                .plain(").");
             reply = reply.mention(c.player);
         }
         reply.text = text;

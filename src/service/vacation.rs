@@ -11,7 +11,8 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::delivery::{queue, NoticeKind};
 use super::error::{refuse, Result};
-use super::outcome::{full_time, relative_time, Reply};
+use super::outcome::Reply;
+use super::text::Text;
 use super::{Actor, Place, Service};
 use crate::store::{MatchId, StoreError, Tx, UserId};
 
@@ -41,13 +42,16 @@ impl Service {
         let mut tx = self.store.begin().await?;
         let matches = tx.lock_matches_of(actor.id).await?;
         if let Some(v) = tx.vacation_of(actor.id).await? {
-            return refuse(format!(
-                "You are already on vacation until {}. End it early with `/thud vacation end`.",
-                full_time(v.until)
-            ));
+            return refuse(
+                Text::from("You are already on vacation until ")
+                    .time(v.until)
+                    .plain(". End it early with ")
+                    .code("/thud vacation end")
+                    .plain("."),
+            );
         }
         if tx.has_overdue_turn(actor.id, now).await? {
-            return refuse("One of your moves is already past its deadline: play it (see `/thud games`) before going on vacation.");
+            return refuse(Text::prose("One of your moves is already past its deadline: play it (see `/thud games`) before going on vacation."));
         }
         let left = allowance - tx.vacation_used(actor.id, now).await?;
         if left < Duration::hours(1) {
@@ -77,23 +81,31 @@ impl Service {
             Err(StoreError::Conflict(_)) => return refuse("You are already on vacation."),
             Err(e) => return Err(e.into()),
         }
-        let note = format!(
-            "**{}** is on vacation until {} ({}): their clocks stand still, and their deadlines move on by the time away.",
-            actor.name,
-            full_time(until),
-            relative_time(until)
-        );
-        self.announce_to(&mut tx, &matches, &note, now).await?;
+        let note = Text::new()
+            .strong(&actor.name)
+            .plain(" is on vacation until ")
+            .time(until)
+            .plain(" (")
+            .relative(until)
+            .plain("): their clocks stand still, and their deadlines move on by the time away.");
+        self.announce_to(&mut tx, &matches, note, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::private(format!(
-            "You are on vacation until {} ({}). Your clocks in {} stand still; your opponents are told. \
-             End it early with `/thud vacation end`; only the time you take counts against your {} a year.",
-            full_time(until),
-            relative_time(until),
-            super::ladder::count(matches.len() as i64, "match", "matches"),
-            span(allowance),
-        )))
+        Ok(Reply::private(
+            Text::from("You are on vacation until ")
+                .time(until)
+                .plain(" (")
+                .relative(until)
+                .plain(format!(
+                    "). Your clocks in {} stand still; your opponents are told. End it early with ",
+                    super::ladder::count(matches.len() as i64, "match", "matches"),
+                ))
+                .code("/thud vacation end")
+                .plain(format!(
+                    "; only the time you take counts against your {} a year.",
+                    span(allowance)
+                )),
+        ))
     }
 
     /// `actor` comes back early.
@@ -158,8 +170,10 @@ impl Service {
         at: DateTime<Utc>,
     ) -> Result<()> {
         tx.end_vacation(player, at).await?;
-        let note = format!("**{name}** is back from vacation: their clocks run again.");
-        self.announce_to(tx, matches, &note, self.now()).await
+        let note = Text::new()
+            .strong(name)
+            .plain(" is back from vacation: their clocks run again.");
+        self.announce_to(tx, matches, note, self.now()).await
     }
 
     /// Tells the channel of each of `matches` `text`.
@@ -167,7 +181,7 @@ impl Service {
         &self,
         tx: &mut Tx,
         matches: &[MatchId],
-        text: &str,
+        text: Text,
         now: DateTime<Utc>,
     ) -> Result<()> {
         for id in matches {
@@ -178,8 +192,10 @@ impl Service {
                 guild: m.guild,
                 channel: m.channel,
             };
-            let body =
-                super::delivery::NoticeBody::new(NoticeKind::Announcement, &Reply::public(text));
+            let body = super::delivery::NoticeBody::new(
+                NoticeKind::Announcement,
+                &Reply::public(text.clone()),
+            );
             queue(tx, place, Some(m.id), &body, now).await?;
         }
         Ok(())

@@ -56,7 +56,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
             None,
         )
         .await);
-    assert!(start.text.contains("**Match #"), "{}", start.text);
+    assert!(start.text.contains("Match #"), "{}", start.text);
     assert!(start.text.contains("level 1"), "{}", start.text);
     assert!(start.text.contains("not rated"), "{}", start.text);
     assert_eq!(start.mentions, [alice().id]);
@@ -64,7 +64,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
 
     let moved = ok(play(&service, 1, "dF1-F5").await);
     assert!(
-        moved.text.contains("**thudbot** (trolls) is thinking."),
+        moved.text.contains("thudbot (trolls) is thinking."),
         "{}",
         moved.text
     );
@@ -92,7 +92,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
         notice
             .reply
             .text
-            .contains("**thudbot (level 1)** (trolls) plays `T"),
+            .contains("thudbot (level 1) (trolls) plays T"),
         "{}",
         notice.reply.text
     );
@@ -136,11 +136,7 @@ async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
         "the default level: {}",
         start.text
     );
-    assert!(
-        start.text.contains("**thudbot** moves first"),
-        "{}",
-        start.text
-    );
+    assert!(start.text.contains("thudbot moves first"), "{}", start.text);
     assert!(start.mentions.is_empty(), "{:?}", start.mentions);
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 2).await;
@@ -236,12 +232,12 @@ async fn the_computer_declines_to_end_a_battle_it_can_still_win_material_in() {
     ok(play(&service, 5, "dF1-F6").await);
     let answer = ok(service.propose_end(at, &alice()).await);
     assert!(
-        answer.text.contains("**alice** proposes ending battle 1"),
+        answer.text.contains("alice proposes ending battle 1"),
         "{}",
         answer.text
     );
     assert!(
-        answer.text.contains("**thudbot** wants to keep playing"),
+        answer.text.contains("thudbot wants to keep playing"),
         "{}",
         answer.text
     );
@@ -275,16 +271,8 @@ async fn the_computer_agrees_to_end_a_battle_where_nothing_can_be_won() {
         .await);
     // At the start, with its dwarfs to move, the computer sees nothing to win soon.
     let answer = ok(service.propose_end(at, &alice()).await);
-    assert!(
-        answer.text.contains("**thudbot** agrees"),
-        "{}",
-        answer.text
-    );
-    assert!(
-        answer.text.contains("**Battle 2** begins"),
-        "{}",
-        answer.text
-    );
+    assert!(answer.text.contains("thudbot agrees"), "{}", answer.text);
+    assert!(answer.text.contains("Battle 2 begins"), "{}", answer.text);
     assert!(
         answer.text.contains("your move (dwarfs)"),
         "{}",

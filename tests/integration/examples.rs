@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use thudbot::game::{MoveText, Position, Variant};
+use thudbot::service::{Span, Text};
 
 /// Where an example is legal: a variant and the pieces on the board (`d` dwarf, `T` troll,
 /// `R` the Thudstone or Rock), the side to move first.
@@ -209,10 +210,22 @@ fn player_texts() -> Vec<(String, String)> {
     for variant in Variant::ALL {
         texts.push((
             format!("/thud rules variant:{}", variant.name()),
-            thudbot::service::rules_text(variant),
+            with_code_marked(&thudbot::service::rules_text(variant)),
         ));
     }
     texts
+}
+
+/// The words of `text`, its code spans (where examples are) between backticks.
+fn with_code_marked(text: &Text) -> String {
+    text.spans()
+        .iter()
+        .map(|s| match s {
+            Span::Code(c) => format!("`{c}`"),
+            Span::Plain(t) | Span::Strong(t) => t.clone(),
+            _ => String::new(),
+        })
+        .collect()
 }
 
 #[test]

@@ -28,7 +28,7 @@ async fn reminders_at(service: &TestService, hours: i64) -> Vec<String> {
     deliver_all(service)
         .await
         .into_iter()
-        .map(|d| d.reply.text)
+        .map(|d| d.reply.text.to_string())
         .filter(|t| t.contains("a reminder"))
         .collect()
 }

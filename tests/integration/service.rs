@@ -6,7 +6,7 @@ use chrono::Duration;
 use thudbot::game::{GameRecord, Move, Position, Side};
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Reply, Service,
-    ServiceError, Verb,
+    ServiceError, Span, Verb,
 };
 use thudbot::store::{ChannelId, Finish, MatchState, Scope, SideChoice, StoredMatch};
 
@@ -194,7 +194,11 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
             },
         )
         .await);
-    assert!(reply.text.contains("`dF1-F5`"), "{}", reply.text);
+    assert!(
+        reply.text.spans().contains(&Span::Code("dF1-F5".into())),
+        "{}",
+        reply.text
+    );
     assert_eq!(reply.mentions, vec![bob().id]);
     assert!(!reply.private);
 
@@ -251,7 +255,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         .await);
     assert!(over.text.contains("wins battle 2 by 7"), "{}", over.text);
     assert!(
-        over.text.contains("**bob** wins the match by 4"),
+        over.text.contains("bob wins the match by 4"),
         "{}",
         over.text
     );
@@ -291,8 +295,8 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert_eq!(global.games, 1);
 
     let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
-    let bob_at = board.text.find("**bob**").unwrap();
-    let alice_at = board.text.find("**alice**").unwrap();
+    let bob_at = board.text.find("bob").unwrap();
+    let alice_at = board.text.find("alice").unwrap();
     assert!(bob_at < alice_at, "{}", board.text);
 
     // The record replays through the engine to the same game.

@@ -76,7 +76,7 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         won.text
     );
     assert!(
-        won.text.contains("**bob** (trolls) wins battle 1."),
+        won.text.contains("bob (trolls) wins battle 1."),
         "{}",
         won.text
     );
@@ -101,7 +101,7 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         over.text
     );
     assert!(
-        over.text.contains("**bob** wins the match by 1."),
+        over.text.contains("bob wins the match by 1."),
         "{}",
         over.text
     );

@@ -147,7 +147,7 @@ pub fn ok(result: Result<Reply, ServiceError>) -> Reply {
 /// The sentence of a service call that must be refused.
 pub fn refusal(result: Result<Reply, ServiceError>) -> String {
     match result {
-        Err(ServiceError::Refused(message)) => message,
+        Err(ServiceError::Refused(message)) => message.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
