@@ -95,7 +95,7 @@ pub struct NewChallenge {
 const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, opponent_id, variant, \
                        challenger_side, days_per_move, created_at, expires_at, state, rated";
 
-/// A row of `challenges`, in the order of [`COLUMNS`].
+/// A row of `challenges`: the columns of [`COLUMNS`], read by name.
 #[derive(sqlx::FromRow)]
 struct ChallengeRow {
     id: ChallengeId,

@@ -178,7 +178,7 @@ pub(super) const MATCH_COLUMNS: &str =
      m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
      m.finished_at, m.first_points, m.second_points, m.trouble, m.computer_id, m.computer_level";
 
-/// A row of `matches`, in the order of [`MATCH_COLUMNS`]; the match summaries read it too.
+/// A row of `matches` ([`MATCH_COLUMNS`], read by name); the match summaries read it too.
 #[derive(sqlx::FromRow)]
 pub(super) struct MatchRow {
     pub id: MatchId,

@@ -30,7 +30,7 @@ pub struct Standing {
     pub rating: Rating,
 }
 
-/// A row of `ratings`, in the order of [`COLUMNS`]. The counts are never negative.
+/// A row of `ratings` ([`COLUMNS`], read by name). A negative count is damage, not a number.
 #[derive(sqlx::FromRow)]
 struct RatingRow {
     player_id: UserId,
