@@ -1,16 +1,14 @@
 //! Challenges: one player invites another to a match in a channel.
 
-use chrono::{DateTime, Utc};
-use sqlx::postgres::PgRow;
-use sqlx::Row;
-
-use super::error::{classify, Result, StoreError};
+use super::error::{classify, Result};
 use super::ids::{ChallengeId, ChannelId, GuildId, UserId};
 use super::{Store, Tx};
 use crate::game::Variant;
+use chrono::{DateTime, Utc};
 
-/// Which side the challenger commands in battle 1.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+/// Which side the challenger commands in battle 1. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum SideChoice {
     Dwarfs,
     Trolls,
@@ -38,8 +36,9 @@ impl SideChoice {
     }
 }
 
-/// Where a challenge stands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Where a challenge stands. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum ChallengeState {
     Pending,
     Accepted,
@@ -57,17 +56,6 @@ impl ChallengeState {
             ChallengeState::Cancelled => "cancelled",
             ChallengeState::Expired => "expired",
         }
-    }
-
-    fn from_name(name: &str) -> Result<ChallengeState> {
-        Ok(match name {
-            "pending" => ChallengeState::Pending,
-            "accepted" => ChallengeState::Accepted,
-            "declined" => ChallengeState::Declined,
-            "cancelled" => ChallengeState::Cancelled,
-            "expired" => ChallengeState::Expired,
-            other => return Err(StoreError::Corrupt(format!("challenge state {other}"))),
-        })
     }
 }
 
@@ -107,36 +95,55 @@ pub struct NewChallenge {
 const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, opponent_id, variant, \
                        challenger_side, days_per_move, created_at, expires_at, state, rated";
 
-fn challenge(row: &PgRow) -> Result<Challenge> {
-    let variant: String = row.get("variant");
-    let side: String = row.get("challenger_side");
-    Ok(Challenge {
-        id: ChallengeId::from_db(row.get("id")),
-        guild: GuildId::from_db(row.get("guild_id")),
-        channel: ChannelId::from_db(row.get("channel_id")),
-        challenger: UserId::from_db(row.get("challenger_id")),
-        opponent: UserId::from_db(row.get("opponent_id")),
-        variant: variant
-            .parse()
-            .map_err(|_| StoreError::Corrupt(format!("variant {variant}")))?,
-        side: SideChoice::from_name(&side)
-            .ok_or_else(|| StoreError::Corrupt(format!("side {side}")))?,
-        days_per_move: row.get::<i32, _>("days_per_move") as u32,
-        created_at: row.get("created_at"),
-        expires_at: row.get("expires_at"),
-        state: ChallengeState::from_name(row.get("state"))?,
-        rated: row.try_get("rated")?,
-    })
+/// A row of `challenges`: the columns of [`COLUMNS`], read by name.
+#[derive(sqlx::FromRow)]
+struct ChallengeRow {
+    id: ChallengeId,
+    guild_id: GuildId,
+    channel_id: ChannelId,
+    challenger_id: UserId,
+    opponent_id: UserId,
+    // The variant is the game's type, read by its name.
+    #[sqlx(try_from = "String")]
+    variant: Variant,
+    challenger_side: SideChoice,
+    #[sqlx(try_from = "i32")]
+    days_per_move: u32,
+    created_at: DateTime<Utc>,
+    expires_at: DateTime<Utc>,
+    state: ChallengeState,
+    rated: bool,
+}
+
+impl From<ChallengeRow> for Challenge {
+    fn from(row: ChallengeRow) -> Challenge {
+        Challenge {
+            id: row.id,
+            guild: row.guild_id,
+            channel: row.channel_id,
+            challenger: row.challenger_id,
+            opponent: row.opponent_id,
+            variant: row.variant,
+            side: row.challenger_side,
+            days_per_move: row.days_per_move,
+            created_at: row.created_at,
+            expires_at: row.expires_at,
+            state: row.state,
+            rated: row.rated,
+        }
+    }
 }
 
 impl Store {
     /// A challenge by id.
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
-            .bind(id.db())
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(challenge).transpose()
+        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
+            "SELECT {COLUMNS} FROM challenges WHERE id = $1"
+        ))
+        .bind(id.db())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(Challenge::from))
     }
 
     /// The open challenges in a channel that involve `user`, newest first.
@@ -145,7 +152,7 @@ impl Store {
         channel: ChannelId,
         user: UserId,
     ) -> Result<Vec<Challenge>> {
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query_as::<_, ChallengeRow>(&format!(
             "SELECT {COLUMNS} FROM challenges
              WHERE channel_id = $1 AND state = 'pending' AND (challenger_id = $2 OR opponent_id = $2)
              ORDER BY created_at DESC, id DESC"
@@ -154,7 +161,7 @@ impl Store {
         .bind(user.db())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(challenge).collect()
+        Ok(rows.into_iter().map(Challenge::from).collect())
     }
 }
 
@@ -162,7 +169,7 @@ impl Tx {
     /// Issues a challenge; refused with [`super::Conflict::DuplicateChallenge`] when the two
     /// players already have an open one in the channel.
     pub async fn create_challenge(&mut self, new: &NewChallenge) -> Result<Challenge> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
                                      challenger_side, days_per_move, created_at, expires_at,
                                      rated)
@@ -173,7 +180,7 @@ impl Tx {
         .bind(new.challenger.db())
         .bind(new.opponent.db())
         .bind(new.variant.name())
-        .bind(new.side.name())
+        .bind(new.side)
         .bind(new.days_per_move as i32)
         .bind(new.created_at)
         .bind(new.expires_at)
@@ -181,7 +188,7 @@ impl Tx {
         .fetch_one(&mut *self.tx)
         .await
         .map_err(classify)?;
-        challenge(&row)
+        Ok(row.into())
     }
 
     /// Marks up to `limit` open challenges whose time is up as expired, once, and returns
@@ -191,7 +198,7 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<Challenge>> {
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query_as::<_, ChallengeRow>(&format!(
             "UPDATE challenges SET state = 'expired', answered_at = $1
              WHERE id IN (SELECT id FROM challenges WHERE state = 'pending' AND expires_at <= $1
                           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -202,7 +209,7 @@ impl Tx {
         .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
-        rows.iter().map(challenge).collect()
+        Ok(rows.into_iter().map(Challenge::from).collect())
     }
 
     /// Moves an open, unexpired challenge to `state`; `None` if it is no longer open (answered
@@ -213,15 +220,15 @@ impl Tx {
         state: ChallengeState,
         now: DateTime<Utc>,
     ) -> Result<Option<Challenge>> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
             "UPDATE challenges SET state = $2, answered_at = $3
              WHERE id = $1 AND state = 'pending' AND expires_at > $3 RETURNING {COLUMNS}"
         ))
         .bind(id.db())
-        .bind(state.name())
+        .bind(state)
         .bind(now)
         .fetch_optional(&mut *self.tx)
         .await?;
-        row.as_ref().map(challenge).transpose()
+        Ok(row.map(Challenge::from))
     }
 }

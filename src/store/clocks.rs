@@ -7,7 +7,7 @@
 //! forfeit happens exactly once, and never in the middle of a move.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::error::Result;
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
@@ -41,8 +41,58 @@ pub struct DueReminder {
     pub deadline: DateTime<Utc>,
 }
 
+/// A row of `clocks`.
+#[derive(sqlx::FromRow)]
+struct ClockRow {
+    player_id: UserId,
+    turn_started_at: DateTime<Utc>,
+    deadline: DateTime<Utc>,
+    remind_at: DateTime<Utc>,
+    reminder_sent_at: Option<DateTime<Utc>>,
+    paused_at: Option<DateTime<Utc>>,
+    vacation_since: Option<DateTime<Utc>>,
+}
+
+impl From<ClockRow> for TurnClock {
+    fn from(row: ClockRow) -> TurnClock {
+        TurnClock {
+            player: row.player_id,
+            turn_started_at: row.turn_started_at,
+            deadline: row.deadline,
+            remind_at: row.remind_at,
+            reminder_sent_at: row.reminder_sent_at,
+            paused_at: row.paused_at,
+            vacation_since: row.vacation_since,
+        }
+    }
+}
+
+/// A claimed reminder's row: the clock's and its match's.
+#[derive(sqlx::FromRow)]
+struct ReminderRow {
+    match_id: MatchId,
+    guild_id: GuildId,
+    channel_id: ChannelId,
+    player_id: UserId,
+    turn_started_at: DateTime<Utc>,
+    deadline: DateTime<Utc>,
+}
+
+impl From<ReminderRow> for DueReminder {
+    fn from(row: ReminderRow) -> DueReminder {
+        DueReminder {
+            match_id: row.match_id,
+            guild: row.guild_id,
+            channel: row.channel_id,
+            player: row.player_id,
+            turn_started_at: row.turn_started_at,
+            deadline: row.deadline,
+        }
+    }
+}
+
 pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<Option<TurnClock>> {
-    let row = sqlx::query(
+    let row = sqlx::query_as::<_, ClockRow>(
         "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at, paused_at,
                 vacation_since
          FROM clocks WHERE match_id = $1",
@@ -50,15 +100,7 @@ pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<O
     .bind(match_id)
     .fetch_optional(conn)
     .await?;
-    Ok(row.map(|r| TurnClock {
-        player: UserId::from_db(r.get("player_id")),
-        turn_started_at: r.get("turn_started_at"),
-        deadline: r.get("deadline"),
-        remind_at: r.get("remind_at"),
-        reminder_sent_at: r.get("reminder_sent_at"),
-        paused_at: r.get("paused_at"),
-        vacation_since: r.get("vacation_since"),
-    }))
+    Ok(row.map(TurnClock::from))
 }
 
 impl Tx {
@@ -105,7 +147,7 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<DueReminder>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, ReminderRow>(
             "WITH due AS (
                  SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
                  WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
@@ -128,17 +170,7 @@ impl Tx {
         .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| DueReminder {
-                match_id: MatchId::from_db(r.get("match_id")),
-                guild: GuildId::from_db(r.get("guild_id")),
-                channel: ChannelId::from_db(r.get("channel_id")),
-                player: UserId::from_db(r.get("player_id")),
-                turn_started_at: r.get("turn_started_at"),
-                deadline: r.get("deadline"),
-            })
-            .collect())
+        Ok(rows.into_iter().map(DueReminder::from).collect())
     }
 
     /// Locks up to `limit` matches in play whose turn deadline passed before `before`,

@@ -21,7 +21,7 @@ pub enum StoreError {
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] sqlx::Error),
     /// The commit failed in a way that leaves its outcome unknown: the connection broke after
     /// COMMIT was sent, say.
     #[error("the commit may or may not have landed: {0}")]
@@ -34,6 +34,20 @@ impl StoreError {
         match self {
             StoreError::Conflict(c) => Some(*c),
             _ => None,
+        }
+    }
+}
+
+/// A row that does not decode into its type holds damaged data; anything else is the
+/// database's own failure.
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match e {
+            sqlx::Error::ColumnDecode { index, source } => {
+                StoreError::Corrupt(format!("column {index}: {source}"))
+            }
+            sqlx::Error::Decode(source) => StoreError::Corrupt(source.to_string()),
+            e => StoreError::Database(e),
         }
     }
 }
@@ -52,7 +66,7 @@ pub(crate) fn classify(e: sqlx::Error) -> StoreError {
             return StoreError::Conflict(c);
         }
     }
-    StoreError::Database(e)
+    StoreError::from(e)
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

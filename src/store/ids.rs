@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use sqlx::postgres::{PgTypeInfo, PgValueRef, Postgres};
 
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident($inner:ty)) => {
@@ -19,6 +20,24 @@ macro_rules! id {
             /// The id from its stored form.
             pub fn from_db(v: i64) -> $name {
                 $name(v as $inner)
+            }
+        }
+
+        // Read straight out of a BIGINT column, so rows can hold ids; the bits are kept as
+        // `from_db` keeps them (a derive cannot: PostgreSQL has no unsigned type).
+        impl sqlx::Type<Postgres> for $name {
+            fn type_info() -> PgTypeInfo {
+                <i64 as sqlx::Type<Postgres>>::type_info()
+            }
+
+            fn compatible(ty: &PgTypeInfo) -> bool {
+                <i64 as sqlx::Type<Postgres>>::compatible(ty)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, Postgres> for $name {
+            fn decode(value: PgValueRef<'r>) -> Result<$name, sqlx::error::BoxDynError> {
+                <i64 as sqlx::Decode<'r, Postgres>>::decode(value).map($name::from_db)
             }
         }
 

@@ -4,8 +4,7 @@
 //! so the move list is the single truth and a stored game can never hold an illegal move.
 
 use chrono::{DateTime, Utc};
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::clocks::TurnClock;
 use super::error::{classify, Result, StoreError};
@@ -16,27 +15,18 @@ use crate::game::{
     BattleEnd, BattleRecord, BattleResult, Match, MatchRecord, Move, Points, Seat, Side, Variant,
 };
 
-/// Where a match stands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Where a match stands. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum MatchState {
     Active,
     Finished,
     Aborted,
 }
 
-impl MatchState {
-    pub(super) fn from_name(name: &str) -> Result<MatchState> {
-        Ok(match name {
-            "active" => MatchState::Active,
-            "finished" => MatchState::Finished,
-            "aborted" => MatchState::Aborted,
-            other => return Err(StoreError::Corrupt(format!("match state {other}"))),
-        })
-    }
-}
-
-/// How a match came to an end.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// How a match came to an end. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum Finish {
     /// Both battles were played.
     Completed,
@@ -57,15 +47,24 @@ impl Finish {
             Finish::Aborted => "aborted",
         }
     }
+}
 
-    pub(super) fn from_name(name: &str) -> Result<Finish> {
-        Ok(match name {
-            "completed" => Finish::Completed,
-            "resigned" => Finish::Resigned,
-            "timeout" => Finish::Timeout,
-            "aborted" => Finish::Aborted,
-            other => return Err(StoreError::Corrupt(format!("finish {other}"))),
-        })
+/// How a battle ended, as `battles.ended_by` says it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
+enum EndedBy {
+    Agreement,
+    NoLegalMove,
+    Objective,
+}
+
+impl From<&BattleEnd> for EndedBy {
+    fn from(end: &BattleEnd) -> EndedBy {
+        match end {
+            BattleEnd::Agreement => EndedBy::Agreement,
+            BattleEnd::NoLegalMove { .. } => EndedBy::NoLegalMove,
+            BattleEnd::Objective { .. } => EndedBy::Objective,
+        }
     }
 }
 
@@ -174,51 +173,100 @@ pub struct NewMatch {
     pub computer: Option<ComputerSeat>,
 }
 
-const MATCH_COLUMNS: &str =
+pub(super) const MATCH_COLUMNS: &str =
     "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
      m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
      m.finished_at, m.first_points, m.second_points, m.trouble, m.computer_id, m.computer_level";
 
-/// The computer's seat in the match in `row`, if it has one.
-fn computer_of(row: &PgRow) -> Result<Option<ComputerSeat>> {
-    let id: Option<i64> = row.try_get("computer_id")?;
-    let level: Option<i16> = row.try_get("computer_level")?;
-    Ok(id.zip(level).map(|(id, level)| ComputerSeat {
-        player: UserId::from_db(id),
-        level: level as u8,
-    }))
+/// A row of `matches` ([`MATCH_COLUMNS`], read by name); the match summaries read it too.
+#[derive(sqlx::FromRow)]
+pub(super) struct MatchRow {
+    pub id: MatchId,
+    pub guild_id: GuildId,
+    pub channel_id: ChannelId,
+    pub first_player_id: UserId,
+    pub second_player_id: UserId,
+    // The variant is the game's type, read by its name.
+    #[sqlx(try_from = "String")]
+    pub variant: Variant,
+    #[sqlx(try_from = "i32")]
+    pub days_per_move: u32,
+    pub state: MatchState,
+    pub finish: Option<Finish>,
+    pub winner_id: Option<UserId>,
+    pub rated: bool,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// Match points in halves, once finished.
+    pub first_points: Option<i32>,
+    pub second_points: Option<i32>,
+    pub trouble: Option<String>,
+    pub computer_id: Option<UserId>,
+    pub computer_level: Option<i16>,
 }
 
-pub(super) fn variant_of(row: &PgRow) -> Result<Variant> {
-    let name: String = row.get("variant");
-    name.parse()
-        .map_err(|_| StoreError::Corrupt(format!("variant {name}")))
+impl MatchRow {
+    pub(super) fn players(&self) -> [UserId; 2] {
+        [self.first_player_id, self.second_player_id]
+    }
+
+    /// The computer's level, when it plays in this match.
+    pub(super) fn computer_level(&self) -> Result<Option<u8>> {
+        self.computer_level
+            .map(|l| {
+                u8::try_from(l)
+                    .map_err(|_| StoreError::Corrupt(format!("match {}: level {l}", self.id)))
+            })
+            .transpose()
+    }
+
+    /// The computer's seat, when it plays in this match.
+    fn computer(&self) -> Result<Option<ComputerSeat>> {
+        Ok(self
+            .computer_id
+            .zip(self.computer_level()?)
+            .map(|(player, level)| ComputerSeat { player, level }))
+    }
+}
+
+/// A row of `battles`.
+#[derive(sqlx::FromRow)]
+struct BattleRow {
+    id: i64,
+    #[sqlx(try_from = "i16")]
+    number: u8,
+    start_position: String,
+    ended_by: Option<EndedBy>,
+    started_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+}
+
+/// A row of `moves`.
+#[derive(sqlx::FromRow)]
+struct MoveRow {
+    battle_id: i64,
+    notation: String,
+    player_id: UserId,
+    played_at: DateTime<Utc>,
 }
 
 /// Loads everything about the match in `row` and replays its game.
-async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
-    let id: i64 = row.get("id");
-    let variant = variant_of(&row)?;
-    let players = [
-        UserId::from_db(row.get("first_player_id")),
-        UserId::from_db(row.get("second_player_id")),
-    ];
-    let state = MatchState::from_name(row.get("state"))?;
-    let finish = row
-        .get::<Option<String>, _>("finish")
-        .map(|f| Finish::from_name(&f))
-        .transpose()?;
-    let winner = row.get::<Option<i64>, _>("winner_id").map(UserId::from_db);
+async fn load(conn: &mut PgConnection, row: MatchRow) -> Result<StoredMatch> {
+    let id = row.id.db();
+    let variant = row.variant;
+    let players = row.players();
+    let finish = row.finish;
+    let winner = row.winner_id;
 
-    let battle_rows = sqlx::query(
+    let battle_rows = sqlx::query_as::<_, BattleRow>(
         "SELECT id, number, start_position, ended_by, started_at, finished_at
          FROM battles WHERE match_id = $1 ORDER BY number",
     )
     .bind(id)
     .fetch_all(&mut *conn)
     .await?;
-    let battle_ids: Vec<i64> = battle_rows.iter().map(|r| r.get("id")).collect();
-    let move_rows = sqlx::query(
+    let battle_ids: Vec<i64> = battle_rows.iter().map(|b| b.id).collect();
+    let move_rows = sqlx::query_as::<_, MoveRow>(
         "SELECT battle_id, notation, player_id, played_at FROM moves
          WHERE battle_id = ANY($1) ORDER BY battle_id, ply",
     )
@@ -228,28 +276,24 @@ async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
 
     let mut records = Vec::new();
     let mut battles = Vec::new();
-    for b in &battle_rows {
-        let battle_id: i64 = b.get("id");
-        let mine: Vec<&PgRow> = move_rows
-            .iter()
-            .filter(|m| m.get::<i64, _>("battle_id") == battle_id)
-            .collect();
+    for b in battle_rows {
+        let mine: Vec<&MoveRow> = move_rows.iter().filter(|m| m.battle_id == b.id).collect();
         records.push(BattleRecord {
             variant,
-            start: b.get("start_position"),
-            moves: mine.iter().map(|m| m.get("notation")).collect(),
-            agreed: b.get::<Option<String>, _>("ended_by").as_deref() == Some("agreement"),
+            start: b.start_position,
+            moves: mine.iter().map(|m| m.notation.clone()).collect(),
+            agreed: b.ended_by == Some(EndedBy::Agreement),
         });
         battles.push(StoredBattle {
-            id: battle_id,
-            number: b.get::<i16, _>("number") as u8,
-            started_at: b.get("started_at"),
-            finished_at: b.get("finished_at"),
+            id: b.id,
+            number: b.number,
+            started_at: b.started_at,
+            finished_at: b.finished_at,
             stamps: mine
                 .iter()
                 .map(|m| MoveStamp {
-                    player: UserId::from_db(m.get("player_id")),
-                    played_at: m.get("played_at"),
+                    player: m.player_id,
+                    played_at: m.played_at,
                 })
                 .collect(),
         });
@@ -276,24 +320,24 @@ async fn load(conn: &mut PgConnection, row: PgRow) -> Result<StoredMatch> {
         None => None,
     };
     Ok(StoredMatch {
-        id: MatchId::from_db(id),
-        guild: GuildId::from_db(row.get("guild_id")),
-        channel: ChannelId::from_db(row.get("channel_id")),
+        id: row.id,
+        guild: row.guild_id,
+        channel: row.channel_id,
         players,
         variant,
-        days_per_move: row.get::<i32, _>("days_per_move") as u32,
-        state,
+        days_per_move: row.days_per_move,
+        state: row.state,
         finish,
         winner,
-        rated: row.get("rated"),
-        created_at: row.get("created_at"),
-        finished_at: row.get("finished_at"),
+        rated: row.rated,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
         game,
         battles,
         clock,
         proposal,
-        trouble: row.get("trouble"),
-        computer: computer_of(&row)?,
+        computer: row.computer()?,
+        trouble: row.trouble,
     })
 }
 
@@ -301,7 +345,7 @@ impl Store {
     /// A match by id, without locking it.
     pub async fn load_match(&self, id: MatchId) -> Result<Option<StoredMatch>> {
         let mut conn = self.pool.acquire().await?;
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, MatchRow>(&format!(
             "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"
         ))
         .bind(id.db())
@@ -316,7 +360,7 @@ impl Store {
     /// The match in play in a channel, without locking it.
     pub async fn active_match_in(&self, channel: ChannelId) -> Result<Option<StoredMatch>> {
         let mut conn = self.pool.acquire().await?;
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, MatchRow>(&format!(
             "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.channel_id = $1 AND m.state = 'active'"
         ))
         .bind(channel.db())
@@ -413,7 +457,7 @@ impl Tx {
     /// The match in play in `channel`, locked until the transaction ends: every change to a
     /// match happens under this lock, so turns are taken one at a time.
     pub async fn lock_active_match(&mut self, channel: ChannelId) -> Result<Option<StoredMatch>> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, MatchRow>(&format!(
             "SELECT {MATCH_COLUMNS} FROM matches m
              WHERE m.channel_id = $1 AND m.state = 'active' FOR UPDATE"
         ))
@@ -428,7 +472,7 @@ impl Tx {
 
     /// A match by id, locked until the transaction ends.
     pub async fn lock_match(&mut self, id: MatchId) -> Result<Option<StoredMatch>> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, MatchRow>(&format!(
             "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1 FOR UPDATE"
         ))
         .bind(id.db())
@@ -474,18 +518,13 @@ impl Tx {
         result: &BattleResult,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        let ended_by = match result.end {
-            BattleEnd::Agreement => "agreement",
-            BattleEnd::NoLegalMove { .. } => "no-legal-move",
-            BattleEnd::Objective { .. } => "objective",
-        };
         sqlx::query(
             "UPDATE battles SET state = 'finished', ended_by = $2, dwarfs_score = $3,
                     trolls_score = $4, winner_side = $5, margin = $6, finished_at = $7
              WHERE id = $1",
         )
         .bind(battle_id)
-        .bind(ended_by)
+        .bind(EndedBy::from(&result.end))
         .bind(result.score.dwarfs as i32)
         .bind(result.score.trolls as i32)
         .bind(result.winner.map(|s| s.to_string()))
@@ -507,9 +546,9 @@ impl Tx {
         at: DateTime<Utc>,
     ) -> Result<()> {
         let state = if finish == Finish::Aborted {
-            "aborted"
+            MatchState::Aborted
         } else {
-            "finished"
+            MatchState::Finished
         };
         sqlx::query(
             "UPDATE matches SET state = $2, finish = $3, winner_id = $4, first_points = $5,
@@ -518,7 +557,7 @@ impl Tx {
         )
         .bind(id.db())
         .bind(state)
-        .bind(finish.name())
+        .bind(finish)
         .bind(winner.map(UserId::db))
         .bind(points.map(|p| p[0].halves() as i32))
         .bind(points.map(|p| p[1].halves() as i32))

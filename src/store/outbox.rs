@@ -5,13 +5,10 @@
 //! ever claimed, so a channel hears its notices in order, and two processes never hold notices
 //! of the same channel at once.
 
-use chrono::{DateTime, Utc};
-use sqlx::postgres::PgRow;
-use sqlx::Row;
-
 use super::error::Result;
 use super::ids::{ChannelId, GuildId, MatchId};
 use super::{Store, Tx};
+use chrono::{DateTime, Utc};
 
 /// A notice to queue.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,8 +37,9 @@ pub struct QueuedNotice {
     pub attempts: u32,
 }
 
-/// How a notice's delivery ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// How a notice's delivery ended. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum NoticeState {
     Pending,
     Delivered,
@@ -49,27 +47,6 @@ pub enum NoticeState {
     Undeliverable,
     /// No longer true when its turn came (a reminder for a turn already played).
     Obsolete,
-}
-
-impl NoticeState {
-    fn name(self) -> &'static str {
-        match self {
-            NoticeState::Pending => "pending",
-            NoticeState::Delivered => "delivered",
-            NoticeState::Undeliverable => "undeliverable",
-            NoticeState::Obsolete => "obsolete",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<NoticeState> {
-        Some(match name {
-            "pending" => NoticeState::Pending,
-            "delivered" => NoticeState::Delivered,
-            "undeliverable" => NoticeState::Undeliverable,
-            "obsolete" => NoticeState::Obsolete,
-            _ => return None,
-        })
-    }
 }
 
 /// A notice as the outbox keeps it, for reports and tests.
@@ -112,7 +89,7 @@ impl Store {
         lease: chrono::Duration,
         limit: i64,
     ) -> Result<Vec<QueuedNotice>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, QueuedRow>(
             "UPDATE notices n SET leased_until = $2, attempts = n.attempts + 1
              WHERE n.id IN (
                  SELECT p.id FROM notices p
@@ -131,7 +108,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        let mut claimed: Vec<QueuedNotice> = rows.iter().map(queued).collect();
+        let mut claimed: Vec<QueuedNotice> = rows.into_iter().map(QueuedNotice::from).collect();
         claimed.sort_by_key(|n| n.id);
         Ok(claimed)
     }
@@ -150,7 +127,7 @@ impl Store {
              WHERE id = $1",
         )
         .bind(id)
-        .bind(state.name())
+        .bind(state)
         .bind(failure)
         .bind(now)
         .execute(&self.pool)
@@ -174,50 +151,81 @@ impl Store {
 
     /// The notices of a channel, oldest first.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRecord>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, RecordRow>(
             "SELECT id, channel_id, match_id, body, state, attempts, failure
              FROM notices WHERE channel_id = $1 ORDER BY id",
         )
         .bind(channel.db())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(record).collect()
+        Ok(rows.into_iter().map(NoticeRecord::from).collect())
     }
 
     /// Every notice, oldest first (reports and tests; the outbox is small once delivered).
     pub async fn all_notices(&self) -> Result<Vec<NoticeRecord>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, RecordRow>(
             "SELECT id, channel_id, match_id, body, state, attempts, failure
              FROM notices ORDER BY id",
         )
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(record).collect()
+        Ok(rows.into_iter().map(NoticeRecord::from).collect())
     }
 }
 
-fn queued(r: &PgRow) -> QueuedNotice {
-    QueuedNotice {
-        id: r.get("id"),
-        guild: GuildId::from_db(r.get("guild_id")),
-        channel: ChannelId::from_db(r.get("channel_id")),
-        match_id: r.get::<Option<i64>, _>("match_id").map(MatchId::from_db),
-        body: r.get("body"),
-        created_at: r.get("created_at"),
-        attempts: r.get::<i32, _>("attempts").max(0) as u32,
+/// Tries so far (counted up from 0 by the claim, so never below it).
+fn attempts(stored: i32) -> u32 {
+    stored.max(0) as u32
+}
+
+/// A claimed notice's row.
+#[derive(sqlx::FromRow)]
+struct QueuedRow {
+    id: i64,
+    guild_id: GuildId,
+    channel_id: ChannelId,
+    match_id: Option<MatchId>,
+    body: serde_json::Value,
+    created_at: DateTime<Utc>,
+    attempts: i32,
+}
+
+impl From<QueuedRow> for QueuedNotice {
+    fn from(row: QueuedRow) -> QueuedNotice {
+        QueuedNotice {
+            id: row.id,
+            guild: row.guild_id,
+            channel: row.channel_id,
+            match_id: row.match_id,
+            body: row.body,
+            created_at: row.created_at,
+            attempts: attempts(row.attempts),
+        }
     }
 }
 
-fn record(r: &PgRow) -> Result<NoticeRecord> {
-    let state: String = r.get("state");
-    Ok(NoticeRecord {
-        id: r.get("id"),
-        channel: ChannelId::from_db(r.get("channel_id")),
-        match_id: r.get::<Option<i64>, _>("match_id").map(MatchId::from_db),
-        body: r.get("body"),
-        state: NoticeState::from_name(&state)
-            .ok_or_else(|| super::StoreError::Corrupt(format!("notice state {state}")))?,
-        attempts: r.get::<i32, _>("attempts").max(0) as u32,
-        failure: r.get("failure"),
-    })
+/// A row of `notices` for reports.
+#[derive(sqlx::FromRow)]
+struct RecordRow {
+    id: i64,
+    channel_id: ChannelId,
+    match_id: Option<MatchId>,
+    body: serde_json::Value,
+    state: NoticeState,
+    attempts: i32,
+    failure: Option<String>,
+}
+
+impl From<RecordRow> for NoticeRecord {
+    fn from(row: RecordRow) -> NoticeRecord {
+        NoticeRecord {
+            id: row.id,
+            channel: row.channel_id,
+            match_id: row.match_id,
+            body: row.body,
+            state: row.state,
+            attempts: attempts(row.attempts),
+            failure: row.failure,
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::error::Result;
 use super::ids::UserId;
@@ -17,8 +17,9 @@ pub struct Player {
     pub is_bot: bool,
 }
 
-/// How a player likes to see the board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+/// How a player likes to see the board. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum BoardStyle {
     /// The picture.
     #[default]
@@ -44,8 +45,9 @@ impl BoardStyle {
     }
 }
 
-/// How a player hears that it is their move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+/// How a player hears that it is their move. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum Notify {
     /// A ping in the match's channel.
     #[default]
@@ -102,6 +104,42 @@ impl Default for Settings {
     }
 }
 
+/// A row of `players`.
+#[derive(sqlx::FromRow)]
+struct PlayerRow {
+    user_id: UserId,
+    display_name: String,
+    is_bot: bool,
+}
+
+impl From<PlayerRow> for Player {
+    fn from(row: PlayerRow) -> Player {
+        Player {
+            id: row.user_id,
+            name: row.display_name,
+            is_bot: row.is_bot,
+        }
+    }
+}
+
+/// A row of `player_settings`.
+#[derive(sqlx::FromRow)]
+struct SettingsRow {
+    board_style: BoardStyle,
+    theme: String,
+    notify: Notify,
+}
+
+impl From<SettingsRow> for Settings {
+    fn from(row: SettingsRow) -> Settings {
+        Settings {
+            board_style: row.board_style,
+            theme: row.theme,
+            notify: row.notify,
+        }
+    }
+}
+
 const SAVE_PLAYER: &str =
     "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
      VALUES ($1, $2, $3, $4, $4)
@@ -110,30 +148,22 @@ const SAVE_PLAYER: &str =
 
 async fn names_on(conn: &mut PgConnection, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
     let db_ids: Vec<i64> = ids.iter().map(|i| i.db()).collect();
-    let rows = sqlx::query("SELECT user_id, display_name FROM players WHERE user_id = ANY($1)")
-        .bind(&db_ids)
-        .fetch_all(conn)
-        .await?;
-    Ok(rows
-        .iter()
-        .map(|r| (UserId::from_db(r.get("user_id")), r.get("display_name")))
-        .collect())
+    let rows: Vec<(UserId, String)> =
+        sqlx::query_as("SELECT user_id, display_name FROM players WHERE user_id = ANY($1)")
+            .bind(&db_ids)
+            .fetch_all(conn)
+            .await?;
+    Ok(rows.into_iter().collect())
 }
 
 async fn settings_on(conn: &mut PgConnection, id: UserId) -> Result<Settings> {
-    let row =
-        sqlx::query("SELECT board_style, theme, notify FROM player_settings WHERE user_id = $1")
-            .bind(id.db())
-            .fetch_optional(conn)
-            .await?;
-    Ok(match row {
-        Some(r) => Settings {
-            board_style: BoardStyle::from_name(r.get("board_style")).unwrap_or_default(),
-            theme: r.get("theme"),
-            notify: Notify::from_name(r.try_get("notify")?).unwrap_or_default(),
-        },
-        None => Settings::default(),
-    })
+    let row = sqlx::query_as::<_, SettingsRow>(
+        "SELECT board_style, theme, notify FROM player_settings WHERE user_id = $1",
+    )
+    .bind(id.db())
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(Settings::from).unwrap_or_default())
 }
 
 impl Tx {
@@ -191,32 +221,25 @@ impl Store {
 
     /// A player by id.
     pub async fn player(&self, id: UserId) -> Result<Option<Player>> {
-        let row =
-            sqlx::query("SELECT user_id, display_name, is_bot FROM players WHERE user_id = $1")
-                .bind(id.db())
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|r| Player {
-            id: UserId::from_db(r.get("user_id")),
-            name: r.get("display_name"),
-            is_bot: r.get("is_bot"),
-        }))
+        let row = sqlx::query_as::<_, PlayerRow>(
+            "SELECT user_id, display_name, is_bot FROM players WHERE user_id = $1",
+        )
+        .bind(id.db())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(Player::from))
     }
 
     /// A player found by display name (case-insensitive), for the offline console.
     pub async fn player_named(&self, name: &str) -> Result<Option<Player>> {
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, PlayerRow>(
             "SELECT user_id, display_name, is_bot FROM players
              WHERE lower(display_name) = lower($1) ORDER BY user_id LIMIT 1",
         )
         .bind(name)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|r| Player {
-            id: UserId::from_db(r.get("user_id")),
-            name: r.get("display_name"),
-            is_bot: r.get("is_bot"),
-        }))
+        Ok(row.map(Player::from))
     }
 
     /// The player's display name, or their id when the bot has never seen them.
@@ -248,9 +271,9 @@ impl Store {
              ON CONFLICT (user_id) DO UPDATE SET board_style = $2, theme = $3, notify = $4",
         )
         .bind(id.db())
-        .bind(settings.board_style.name())
+        .bind(settings.board_style)
         .bind(&settings.theme)
-        .bind(settings.notify.name())
+        .bind(settings.notify)
         .execute(&self.pool)
         .await?;
         Ok(())

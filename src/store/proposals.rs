@@ -1,7 +1,7 @@
 //! Proposals to end a battle by agreement.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::error::{classify, Result};
 use super::ids::UserId;
@@ -18,8 +18,9 @@ pub struct EndProposal {
     pub proposed_at: DateTime<Utc>,
 }
 
-/// How a proposal was closed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// How a proposal was closed. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
 pub enum ProposalAnswer {
     Agreed,
     Declined,
@@ -27,12 +28,25 @@ pub enum ProposalAnswer {
     Lapsed,
 }
 
-impl ProposalAnswer {
-    fn name(self) -> &'static str {
-        match self {
-            ProposalAnswer::Agreed => "agreed",
-            ProposalAnswer::Declined => "declined",
-            ProposalAnswer::Lapsed => "lapsed",
+/// A row of `end_proposals`.
+#[derive(sqlx::FromRow)]
+struct ProposalRow {
+    id: i64,
+    battle_id: i64,
+    proposer_id: UserId,
+    #[sqlx(try_from = "i32")]
+    at_ply: u32,
+    proposed_at: DateTime<Utc>,
+}
+
+impl From<ProposalRow> for EndProposal {
+    fn from(row: ProposalRow) -> EndProposal {
+        EndProposal {
+            id: row.id,
+            battle_id: row.battle_id,
+            proposer: row.proposer_id,
+            at_ply: row.at_ply,
+            proposed_at: row.proposed_at,
         }
     }
 }
@@ -41,20 +55,14 @@ pub(crate) async fn open_proposal(
     conn: &mut PgConnection,
     battle_id: i64,
 ) -> Result<Option<EndProposal>> {
-    let row = sqlx::query(
+    let row = sqlx::query_as::<_, ProposalRow>(
         "SELECT id, battle_id, proposer_id, at_ply, proposed_at FROM end_proposals
          WHERE battle_id = $1 AND answer IS NULL",
     )
     .bind(battle_id)
     .fetch_optional(conn)
     .await?;
-    Ok(row.map(|r| EndProposal {
-        id: r.get("id"),
-        battle_id: r.get("battle_id"),
-        proposer: UserId::from_db(r.get("proposer_id")),
-        at_ply: r.get::<i32, _>("at_ply") as u32,
-        proposed_at: r.get("proposed_at"),
-    }))
+    Ok(row.map(EndProposal::from))
 }
 
 impl Tx {
@@ -95,7 +103,7 @@ impl Tx {
     ) -> Result<()> {
         sqlx::query("UPDATE end_proposals SET answer = $2, answered_at = $3 WHERE id = $1 AND answer IS NULL")
             .bind(id)
-            .bind(answer.name())
+            .bind(answer)
             .bind(at)
             .execute(&mut *self.tx)
             .await?;

@@ -1,13 +1,10 @@
 //! Ratings and records per ladder (a guild, or global).
 
-use chrono::{DateTime, Utc};
-use sqlx::postgres::PgRow;
-use sqlx::Row;
-
 use super::error::Result;
 use super::ids::{Scope, UserId};
 use super::{Store, Tx};
 use crate::game::Points;
+use chrono::{DateTime, Utc};
 
 /// A player's standing on one ladder.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -33,19 +30,58 @@ pub struct Standing {
     pub rating: Rating,
 }
 
-fn rating(row: &PgRow) -> Rating {
-    Rating {
-        player: UserId::from_db(row.get("player_id")),
-        rating: row.get("rating"),
-        deviation: row.get("deviation"),
-        volatility: row.get("volatility"),
-        games: row.get::<i32, _>("games") as u32,
-        wins: row.get::<i32, _>("wins") as u32,
-        draws: row.get::<i32, _>("draws") as u32,
-        losses: row.get::<i32, _>("losses") as u32,
-        points_for: Points::from_halves(row.get::<i32, _>("points_for") as u32),
-        points_against: Points::from_halves(row.get::<i32, _>("points_against") as u32),
+/// A row of `ratings` ([`COLUMNS`], read by name). A negative count is damage, not a number.
+#[derive(sqlx::FromRow)]
+struct RatingRow {
+    player_id: UserId,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    #[sqlx(try_from = "i32")]
+    games: u32,
+    #[sqlx(try_from = "i32")]
+    wins: u32,
+    #[sqlx(try_from = "i32")]
+    draws: u32,
+    #[sqlx(try_from = "i32")]
+    losses: u32,
+    #[sqlx(try_from = "i32")]
+    points_for: u32,
+    #[sqlx(try_from = "i32")]
+    points_against: u32,
+}
+
+impl From<RatingRow> for Rating {
+    fn from(row: RatingRow) -> Rating {
+        Rating {
+            player: row.player_id,
+            rating: row.rating,
+            deviation: row.deviation,
+            volatility: row.volatility,
+            games: row.games,
+            wins: row.wins,
+            draws: row.draws,
+            losses: row.losses,
+            points_for: Points::from_halves(row.points_for),
+            points_against: Points::from_halves(row.points_against),
+        }
     }
+}
+
+/// A leaderboard line's row: a rating and its player's name.
+#[derive(sqlx::FromRow)]
+struct StandingRow {
+    #[sqlx(flatten)]
+    rating: RatingRow,
+    display_name: String,
+}
+
+/// A player's rating and their rank on the ladder.
+#[derive(sqlx::FromRow)]
+struct RankedRow {
+    #[sqlx(flatten)]
+    rating: RatingRow,
+    rank: i64,
 }
 
 const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, draws, losses, \
@@ -59,7 +95,7 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<Standing>, i64)> {
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query_as::<_, StandingRow>(&format!(
             "SELECT r.{}, p.display_name FROM ratings r JOIN players p ON p.user_id = r.player_id
              WHERE r.scope = $1 ORDER BY r.rating DESC, r.games DESC, r.player_id
              OFFSET $2 LIMIT $3",
@@ -75,12 +111,12 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         let standings = rows
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, r)| Standing {
                 rank: (offset as u32) + i as u32 + 1,
-                name: r.get("display_name"),
-                rating: rating(r),
+                name: r.display_name,
+                rating: r.rating.into(),
             })
             .collect();
         Ok((standings, total))
@@ -88,7 +124,7 @@ impl Store {
 
     /// A player's standing on a ladder and their rank there.
     pub async fn standing(&self, scope: Scope, player: UserId) -> Result<Option<(Rating, i64)>> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, RankedRow>(&format!(
             "SELECT {COLUMNS}, (SELECT count(*) FROM ratings o
                                 WHERE o.scope = r.scope AND o.rating > r.rating) + 1 AS rank
              FROM ratings r WHERE scope = $1 AND player_id = $2"
@@ -97,7 +133,7 @@ impl Store {
         .bind(player.db())
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|r| (rating(&r), r.get::<i64, _>("rank"))))
+        Ok(row.map(|r| (r.rating.into(), r.rank)))
     }
 }
 
@@ -108,14 +144,14 @@ impl Tx {
         scope: Scope,
         player: UserId,
     ) -> Result<Option<Rating>> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, RatingRow>(&format!(
             "SELECT {COLUMNS} FROM ratings WHERE scope = $1 AND player_id = $2 FOR UPDATE"
         ))
         .bind(scope.db())
         .bind(player.db())
         .fetch_optional(&mut *self.tx)
         .await?;
-        Ok(row.as_ref().map(rating))
+        Ok(row.map(Rating::from))
     }
 
     /// Saves a player's rating on a ladder.

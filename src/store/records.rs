@@ -1,14 +1,13 @@
 //! Records of a player: against the computer by level, and against another player.
 
-use sqlx::Row;
-
 use super::error::Result;
 use super::ids::UserId;
 use super::Store;
 
 /// A player's results against one level of the computer.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::FromRow)]
 pub struct LevelRecord {
+    #[sqlx(rename = "computer_level", try_from = "i16")]
     pub level: u8,
     pub matches: i64,
     pub wins: i64,
@@ -17,7 +16,7 @@ pub struct LevelRecord {
 }
 
 /// Two players' finished matches against each other, from the first one's side.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::FromRow)]
 pub struct HeadToHead {
     pub matches: i64,
     pub wins: i64,
@@ -31,7 +30,7 @@ pub struct HeadToHead {
 impl Store {
     /// `player`'s finished matches against the computer, by level (aborted ones left out).
     pub async fn record_against_computer(&self, player: UserId) -> Result<Vec<LevelRecord>> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as::<_, LevelRecord>(
             "SELECT computer_level,
                     count(*) AS matches,
                     count(*) FILTER (WHERE winner_id = $1) AS wins,
@@ -44,23 +43,12 @@ impl Store {
         )
         .bind(player.db())
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(LevelRecord {
-                    level: r.try_get::<i16, _>("computer_level")? as u8,
-                    matches: r.try_get("matches")?,
-                    wins: r.try_get("wins")?,
-                    draws: r.try_get("draws")?,
-                    losses: r.try_get("losses")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// `player`'s finished matches against `other` (aborted ones left out), rated or not.
     pub async fn head_to_head(&self, player: UserId, other: UserId) -> Result<HeadToHead> {
-        let row = sqlx::query(
+        Ok(sqlx::query_as::<_, HeadToHead>(
             "SELECT count(*) AS matches,
                     count(*) FILTER (WHERE winner_id = $1) AS wins,
                     count(*) FILTER (WHERE winner_id IS NULL) AS draws,
@@ -77,14 +65,6 @@ impl Store {
         .bind(player.db())
         .bind(other.db())
         .fetch_one(&self.pool)
-        .await?;
-        Ok(HeadToHead {
-            matches: row.try_get("matches")?,
-            wins: row.try_get("wins")?,
-            draws: row.try_get("draws")?,
-            losses: row.try_get("losses")?,
-            points_for: row.try_get("points_for")?,
-            points_against: row.try_get("points_against")?,
-        })
+        .await?)
     }
 }

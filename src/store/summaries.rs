@@ -1,16 +1,13 @@
 //! Lines of a player's list of matches: what `/thud games`, `history` and `stats` show, read
 //! without replaying the games.
 
-use chrono::{DateTime, Utc};
-use sqlx::postgres::PgRow;
-use sqlx::Row;
-
 use super::clocks::TurnClock;
-use super::error::Result;
+use super::error::{Result, StoreError};
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
-use super::matches::{variant_of, Finish, MatchState};
+use super::matches::{Finish, MatchRow, MatchState, MATCH_COLUMNS};
 use super::Store;
 use crate::game::{Points, Variant};
+use chrono::{DateTime, Utc};
 
 /// One line of a player's list of matches.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -36,56 +33,72 @@ pub struct MatchSummary {
     pub computer_level: Option<u8>,
 }
 
-fn summary(row: &PgRow) -> Result<MatchSummary> {
-    let first: Option<i32> = row.get("first_points");
-    let second: Option<i32> = row.get("second_points");
-    let clock = row
-        .try_get::<Option<i64>, _>("clock_player")?
-        .map(|player| TurnClock {
-            player: UserId::from_db(player),
-            turn_started_at: row.get("turn_started_at"),
-            deadline: row.get("deadline"),
-            remind_at: row.get("remind_at"),
-            reminder_sent_at: row.get("reminder_sent_at"),
-            paused_at: row.get("paused_at"),
-            vacation_since: row.get("vacation_since"),
-        });
-    Ok(MatchSummary {
-        id: MatchId::from_db(row.get("id")),
-        guild: GuildId::from_db(row.get("guild_id")),
-        channel: ChannelId::from_db(row.get("channel_id")),
-        players: [
-            UserId::from_db(row.get("first_player_id")),
-            UserId::from_db(row.get("second_player_id")),
-        ],
-        variant: variant_of(row)?,
-        state: MatchState::from_name(row.get("state"))?,
-        finish: row
-            .get::<Option<String>, _>("finish")
-            .map(|f| Finish::from_name(&f))
-            .transpose()?,
-        winner: row.get::<Option<i64>, _>("winner_id").map(UserId::from_db),
-        points: first
-            .zip(second)
-            .map(|(a, b)| [Points::from_halves(a as u32), Points::from_halves(b as u32)]),
-        rated: row.get("rated"),
-        created_at: row.get("created_at"),
-        finished_at: row.get("finished_at"),
-        clock,
-        trouble: row.get("trouble"),
-        computer_level: row
-            .try_get::<Option<i16>, _>("computer_level")?
-            .map(|l| l as u8),
-    })
+/// A match and the clock of its turn in play (all `NULL` when it has none).
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    #[sqlx(flatten)]
+    m: MatchRow,
+    clock_player: Option<UserId>,
+    turn_started_at: Option<DateTime<Utc>>,
+    deadline: Option<DateTime<Utc>>,
+    remind_at: Option<DateTime<Utc>>,
+    reminder_sent_at: Option<DateTime<Utc>>,
+    paused_at: Option<DateTime<Utc>>,
+    vacation_since: Option<DateTime<Utc>>,
 }
 
-const SUMMARY_QUERY: &str = "SELECT m.id, m.guild_id, m.channel_id, m.first_player_id, \
-     m.second_player_id, m.variant, m.state, m.finish, m.winner_id, m.first_points, \
-     m.second_points, m.rated, m.created_at, m.finished_at, c.player_id AS clock_player, \
-     c.turn_started_at, c.deadline, c.remind_at, c.reminder_sent_at, c.paused_at, \
-     c.vacation_since, m.trouble, \
-     m.computer_level \
-     FROM matches m LEFT JOIN clocks c ON c.match_id = m.id";
+impl SummaryRow {
+    fn into_summary(self) -> Result<MatchSummary> {
+        let m = self.m;
+        let id = m.id;
+        // A column the clocks table never leaves empty, empty in a joined clock.
+        let set = |t: Option<DateTime<Utc>>, column: &str| {
+            t.ok_or_else(|| StoreError::Corrupt(format!("match {id}: clock without {column}")))
+        };
+        let clock = match self.clock_player {
+            Some(player) => Some(TurnClock {
+                player,
+                turn_started_at: set(self.turn_started_at, "turn_started_at")?,
+                deadline: set(self.deadline, "deadline")?,
+                remind_at: set(self.remind_at, "remind_at")?,
+                reminder_sent_at: self.reminder_sent_at,
+                paused_at: self.paused_at,
+                vacation_since: self.vacation_since,
+            }),
+            None => None,
+        };
+        let halves = |p: i32| {
+            u32::try_from(p)
+                .map(Points::from_halves)
+                .map_err(|_| StoreError::Corrupt(format!("match {id}: points {p}")))
+        };
+        let points = match (m.first_points, m.second_points) {
+            (Some(a), Some(b)) => Some([halves(a)?, halves(b)?]),
+            _ => None,
+        };
+        Ok(MatchSummary {
+            id,
+            guild: m.guild_id,
+            channel: m.channel_id,
+            players: m.players(),
+            variant: m.variant,
+            state: m.state,
+            finish: m.finish,
+            winner: m.winner_id,
+            points,
+            rated: m.rated,
+            created_at: m.created_at,
+            finished_at: m.finished_at,
+            clock,
+            computer_level: m.computer_level()?,
+            trouble: m.trouble,
+        })
+    }
+}
+
+/// The columns of a match's clock, beside [`MATCH_COLUMNS`].
+const CLOCK_COLUMNS: &str = "c.player_id AS clock_player, c.turn_started_at, c.deadline, \
+     c.remind_at, c.reminder_sent_at, c.paused_at, c.vacation_since";
 
 impl Store {
     /// The matches `user` is playing, in a guild or everywhere, oldest deadline first.
@@ -94,8 +107,9 @@ impl Store {
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query(&format!(
-            "{SUMMARY_QUERY}
+        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
+            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
              ORDER BY c.deadline NULLS LAST, m.id"
@@ -104,13 +118,14 @@ impl Store {
         .bind(guild.map(GuildId::db))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(summary).collect()
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     /// The matches in play of `user`, anywhere, whose channel the bot cannot reach.
     pub async fn troubled_matches_of(&self, user: UserId) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query(&format!(
-            "{SUMMARY_QUERY}
+        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
+            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state = 'active' AND m.trouble IS NOT NULL
                AND (m.first_player_id = $1 OR m.second_player_id = $1)
              ORDER BY m.id"
@@ -118,7 +133,7 @@ impl Store {
         .bind(user.db())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(summary).collect()
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     /// The `limit` most recent finished or aborted matches of `user`, newest first.
@@ -128,8 +143,9 @@ impl Store {
         guild: Option<GuildId>,
         limit: i64,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query(&format!(
-            "{SUMMARY_QUERY}
+        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
+            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state <> 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
              ORDER BY m.finished_at DESC NULLS LAST, m.id DESC LIMIT $3"
@@ -139,6 +155,6 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(summary).collect()
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 }

@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
-use sqlx::Row;
 
 use super::error::{classify, Result};
 use super::ids::{MatchId, UserId};
@@ -22,28 +21,39 @@ pub struct Vacation {
     pub until: DateTime<Utc>,
 }
 
-fn vacation(row: &sqlx::postgres::PgRow) -> Result<Vacation> {
-    Ok(Vacation {
-        player: UserId::from_db(row.try_get("player_id")?),
-        started_at: row.try_get("started_at")?,
-        until: row.try_get("until")?,
-    })
+/// A row of `vacations`.
+#[derive(sqlx::FromRow)]
+struct VacationRow {
+    player_id: UserId,
+    started_at: DateTime<Utc>,
+    until: DateTime<Utc>,
+}
+
+impl From<VacationRow> for Vacation {
+    fn from(row: VacationRow) -> Vacation {
+        Vacation {
+            player: row.player_id,
+            started_at: row.started_at,
+            until: row.until,
+        }
+    }
 }
 
 impl Store {
     /// The vacations in progress of `players`.
     pub async fn vacations_of(&self, players: &[UserId]) -> Result<HashMap<UserId, Vacation>> {
         let ids: Vec<i64> = players.iter().map(|p| p.db()).collect();
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, VacationRow>(
             "SELECT player_id, started_at, until FROM vacations
              WHERE ended_at IS NULL AND player_id = ANY($1)",
         )
         .bind(&ids)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| vacation(r).map(|v| (v.player, v)))
-            .collect()
+        Ok(rows
+            .into_iter()
+            .map(|r| (r.player_id, Vacation::from(r)))
+            .collect())
     }
 
     /// The vacation time `player` has taken in the year before `now`, the one in progress
@@ -94,14 +104,14 @@ impl Tx {
 
     /// The vacation in progress of `player`, if any.
     pub async fn vacation_of(&mut self, player: UserId) -> Result<Option<Vacation>> {
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, VacationRow>(
             "SELECT player_id, started_at, until FROM vacations
              WHERE ended_at IS NULL AND player_id = $1",
         )
         .bind(player.db())
         .fetch_optional(&mut *self.tx)
         .await?;
-        row.as_ref().map(vacation).transpose()
+        Ok(row.map(Vacation::from))
     }
 
     /// Whether a turn of `player` in a match in play has passed its deadline at `now`.
@@ -169,7 +179,7 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<Vacation>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, VacationRow>(
             "SELECT player_id, started_at, until FROM vacations
              WHERE ended_at IS NULL AND until <= $1
              ORDER BY until LIMIT $2 FOR UPDATE SKIP LOCKED",
@@ -178,6 +188,6 @@ impl Tx {
         .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
-        rows.iter().map(vacation).collect()
+        Ok(rows.into_iter().map(Vacation::from).collect())
     }
 }

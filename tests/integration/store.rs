@@ -5,8 +5,8 @@
 use chrono::{TimeZone, Utc};
 use thudbot::game::{Battle, Match, MoveText, Seat, Variant};
 use thudbot::store::{
-    ChannelId, Conflict, GuildId, MatchId, NewMatch, Player, ScratchDatabase, Store, StoreError,
-    TurnClock, UserId,
+    BoardStyle, ChannelId, Conflict, Finish, GuildId, MatchId, MatchState, NewMatch, Notify,
+    Player, ScratchDatabase, Settings, Store, StoreError, TurnClock, UserId,
 };
 
 fn now() -> chrono::DateTime<Utc> {
@@ -280,4 +280,71 @@ async fn a_damaged_move_list_is_reported_not_replayed() {
     let err = store.load_match(id).await.unwrap_err();
     assert!(matches!(err, StoreError::Corrupt(_)), "{err}");
     assert!(err.to_string().contains("not your piece"), "{err}");
+}
+
+#[tokio::test]
+async fn names_are_stored_as_the_migrations_spell_them() {
+    let db = ScratchDatabase::create().await.unwrap();
+    let store = store_with_players(&db).await;
+    let settings = Settings {
+        board_style: BoardStyle::Brief,
+        theme: "high-contrast".into(),
+        notify: Notify::Dm,
+    };
+    store.save_settings(UserId(1), &settings).await.unwrap();
+    assert_eq!(store.settings(UserId(1)).await.unwrap(), settings);
+    let stored: (String, String) =
+        sqlx::query_as("SELECT board_style, notify FROM player_settings WHERE user_id = 1")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(stored, ("brief".into(), "dm".into()));
+
+    let id = begin_match(&store, 9).await;
+    let mut tx = store.begin().await.unwrap();
+    tx.finish_match(id, Finish::Resigned, Some(UserId(2)), None, None, now())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let m = store.load_match(id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.state, m.finish),
+        (MatchState::Finished, Some(Finish::Resigned))
+    );
+    let stored: (String, String) =
+        sqlx::query_as("SELECT state, finish FROM matches WHERE id = $1")
+            .bind(id.db())
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(stored, ("finished".into(), "resigned".into()));
+}
+
+#[tokio::test]
+async fn a_damaged_row_is_reported_not_panicked_over() {
+    let db = ScratchDatabase::create().await.unwrap();
+    let store = store_with_players(&db).await;
+    let id = begin_match(&store, 9).await;
+    // Values the schema forbids, written with its checks out of the way.
+    sqlx::raw_sql(
+        "ALTER TABLE matches DROP CONSTRAINT matches_state_check;
+         ALTER TABLE matches DROP CONSTRAINT matches_check1;
+         UPDATE matches SET state = 'lost';
+         ALTER TABLE player_settings DROP CONSTRAINT player_settings_board_style_check;
+         INSERT INTO player_settings (user_id, board_style) VALUES (1, 'tiny');",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let err = store.load_match(id).await.unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt(_)), "{err}");
+    assert!(err.to_string().contains("state"), "{err}");
+    let err = store
+        .finished_matches_of(UserId(1), None, 10)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt(_)), "{err}");
+    let err = store.settings(UserId(1)).await.unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt(_)), "{err}");
+    assert!(err.to_string().contains("board_style"), "{err}");
 }
