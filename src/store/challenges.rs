@@ -18,14 +18,6 @@ pub enum SideChoice {
 }
 
 impl SideChoice {
-    pub fn name(self) -> &'static str {
-        match self {
-            SideChoice::Dwarfs => "dwarfs",
-            SideChoice::Trolls => "trolls",
-            SideChoice::Random => "random",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<SideChoice> {
         match name.trim().to_ascii_lowercase().as_str() {
             "dwarfs" | "dwarf" | "d" => Some(SideChoice::Dwarfs),

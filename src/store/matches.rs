@@ -38,17 +38,6 @@ pub enum Finish {
     Aborted,
 }
 
-impl Finish {
-    pub fn name(self) -> &'static str {
-        match self {
-            Finish::Completed => "completed",
-            Finish::Resigned => "resigned",
-            Finish::Timeout => "timeout",
-            Finish::Aborted => "aborted",
-        }
-    }
-}
-
 /// How a battle ended, as `battles.ended_by` says it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "kebab-case")]
