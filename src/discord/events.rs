@@ -23,6 +23,9 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             return thread_changed(ctx, data, new).await;
         }
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            return check_match_channels(ctx, data, guild).await;
+        }
         _ => return,
     };
     match done {
@@ -65,5 +68,60 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
     match thread.id.edit_thread(&ctx.http, reopen).await {
         Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),
         Err(e) => tracing::warn!(error = %e, %channel, "could not reopen a match thread"),
+    }
+}
+
+/// When the bot (re)connects, Discord sends each server's channels and its active threads, but
+/// not what happened while the bot could not hear (a session that cannot be resumed loses its
+/// events). A match whose channel is not among them is looked up: an archived thread is opened
+/// again, a locked one, a deleted channel or one the bot can no longer see pauses its match.
+async fn check_match_channels(ctx: &serenity::Context, data: &Data, guild: &serenity::Guild) {
+    let channels = match data
+        .service
+        .match_channels_in(GuildId(guild.id.get()))
+        .await
+    {
+        Ok(channels) => channels,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not list the match channels of a server");
+            return;
+        }
+    };
+    let seen = |c: ChannelId| {
+        let id = serenity::ChannelId::new(c.0);
+        guild.channels.contains_key(&id) || guild.threads.iter().any(|t| t.id == id)
+    };
+    for channel in channels.into_iter().filter(|c| c.0 != 0 && !seen(*c)) {
+        let id = serenity::ChannelId::new(channel.0);
+        let done = match id.to_channel(&ctx.http).await {
+            Ok(serenity::Channel::Guild(thread)) if thread.thread_metadata.is_some() => {
+                thread_changed(ctx, data, &thread).await;
+                continue;
+            }
+            Ok(_) => continue,
+            Err(e) => match discord_code(&e) {
+                Some(10003) => data.service.channel_gone(channel).await,
+                Some(50001) => data.service.channel_hidden(channel).await,
+                _ => {
+                    tracing::warn!(error = %e, %channel, "could not look up a match channel");
+                    continue;
+                }
+            },
+        };
+        match done {
+            Ok(paused) => tracing::warn!(
+                paused, %channel,
+                "a match channel went while the bot was away; its match is paused"
+            ),
+            Err(e) => tracing::error!(error = %e, %channel, "could not pause a match"),
+        }
+    }
+}
+
+/// Discord's JSON error code of a failed request.
+fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
     }
 }

@@ -24,6 +24,17 @@ impl Service {
             .await
     }
 
+    /// The bot can no longer see a match's channel (its permissions there were taken away).
+    pub async fn channel_hidden(&self, channel: ChannelId) -> Result<usize> {
+        self.pause_matches(None, Some(channel), "the bot can no longer see its channel")
+            .await
+    }
+
+    /// The channels of the matches in play on `guild`, to check when the bot (re)connects.
+    pub async fn match_channels_in(&self, guild: GuildId) -> Result<Vec<ChannelId>> {
+        Ok(self.store.active_match_channels(guild).await?)
+    }
+
     /// The bot was removed from a server: its matches' clocks stop.
     pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
         self.pause_matches(Some(guild), None, "the bot was removed from its server")

@@ -13,6 +13,7 @@ mod error;
 mod ids;
 mod matches;
 mod outbox;
+mod places;
 mod players;
 mod proposals;
 mod ratings;

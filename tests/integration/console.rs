@@ -121,10 +121,7 @@ alice@2: /thud challenge opponent:bob level:3
 ";
     let (out, err, ok) = run_console(&db, &dir, input);
     assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
-    assert!(
-        out.contains("alice plays thudbot at level 2"),
-        "{out}"
-    );
+    assert!(out.contains("alice plays thudbot at level 2"), "{out}");
     assert!(out.contains("plays dF1-F5"), "{out}");
     // The computer's answer is printed before the next line is read.
     let answer = out

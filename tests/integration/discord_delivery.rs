@@ -16,7 +16,7 @@ use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
 /// The match last played in `channel`, as stored.
-async fn stored_match(bot: &Bot, channel: u64) -> StoredMatch {
+pub(crate) async fn stored_match(bot: &Bot, channel: u64) -> StoredMatch {
     let store = bot.service.store();
     let id: MatchId = store
         .latest_match_in(ChannelId(channel))
@@ -28,7 +28,11 @@ async fn stored_match(bot: &Bot, channel: u64) -> StoredMatch {
 
 /// Waits until the match last played in `channel` satisfies `done` (the bot works on its own
 /// schedule after a gateway event).
-async fn until_match(bot: &Bot, channel: u64, done: impl Fn(&StoredMatch) -> bool) -> StoredMatch {
+pub(crate) async fn until_match(
+    bot: &Bot,
+    channel: u64,
+    done: impl Fn(&StoredMatch) -> bool,
+) -> StoredMatch {
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         let m = stored_match(bot, channel).await;
@@ -45,7 +49,8 @@ async fn until_match(bot: &Bot, channel: u64, done: impl Fn(&StoredMatch) -> boo
 
 /// ALICE challenges BOB (dwarfs first, `days` the index of the days-per-move choice), BOB
 /// accepts, and the match opens in a thread: returns the thread and its first post.
-async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, RecordedRequest) {
+pub(crate) async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, RecordedRequest) {
+    let mark = bot.fake.mark();
     let mut challenge = SlashCommand::thud("challenge")
         .option("opponent", BOB)
         .option("side", 0i64);
@@ -57,19 +62,23 @@ async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, RecordedRequest) {
         .await;
     let created = bot
         .fake
-        .wait_for(|r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .wait_for_since(
+            mark,
+            |r| r.method == "POST" && r.path.ends_with("/threads"),
+            WAIT,
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
     let opening = bot
         .fake
-        .wait_for(posts_to(thread), WAIT)
+        .wait_for_since(mark, posts_to(thread), WAIT)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     (thread, opening)
 }
 
-fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
+pub(crate) fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
     let path = format!("/channels/{channel}/messages");
     move |r: &RecordedRequest| r.method == "POST" && r.path == path
 }

@@ -16,6 +16,7 @@ mod console;
 mod database;
 mod delivery;
 mod discord;
+mod discord_away;
 mod discord_computer;
 mod discord_delivery;
 mod discord_notify;

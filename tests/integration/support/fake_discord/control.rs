@@ -26,6 +26,13 @@ impl FakeDiscord {
         });
     }
 
+    /// While `lost`, gateway events are not delivered: an outage after which Discord cannot
+    /// resume the session (this fake answers every RESUME with INVALID_SESSION), so the bot
+    /// never hears of what happened meanwhile and learns the state again from GUILD_CREATE.
+    pub fn lose_events(&self, lost: bool) {
+        self.shared.with_world(|w| w.events_lost = lost);
+    }
+
     // ----- the clock ---------------------------------------------------------------------
 
     /// Now on the fake's clock (real time plus every `advance`).

@@ -119,6 +119,8 @@ pub struct World {
     pub response_deadline: Duration,
     /// How long an interaction token works for followups and edits (Discord: 15 minutes).
     pub token_lifetime: Duration,
+    /// While true, gateway events are dropped (see `FakeDiscord::lose_events`).
+    pub events_lost: bool,
     /// The largest file a message may carry in the test guild (Discord's default: 10 MiB).
     pub upload_limit: u64,
     /// Failures to inject, in the order they were asked for.
@@ -177,6 +179,7 @@ impl World {
             gateway_url,
             response_deadline: Duration::from_secs(3),
             token_lifetime: Duration::from_secs(15 * 60),
+            events_lost: false,
             upload_limit: super::interactions::ATTACHMENT_SIZE_LIMIT,
             faults: Vec::new(),
             rate_limits: RateLimits::default(),
@@ -291,6 +294,9 @@ impl World {
         event: &str,
         data: Value,
     ) -> bool {
+        if self.events_lost {
+            return false;
+        }
         let Some(session) = self.session_for(guild) else {
             return false;
         };
