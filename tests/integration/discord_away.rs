@@ -209,3 +209,53 @@ async fn access_lost_without_an_event_pauses_the_match_at_the_first_refused_noti
     bot.finish_expecting(|r| r.error_code() == Some(50001))
         .await;
 }
+
+#[tokio::test]
+async fn what_happens_while_the_gateway_is_down_is_replayed_when_the_bot_resumes() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    // Discord's gateway restarts and is slow to come back; meanwhile Discord archives the
+    // match thread.
+    bot.fake.hold_gateway(true);
+    bot.fake.drop_gateway();
+    bot.fake
+        .wait_until_disconnected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.fake.archive_thread(thread).unwrap();
+    let mark = bot.fake.mark();
+    bot.fake.hold_gateway(false);
+
+    // The bot resumes its session, hears of the archiving from the replay, and reopens the
+    // thread.
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "PATCH"
+                    && r.path == format!("/channels/{thread}")
+                    && (200..300).contains(&r.status)
+            },
+            WAIT * 2,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!bot.fake.thread_is_archived(thread));
+    let frames = bot.fake.gateway_frames();
+    let later = |f: &&GatewayFrame| f.connection > 1;
+    assert!(frames.iter().filter(later).any(|f| f.payload["op"] == 6));
+    assert!(!frames.iter().filter(later).any(|f| f.payload["op"] == 2));
+    let replayed = frames
+        .iter()
+        .filter(later)
+        .position(|f| f.payload["t"] == "THREAD_UPDATE");
+    let resumed = frames
+        .iter()
+        .filter(later)
+        .position(|f| f.payload["t"] == "RESUMED");
+    assert!(
+        replayed.is_some() && replayed < resumed,
+        "the missed event comes before RESUMED"
+    );
+    stop_after_restart(bot).await;
+}

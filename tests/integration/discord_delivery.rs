@@ -432,14 +432,14 @@ async fn the_bot_comes_back_after_discords_gateway_restarts() {
     start_match(&bot, GENERAL_CHANNEL).await;
     let first = bot.fake.identify().expect("identified");
     bot.fake.drop_gateway();
-    // serenity reconnects by itself (the fake answers a RESUME with INVALID_SESSION, so it
-    // identifies again) and the bot answers commands as before.
+    // serenity reconnects by itself and resumes its session, and the bot answers commands as
+    // before.
     let deadline = tokio::time::Instant::now() + WAIT * 2;
     while !bot
         .fake
         .gateway_frames()
         .iter()
-        .any(|f| f.connection > 1 && f.payload["op"] == 2)
+        .any(|f| f.connection > 1 && f.payload["t"] == "RESUMED")
     {
         assert!(
             tokio::time::Instant::now() < deadline,

@@ -30,7 +30,20 @@ impl FakeDiscord {
     /// resume the session (this fake answers every RESUME with INVALID_SESSION), so the bot
     /// never hears of what happened meanwhile and learns the state again from GUILD_CREATE.
     pub fn lose_events(&self, lost: bool) {
-        self.shared.with_world(|w| w.events_lost = lost);
+        self.shared.with_world(|w| {
+            w.events_lost = lost;
+            if lost {
+                w.resumable.clear();
+                w.sessions_invalidated = true;
+            }
+        });
+    }
+
+    /// While `held`, new gateway connections wait before their HELLO, as when Discord's gateway
+    /// is slow to come back: a bot that dropped stays away, and what happens meanwhile is kept
+    /// for its session to resume.
+    pub fn hold_gateway(&self, held: bool) {
+        self.shared.with_world(|w| w.gateway_held = held);
     }
 
     // ----- the clock ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::fixture::{self, APPLICATION_FLAGS, APPLICATION_ID, GUILD_ID, TOKEN};
-use super::world::{intent, Direction, GatewayFrame, Session};
+use super::world::{intent, Direction, GatewayFrame, Resumable, Session};
 use super::Shared;
 
 /// Accepts gateway connections until the fake is dropped.
@@ -31,7 +31,9 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
-/// One gateway connection: HELLO, then IDENTIFY → READY + GUILD_CREATE, heartbeats, dispatches.
+/// One gateway connection: HELLO, then IDENTIFY → READY + GUILD_CREATE (or RESUME → the missed
+/// dispatches + RESUMED), heartbeats, dispatches. A connection that drops without the bot
+/// closing it with 1000 or 1001 leaves its session to be resumed.
 // tungstenite's handshake callback signature fixes the (large) error type.
 #[allow(clippy::result_large_err)]
 async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
@@ -51,10 +53,18 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
         });
     });
 
+    while shared.with_world(|world| world.gateway_held) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
     let heartbeat_interval = shared.heartbeat_interval_ms;
     let (events_tx, mut events_rx) = mpsc::unbounded_channel::<(String, Value)>();
     let mut seq: u64 = 0;
     let mut identified = false;
+    // The session this connection serves: its id, shard and intents.
+    let mut session: Option<(String, [u64; 2], u64)> = None;
+    // Whether the session may be resumed after the connection ends.
+    let mut resumable = true;
 
     let hello =
         json!({"op": 10, "d": {"heartbeat_interval": heartbeat_interval}, "s": null, "t": null});
@@ -67,7 +77,9 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
             incoming = socket.next() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Close(_))) => {
+                    Some(Ok(Message::Close(frame))) => {
+                        // Closing with 1000 or 1001 ends the session (docs/topics/gateway.md).
+                        resumable = !frame.is_some_and(|f| matches!(u16::from(f.code), 1000 | 1001));
                         // Keep reading so tungstenite sends its half of the close handshake,
                         // which serenity waits for when shutting a shard down.
                         while let Some(Ok(_)) = socket.next().await {}
@@ -124,6 +136,8 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                             }
                         }
                         identified = true;
+                        session = Some((format!("fake-session-{number:04}"), shard, intents));
+                        shared.with_world(|world| world.sessions_invalidated = false);
                         shared.with_world(|world| world.sessions.push(Session {
                             number,
                             shard,
@@ -136,13 +150,47 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                         let _ = socket.send(close(4005, "Already authenticated.")).await;
                         break;
                     }
-                    // Resuming is not modelled: say the session cannot be resumed, and serenity
-                    // identifies afresh.
-                    Some(6) => {
-                        let invalid = json!({"op": 9, "d": false, "s": null, "t": null});
-                        if send(&mut socket, &shared, number, invalid).await.is_err() {
+                    // RESUME: the session's missed dispatches follow its last sequence number, then
+                    // RESUMED; a session that is not known cannot be resumed.
+                    Some(6) if !identified => {
+                        let d = &payload["d"];
+                        let token_ok = d["token"].as_str() == Some(TOKEN) || d["token"].as_str() == Some(&format!("Bot {TOKEN}"));
+                        let id = d["session_id"].as_str().unwrap_or_default().to_string();
+                        let found = shared.with_world(|world| {
+                            let at = world.resumable.iter().position(|r| r.session_id == id)?;
+                            Some(world.resumable.remove(at))
+                        });
+                        let Some(old) = found.filter(|_| token_ok) else {
+                            let invalid = json!({"op": 9, "d": false, "s": null, "t": null});
+                            if send(&mut socket, &shared, number, invalid).await.is_err() {
+                                break;
+                            }
+                            continue;
+                        };
+                        seq = old.seq;
+                        let mut failed = false;
+                        for (event, data) in old.missed {
+                            seq += 1;
+                            failed |= send(&mut socket, &shared, number, dispatch_frame(&event, seq, data)).await.is_err();
+                        }
+                        seq += 1;
+                        let resumed = dispatch_frame("RESUMED", seq, json!({"_trace": ["[\"fake-gateway\",{\"micros\":0}]"]}));
+                        if failed || send(&mut socket, &shared, number, resumed).await.is_err() {
                             break;
                         }
+                        identified = true;
+                        session = Some((old.session_id, old.shard, old.intents));
+                        shared.with_world(|world| world.sessions.push(Session {
+                            number,
+                            shard: old.shard,
+                            intents: old.intents,
+                            events: events_tx.clone(),
+                        }));
+                        shared.notify();
+                    }
+                    Some(6) => {
+                        let _ = socket.send(close(4005, "Already authenticated.")).await;
+                        break;
                     }
                     // Presence updates, voice state and member requests are recorded only.
                     Some(3 | 4 | 8 | 31) => {}
@@ -164,7 +212,29 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
             }
         }
     }
-    shared.with_world(|world| world.sessions.retain(|s| s.number != number));
+    // Under the world's lock no dispatch can slip in between: what was queued for this
+    // connection but not sent is kept for the session, and so is what comes later.
+    shared.with_world(|world| {
+        world.sessions.retain(|s| s.number != number);
+        events_rx.close();
+        let mut missed = Vec::new();
+        while let Ok(event) = events_rx.try_recv() {
+            if event.0 != super::control::DROP_CONNECTION {
+                missed.push(event);
+            }
+        }
+        if let (Some((session_id, shard, intents)), true, false) =
+            (session, resumable, world.sessions_invalidated)
+        {
+            world.resumable.push(Resumable {
+                session_id,
+                shard,
+                intents,
+                seq,
+                missed,
+            });
+        }
+    });
     shared.notify();
 }
 

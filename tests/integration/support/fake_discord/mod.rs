@@ -56,6 +56,14 @@
 //!   drop and the absence of any log. `frames_serenity_cannot_read()`
 //!   decodes every frame sent the way the shard does and names the failing field. REST answers
 //!   of the wrong shape, by contrast, surface as `serenity::Error` in the bot.
+//! - **Resuming** (docs/topics/gateway.md, "Resuming"). A connection that drops (`drop_gateway`,
+//!   close 4000) without the bot closing it with 1000 or 1001 leaves its session resumable; the
+//!   dispatches meant for it meanwhile are kept, and a RESUME with its `session_id` replays them
+//!   after its last sequence number, then sends RESUMED. An unknown session gets INVALID_SESSION
+//!   (`d: false`) and serenity identifies again. `hold_gateway(true)` keeps new connections
+//!   waiting before HELLO (serenity allows 15 s), so a test can act while the bot is away;
+//!   `lose_events(true)` drops dispatches and makes the sessions open then unresumable, as an
+//!   outage Discord cannot resume from.
 //! - **GUILD_CREATE** is sent only with the GUILDS intent, and lists only the bot itself as member
 //!   unless GUILD_PRESENCES is asked for (Discord's rule); READY lists the guild as unavailable
 //!   first. Interactions carry their own `member`, and `resolved` data for user options.
@@ -163,8 +171,7 @@
 //!
 //! # Not modelled
 //!
-//! Resuming (a RESUME is answered with INVALID_SESSION, so serenity identifies again), guild
-//! member chunks (op 8 is recorded and ignored), DM interactions, modals beyond accepting a type
+//! Guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond accepting a type
 //! 9 answer, select menus clicks, `with_response` callbacks. Rate limits are never enforced on
 //! their own (only injected 429s), and serenity's own ratelimiter cannot be pointed at the fake:
 //! with it on, serenity 0.12 builds requests without the `proxy` base and calls discord.com.

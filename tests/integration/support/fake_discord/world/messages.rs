@@ -351,7 +351,7 @@ impl World {
     }
 
     /// MESSAGE_CREATE / MESSAGE_UPDATE: the message with `guild_id` and the author's `member`.
-    pub(super) fn announce_message(&self, event: &str, message: &Value, guild: Option<u64>) {
+    pub(super) fn announce_message(&mut self, event: &str, message: &Value, guild: Option<u64>) {
         let mut data = message.clone();
         let needed = match guild {
             Some(guild) => {

@@ -68,6 +68,19 @@ pub struct Session {
     pub events: mpsc::UnboundedSender<(String, Value)>,
 }
 
+/// A session whose connection dropped, kept so the bot can resume it (docs/topics/gateway.md,
+/// "Resuming"): the events meant for it meanwhile are replayed after its last sequence number.
+#[derive(Debug)]
+pub struct Resumable {
+    pub session_id: String,
+    pub shard: [u64; 2],
+    pub intents: u64,
+    /// The last sequence number sent to it.
+    pub seq: u64,
+    /// Dispatches it missed, in order.
+    pub missed: Vec<(String, Value)>,
+}
+
 /// Which way a gateway frame went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -114,6 +127,14 @@ pub struct World {
     pub requests: Vec<RecordedRequest>,
     pub gateway_log: Vec<GatewayFrame>,
     pub sessions: Vec<Session>,
+    /// Sessions that dropped and may be resumed.
+    pub resumable: Vec<Resumable>,
+    /// Set when events were lost: no session open now can be resumed; the next IDENTIFY clears
+    /// it.
+    pub sessions_invalidated: bool,
+    /// While true, new gateway connections wait before their HELLO (see
+    /// `FakeDiscord::hold_gateway`).
+    pub gateway_held: bool,
     pub gateway_url: String,
     /// How long after dispatch an interaction may still be answered (Discord: 3 s).
     pub response_deadline: Duration,
@@ -176,6 +197,9 @@ impl World {
             requests: Vec::new(),
             gateway_log: Vec::new(),
             sessions: Vec::new(),
+            resumable: Vec::new(),
+            sessions_invalidated: false,
+            gateway_held: false,
             gateway_url,
             response_deadline: Duration::from_secs(3),
             token_lifetime: Duration::from_secs(15 * 60),
@@ -286,9 +310,10 @@ impl World {
     }
 
     /// Sends a dispatch to the session whose shard holds `guild` (shard 0 for DMs), if that
-    /// session asked for `needed_intent` (0: always sent). Returns whether it went out.
+    /// session asked for `needed_intent` (0: always sent), or keeps it for that session if it
+    /// dropped and may resume. Returns whether it went out or was kept.
     pub fn dispatch(
-        &self,
+        &mut self,
         guild: Option<u64>,
         needed_intent: u64,
         event: &str,
@@ -298,7 +323,19 @@ impl World {
             return false;
         }
         let Some(session) = self.session_for(guild) else {
-            return false;
+            // A dropped session keeps what it misses until it resumes.
+            let count = |shard: [u64; 2]| shard[1].max(1);
+            let waiting = self.resumable.iter_mut().find(|r| {
+                r.shard[0] == guild.map_or(0, |g| (g >> 22) % count(r.shard))
+                    && (needed_intent == 0 || r.intents & needed_intent != 0)
+            });
+            return match waiting {
+                Some(r) => {
+                    r.missed.push((event.to_string(), data));
+                    true
+                }
+                None => false,
+            };
         };
         if needed_intent != 0 && session.intents & needed_intent == 0 {
             return false;
