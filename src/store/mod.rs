@@ -18,6 +18,7 @@ mod players;
 mod proposals;
 mod ratings;
 mod records;
+#[cfg(feature = "testing")]
 pub mod scratch;
 mod summaries;
 mod vacations;
@@ -35,6 +36,7 @@ pub use players::{BoardStyle, Notify, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};
 pub use records::{HeadToHead, LevelRecord};
+#[cfg(feature = "testing")]
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use summaries::MatchSummary;
 pub use vacations::Vacation;
