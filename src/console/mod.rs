@@ -484,8 +484,8 @@ fn parse_yes_no(option: &str, text: &str) -> Result<bool, ServiceError> {
 }
 
 /// A refusal of the console's own.
-fn refused(text: impl Into<crate::service::Text>) -> ServiceError {
-    ServiceError::Refused(text.into())
+fn refused(text: impl Into<String>) -> ServiceError {
+    ServiceError::Refused(crate::service::Refusal::Input(text.into()))
 }
 
 /// A stable id for a console player's name, far above any test or sample id.

@@ -8,7 +8,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::{announce_instead, answer_or_defer, post, reply_or_apology, Data, Error};
-use crate::service::{Action, Actor, Place, Reply, ServiceError};
+use crate::service::{Action, Actor, Place, Refusal, Reply, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 
 pub async fn on_event(
@@ -47,9 +47,7 @@ async fn pressed(
     let actor = Actor::with_kind(UserId(press.user.id.get()), name, press.user.bot);
     let work = async {
         let Some(guild) = press.guild_id else {
-            return Err(ServiceError::Refused(
-                "Thud is played in server channels.".into(),
-            ));
+            return Err(ServiceError::Refused(Refusal::NotInAServer));
         };
         let place = Place {
             guild: GuildId(guild.get()),

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::{actor, actor_of, answer, place, Context, Error};
-use crate::service::{ChallengeOptions, LadderScope, MoveRequest, ServiceError, Verb};
+use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
 
 /// Play Thud, the Discworld game of dwarfs against trolls
@@ -78,14 +78,17 @@ async fn challenge(
         let place = place(ctx)?;
         if opponent.id != bot {
             if level.is_some() {
-                return Err(ServiceError::Refused(crate::service::Text::prose(
-                    "`level` is for a match against the bot itself; leave it out to challenge a person.",
-                )));
+                return Err(ServiceError::Refused(Refusal::LevelAgainstPerson));
             }
             return s.challenge(place, &me, &them, &options).await;
         }
         let thread = if data.options.threads {
-            super::buttons::match_thread(&http, place, &format!("Thud: {} vs {}", me.name, them.name)).await
+            super::buttons::match_thread(
+                &http,
+                place,
+                &format!("Thud: {} vs {}", me.name, them.name),
+            )
+            .await
         } else {
             None
         };

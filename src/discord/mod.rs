@@ -349,9 +349,9 @@ fn actor_of(user: &serenity::User) -> Actor {
 
 /// The server and channel (or thread) of the command.
 fn place(ctx: Context<'_>) -> Result<Place, ServiceError> {
-    let guild = ctx.guild_id().ok_or_else(|| {
-        ServiceError::Refused("Thud is played in server channels; use /thud in a server.".into())
-    })?;
+    let guild = ctx
+        .guild_id()
+        .ok_or(ServiceError::Refused(crate::service::Refusal::NotInAServer))?;
     Ok(Place {
         guild: GuildId(guild.get()),
         channel: ChannelId(ctx.channel_id().get()),

@@ -4,6 +4,7 @@ use super::computer::computer_actor;
 use super::error::{refuse, Result};
 use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
@@ -19,10 +20,9 @@ impl Service {
         let names = names_in(&mut tx, &m).await?;
         if let Some(p) = &m.proposal {
             if p.proposer == actor.id {
-                return refuse(format!(
-                    "You have already proposed ending this battle; {} has not answered yet.",
-                    names.of(m.player(seat.other()))
-                ));
+                return refuse(Refusal::AlreadyProposed {
+                    other: names.of(m.player(seat.other())),
+                });
             }
             // Proposing while the other player's proposal stands is agreeing to it (RULES §3).
             tx.rollback().await?;
@@ -35,7 +35,7 @@ impl Service {
         {
             Ok(p) => p,
             Err(StoreError::Conflict(Conflict::ProposalOpen)) => {
-                return refuse("A proposal to end this battle is already open.")
+                return refuse(Refusal::ProposalOpen)
             }
             Err(e) => return Err(e.into()),
         };
@@ -134,15 +134,15 @@ impl Service {
         let mut m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
         let Some(proposal) = m.proposal else {
-            return refuse("There is no open proposal to end the battle.");
+            return refuse(Refusal::NoProposal);
         };
         if let Some((match_id, id)) = pressed {
             if match_id != m.id || id != proposal.id {
-                return refuse("That proposal is no longer open.");
+                return refuse(Refusal::ProposalNoLongerOpen);
             }
         }
         if proposal.proposer == actor.id {
-            return refuse("You cannot answer your own proposal; the other player must.");
+            return refuse(Refusal::AnswerOwnProposal);
         }
         let names = names_in(&mut tx, &m).await?;
         if !agree {
@@ -161,8 +161,8 @@ impl Service {
         let battle_row = m.current_battle().clone();
         let progress = match m.game.end_battle_by_agreement() {
             Ok(p) => p,
-            Err(MatchError::Over) => return refuse("This match is over."),
-            Err(e) => return refuse(format!("{e}.")),
+            Err(MatchError::Over) => return refuse(Refusal::MatchOver),
+            Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
         tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now)
             .await?;

@@ -6,6 +6,7 @@ use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result};
 use super::outcome::{Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
@@ -41,16 +42,15 @@ impl Service {
         let days = options.days()?;
         let rated = options.rated.unwrap_or(true);
         if opponent.id == challenger.id {
-            return refuse("You cannot challenge yourself. Pick another player.");
+            return refuse(Refusal::ChallengeSelf);
         }
         if opponent.is_bot {
-            return refuse(format!(
-                "{} is a bot and cannot play Thud. Challenge a person, or challenge the Thud bot itself to play the computer.",
-                opponent.name
-            ));
+            return refuse(Refusal::OpponentIsABot {
+                name: opponent.name.clone(),
+            });
         }
         if self.store.active_match_in(place.channel).await?.is_some() {
-            return refuse("This channel already has a match in play. Finish it first, or challenge in another channel.");
+            return refuse(Refusal::ChannelBusy);
         }
         let now = self.now();
         let new = NewChallenge {
@@ -72,10 +72,9 @@ impl Service {
         let challenge = match tx.create_challenge(&new).await {
             Ok(c) => c,
             Err(StoreError::Conflict(Conflict::DuplicateChallenge)) => {
-                return refuse(format!(
-                    "You and {} already have an open challenge in this channel. Answer or cancel it first.",
-                    opponent.name
-                ))
+                return refuse(Refusal::DuplicateChallenge {
+                    opponent: opponent.name.clone(),
+                })
             }
             Err(e) => return Err(e.into()),
         };
@@ -128,7 +127,7 @@ impl Service {
             .find_challenge(place, actor, id, Role::Opponent)
             .await?;
         if challenge.expires_at <= self.now() {
-            return refuse("This challenge has expired. Ask for a new one.");
+            return refuse(Refusal::ChallengeExpired);
         }
         Ok(challenge)
     }
@@ -161,7 +160,7 @@ impl Service {
             .await?
             .is_none()
         {
-            return refuse("This challenge is no longer open.");
+            return refuse(Refusal::ChallengeClosed);
         }
         let new = NewMatch {
             guild: challenge.guild,
@@ -177,7 +176,7 @@ impl Service {
         let match_id = match tx.insert_match(&new).await {
             Ok(id) => id,
             Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
-                return refuse("That channel already has a match in play; the challenge stays open until it is free.")
+                return refuse(Refusal::ChallengeChannelBusy)
             }
             Err(e) => return Err(e.into()),
         };
@@ -340,7 +339,7 @@ impl Service {
     ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {
-            return refuse("This challenge is no longer open.");
+            return refuse(Refusal::ChallengeClosed);
         };
         let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);
         tx.commit().await?;
@@ -360,7 +359,7 @@ impl Service {
         let challenge = match id {
             Some(id) => match self.store.challenge(id).await? {
                 Some(c) => c,
-                None => return refuse("That challenge does not exist."),
+                None => return refuse(Refusal::NoSuchChallenge),
             },
             None => {
                 let open = self
@@ -372,26 +371,23 @@ impl Service {
                     Some(c) => c,
                     None => {
                         return refuse(match role {
-                            Role::Opponent => "Nobody has challenged you in this channel.",
-                            Role::Challenger => "You have no open challenge in this channel.",
+                            Role::Opponent => Refusal::NobodyChallengedYou,
+                            Role::Challenger => Refusal::NoChallengeOfYours,
                         })
                     }
                 }
             }
         };
         if challenge.state != ChallengeState::Pending {
-            return refuse(format!(
-                "This challenge was already {}.",
-                challenge.state.name()
-            ));
+            return refuse(Refusal::ChallengeAlreadyAnswered {
+                state: challenge.state.name(),
+            });
         }
         if role.of(&challenge) != actor.id {
             return refuse(match role {
-                Role::Opponent if challenge.challenger == actor.id => {
-                    "You cannot answer your own challenge; you can cancel it."
-                }
-                Role::Opponent => "This challenge is not addressed to you.",
-                Role::Challenger => "Only the challenger can cancel a challenge.",
+                Role::Opponent if challenge.challenger == actor.id => Refusal::AnswerOwnChallenge,
+                Role::Opponent => Refusal::NotYourChallenge,
+                Role::Challenger => Refusal::OnlyChallengerCancels,
             });
         }
         Ok(challenge)
@@ -405,9 +401,7 @@ impl ChallengeOptions {
         if DAYS_PER_MOVE.contains(&days) {
             Ok(days)
         } else {
-            refuse(format!(
-                "{days} days per move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."
-            ))
+            refuse(Refusal::DaysNotOffered(days))
         }
     }
 }

@@ -15,6 +15,7 @@ use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
 use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
@@ -53,19 +54,11 @@ impl Service {
             None => Level::DEFAULT,
             Some(n) => match Level::new(n) {
                 Some(level) => level,
-                None => {
-                    return refuse(format!(
-                        "There is no level {n}; choose 1 (a beginner) to 5 (the strongest)."
-                    ))
-                }
+                None => return refuse(Refusal::NoSuchLevel(n)),
             },
         };
         if options.rated == Some(true) {
-            return refuse(
-                Text::from("Matches against the computer are never rated; leave out ")
-                    .code("rated")
-                    .plain(", or challenge a person."),
-            );
+            return refuse(Refusal::RatedAgainstComputer);
         }
         let days = options.days()?;
         let variant = options.variant.unwrap_or_default();
@@ -100,7 +93,7 @@ impl Service {
         let match_id = match tx.insert_match(&new).await {
             Ok(id) => id,
             Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
-                return refuse("This channel already has a match in play. Finish it first, or play in another channel.")
+                return refuse(Refusal::ChannelBusy)
             }
             Err(e) => return Err(e.into()),
         };

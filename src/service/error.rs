@@ -1,5 +1,6 @@
 //! Refusals a player causes, and failures of the system.
 
+use super::refusal::Refusal;
 use super::text::Text;
 use crate::store::StoreError;
 
@@ -9,7 +10,7 @@ pub enum ServiceError {
     /// The player asked for something the rules or the match flow do not allow. The message
     /// is written for them; nothing changed.
     #[error("{0}")]
-    Refused(Text),
+    Refused(Refusal),
     /// Something broke on our side (the database, say). Logged; the player gets an apology.
     #[error("system failure: {0}")]
     System(String),
@@ -23,7 +24,7 @@ impl ServiceError {
     /// What to tell the player.
     pub fn player_message(&self) -> Text {
         match self {
-            ServiceError::Refused(m) => m.clone(),
+            ServiceError::Refused(r) => r.text(),
             ServiceError::System(_) => Text::from(
                 "Sorry, something went wrong on our side and nothing was changed. Please try again in a moment.",
             ),
@@ -50,8 +51,8 @@ impl From<StoreError> for ServiceError {
 }
 
 /// A refusal with a message for the player.
-pub fn refuse<T>(message: impl Into<Text>) -> Result<T, ServiceError> {
-    Err(ServiceError::Refused(message.into()))
+pub fn refuse<T>(refusal: Refusal) -> Result<T, ServiceError> {
+    Err(ServiceError::Refused(refusal))
 }
 
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

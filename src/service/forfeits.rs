@@ -2,6 +2,7 @@
 
 use super::error::{refuse, Result};
 use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
@@ -14,7 +15,7 @@ impl Service {
     pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let m = match self.store.active_match_in(place.channel).await? {
             Some(m) => m,
-            None => return refuse("There is no match in play in this channel."),
+            None => return refuse(Refusal::NoMatchHere),
         };
         seat_of(&m, actor)?;
         Ok(Reply::private(
@@ -33,7 +34,7 @@ impl Service {
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         if confirmed.is_some_and(|id| id != m.id) {
-            return refuse("That match is no longer in play.");
+            return refuse(Refusal::MatchNoLongerInPlay);
         }
         let seat = seat_of(&m, actor)?;
         let mut reply = self
@@ -87,9 +88,7 @@ impl Service {
     /// A moderator stops the match in this channel; it is recorded and unrated.
     pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
         if !is_moderator {
-            return refuse(
-                "Only a server moderator (with the Manage Server permission) can abort a match.",
-            );
+            return refuse(Refusal::NotAModerator);
         }
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
@@ -122,7 +121,7 @@ impl Service {
     ) -> Result<Reply> {
         let result = match m.game.forfeit(loser) {
             Ok(r) => r,
-            Err(e) => return refuse(format!("{e}.")),
+            Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
         let names = names_in(tx, &m).await?;
         let mut lines = vec![opening];
@@ -140,37 +139,29 @@ impl Service {
 fn claimable(m: &StoredMatch, actor: &Actor, now: DateTime<Utc>) -> Result<TurnClock> {
     let seat = seat_of(m, actor)?;
     if m.game.seat_to_move() == Some(seat) {
-        return refuse("It is your turn; only the player waiting can claim a match on time.");
+        return refuse(Refusal::ClaimOnYourTurn);
     }
     let Some(clock) = m.clock else {
-        return refuse("This match has no running clock.");
+        return refuse(Refusal::NoClock);
     };
     if m.computer.is_some_and(|c| c.player == clock.player) {
-        return refuse(
-            Text::from("The computer never runs out of time: it moves as soon as it has thought. Give it a moment, or look at ")
-                .code("/thud board")
-                .plain("."),
-        );
+        return refuse(Refusal::ComputerNeverLate);
     }
     if clock.vacation_since.is_some() {
-        return refuse("Your opponent is on vacation: their clock stands still until they are back, and the deadline moves on by the time away.");
+        return refuse(Refusal::OpponentOnVacation);
     }
     if clock.paused_at.is_some() {
-        return refuse(
-            Text::from(format!(
-                "The clock of this match is paused: {}. Nobody loses on time while the bot cannot reach the players; resume it from ",
-                m.trouble.as_deref().unwrap_or("the bot could not post in its channel")
-            ))
-            .code("/thud games")
-            .plain("."),
-        );
+        return refuse(Refusal::ClockPaused {
+            why: m
+                .trouble
+                .clone()
+                .unwrap_or_else(|| "the bot could not post in its channel".to_string()),
+        });
     }
     if now < clock.deadline {
-        return refuse(
-            Text::from("Your opponent still has time: the deadline is ")
-                .time(clock.deadline)
-                .plain(". You can claim the match after that."),
-        );
+        return refuse(Refusal::OpponentHasTime {
+            deadline: clock.deadline,
+        });
     }
     Ok(clock)
 }

@@ -19,6 +19,7 @@ mod outcome;
 mod pictures;
 mod play;
 mod records;
+mod refusal;
 mod rematch;
 mod settings;
 mod suggestions;
@@ -34,6 +35,7 @@ pub use error::{Result, ServiceError};
 pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
 pub use outcome::{Action, Attachment, Button, ButtonStyle, Reply};
 pub use play::{MoveRequest, Verb};
+pub use refusal::Refusal;
 pub use settings::rules_text;
 pub use suggestions::Choice;
 pub use text::{Span, Text, TimeStyle};
@@ -517,11 +519,7 @@ fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> Te
 async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
     match tx.lock_active_match(channel).await? {
         Some(m) => Ok(m),
-        None => error::refuse(
-            Text::from("There is no match in play in this channel. Start one with ")
-                .code("/thud challenge")
-                .plain("."),
-        ),
+        None => error::refuse(Refusal::NoMatchHere),
     }
 }
 
@@ -529,10 +527,6 @@ async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
 fn seat_of(m: &StoredMatch, actor: &Actor) -> Result<Seat> {
     match m.seat_of(actor.id) {
         Some(s) => Ok(s),
-        None => error::refuse(
-            Text::from("You are not playing in this match. Anyone can watch with ")
-                .code("/thud board")
-                .plain("; only the two players act."),
-        ),
+        None => error::refuse(Refusal::NotAPlayer),
     }
 }

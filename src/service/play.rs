@@ -3,6 +3,7 @@
 use super::error::{refuse, Result};
 use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
@@ -49,27 +50,23 @@ impl MoveRequest {
         // The longest real move is a trample or a capture of eight squares; anything much
         // longer is not a move, and is not echoed back whole.
         if let Some(long) = inputs.iter().find(|s| s.chars().count() > MAX_MOVE_TEXT) {
-            return refuse(
-                Text::new()
-                    .code(echo(long))
-                    .plain(" is too long to be a move. Write a move like ")
-                    .code("dF1-F5")
-                    .plain(" or ")
-                    .code("TG7-F6xE5xF5")
-                    .plain("."),
-            );
+            return refuse(Refusal::MoveTooLong { echo: echo(long) });
         }
         match self {
             MoveRequest::Notation(s) => match s.parse::<MoveText>() {
                 Ok(t) => Ok(t),
-                Err(e) => refuse(format!("I could not read that move: {e}.")),
+                Err(e) => refuse(Refusal::UnreadableMove { why: e.to_string() }),
             },
             MoveRequest::Verb {
                 from, to, captures, ..
             } => {
-                let square = |what: &str, s: &str| -> Result<Square> {
-                    s.parse()
-                        .or_else(|e| refuse(format!("The {what} square: {e}.")))
+                let square = |what: &'static str, s: &str| -> Result<Square> {
+                    s.parse::<Square>().or_else(|e| {
+                        refuse(Refusal::UnreadableSquare {
+                            which: what,
+                            why: e.to_string(),
+                        })
+                    })
                 };
                 let from = square("from", from)?;
                 let to = square("to", to)?;
@@ -77,7 +74,9 @@ impl MoveRequest {
                     "" | "none" | "-" => Vec::new(),
                     _ => match parse_square_list(captures) {
                         Ok(list) => list,
-                        Err(e) => return refuse(format!("The captured squares: {e}.")),
+                        Err(e) => {
+                            return refuse(Refusal::UnreadableCaptures { why: e.to_string() })
+                        }
                     },
                 };
                 Ok(MoveText::new(from, to, captures))
@@ -97,24 +96,10 @@ impl MoveRequest {
 fn check_verb(verb: Option<Verb>, mv: &Move) -> Result<()> {
     match (verb, mv) {
         (Some(Verb::Hurl), Move::Hurl { .. }) => Ok(()),
-        (Some(Verb::Hurl), _) => refuse(
-            Text::new()
-                .code(mv.to_string())
-                .plain(" is not a hurl: a hurl lands a dwarf on a troll and captures it. Use ")
-                .code("/thud move")
-                .plain(" for a plain move."),
-        ),
+        (Some(Verb::Hurl), _) => refuse(Refusal::NotAHurl { mv: mv.to_string() }),
         (Some(Verb::Shove), Move::Troll { captures, .. }) if !captures.is_empty() => Ok(()),
-        (Some(Verb::Shove), Move::Troll { .. }) => refuse(
-            Text::from("A shove must capture a dwarf. Use ")
-                .code("/thud move")
-                .plain(" for a plain step."),
-        ),
-        (Some(Verb::Shove), _) => refuse(
-            Text::new()
-                .code(mv.to_string())
-                .plain(" is not a shove: only trolls shove."),
-        ),
+        (Some(Verb::Shove), Move::Troll { .. }) => refuse(Refusal::ShoveWithoutCapture),
+        (Some(Verb::Shove), _) => refuse(Refusal::NotAShove { mv: mv.to_string() }),
         _ => Ok(()),
     }
 }
@@ -130,20 +115,18 @@ impl Service {
         if m.game.seat_to_move() != Some(seat) {
             let other = m.player(seat.other());
             let names = names_in(&mut tx, &m).await?;
-            return refuse(format!(
-                "It is not your turn; {} is to move.",
-                names.of(other)
-            ));
+            return refuse(Refusal::NotYourTurn {
+                to_move: names.of(other),
+            });
         }
         let battle_row = m.current_battle().clone();
         let (mv, progress) = match m.game.play(seat, &text) {
             Ok(done) => done,
             Err(e) => {
-                return refuse(
-                    Text::new()
-                        .code(text.to_string())
-                        .plain(format!(" is not legal: {e}.")),
-                )
+                return refuse(Refusal::IllegalMove {
+                    mv: text.to_string(),
+                    why: e.to_string(),
+                })
             }
         };
         check_verb(request.verb(), &mv)?;
@@ -156,11 +139,7 @@ impl Service {
         let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
-            Err(StoreError::Conflict(Conflict::TurnTaken)) => {
-                return refuse(
-                    "Another move for this turn landed first. Look at the board and try again.",
-                )
-            }
+            Err(StoreError::Conflict(Conflict::TurnTaken)) => return refuse(Refusal::TurnTaken),
             Err(e) => return Err(e.into()),
         }
         let mut lines = Vec::new();

@@ -2,6 +2,7 @@
 
 use super::error::{refuse, Result, ServiceError};
 use super::outcome::Reply;
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{battle_result_line, Names, Place, Service};
 use crate::game::{GameRecord, Seat, Side};
@@ -15,16 +16,12 @@ impl Service {
             Some(id) => id,
             None => match self.store.latest_match_in(place.channel).await? {
                 Some(id) => id,
-                None => {
-                    return refuse(Text::prose(
-                        "No match has been played in this channel; name one with `match:`.",
-                    ))
-                }
+                None => return refuse(Refusal::NoMatchYet),
             },
         };
         match self.store.load_match(id).await? {
             Some(m) if m.guild == place.guild => Ok(m),
-            _ => refuse(format!("There is no match #{id} on this server.")),
+            _ => refuse(Refusal::NotOnThisServer(id)),
         }
     }
 
@@ -63,13 +60,16 @@ impl Service {
         let battles = m.game.battles();
         let number = battle.unwrap_or(battles.len() as u8);
         let Some(b) = battles.get((number as usize).wrapping_sub(1)) else {
-            return refuse(format!("Match #{} has no battle {number} yet.", m.id));
+            return refuse(Refusal::NoBattleYet {
+                match_id: m.id,
+                battle: number,
+            });
         };
         if b.moves().is_empty() {
-            return refuse(format!(
-                "Battle {number} of match #{} has no moves to replay yet.",
-                m.id
-            ));
+            return refuse(Refusal::NothingToReplay {
+                match_id: m.id,
+                battle: number,
+            });
         }
         let names = self.names(&m).await?;
         let caption = Caption {
@@ -102,10 +102,10 @@ impl Service {
         let (gif, span) = match drawn {
             Ok(done) => done,
             Err(too_large) => {
-                return refuse(format!(
-                    "Even the last move of this battle makes a replay of {} bytes, more than the {} bytes this channel accepts.",
-                    too_large.smallest, too_large.limit
-                ))
+                return refuse(Refusal::ReplayTooLarge {
+                    smallest: too_large.smallest,
+                    limit: too_large.limit,
+                })
             }
         };
         let text = if span.is_whole() {

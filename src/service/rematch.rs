@@ -4,7 +4,7 @@
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
 use super::outcome::Reply;
-use super::text::Text;
+use super::refusal::Refusal;
 use super::{Actor, ChallengeOptions, Names, Place, Service};
 use crate::game::Seat;
 use crate::store::{ChannelId, MatchId, MatchState, SideChoice};
@@ -22,24 +22,14 @@ impl Service {
         match_channel: Option<ChannelId>,
     ) -> Result<Reply> {
         let Some(m) = self.store.load_match(id).await? else {
-            return refuse("That match does not exist.");
+            return refuse(Refusal::NoSuchMatch);
         };
         let Some(seat) = m.seat_of(actor.id) else {
-            return refuse(format!(
-                "Only the two players of match #{id} can ask for a rematch."
-            ));
+            return refuse(Refusal::RematchNotAPlayer(id));
         };
         match m.state {
-            MatchState::Active => {
-                return refuse(format!(
-                    "Match #{id} is still in play; a rematch comes after it."
-                ))
-            }
-            MatchState::Aborted => {
-                return refuse(Text::prose(&format!(
-                    "Match #{id} was stopped; start a new one with `/thud challenge`."
-                )))
-            }
+            MatchState::Active => return refuse(Refusal::RematchTooEarly(id)),
+            MatchState::Aborted => return refuse(Refusal::RematchOfStopped(id)),
             MatchState::Finished => {}
         }
         // The second player of this match commands the dwarfs in battle 1 of the next.

@@ -1,7 +1,9 @@
 //! A player's settings, and the rules of each variant.
 
+use super::echo;
 use super::error::{refuse, Result};
 use super::outcome::Reply;
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{Actor, Service};
 use crate::game::Variant;
@@ -23,25 +25,13 @@ impl Service {
             settings.board_style =
                 match BoardStyle::from_name(s.trim().to_ascii_lowercase().as_str()) {
                     Some(b) => b,
-                    None => {
-                        return refuse(
-                            Text::new()
-                                .code(s)
-                                .plain(" is not a board style; choose full or brief."),
-                        )
-                    }
+                    None => return refuse(Refusal::NotABoardStyle { given: echo(s) }),
                 };
         }
         if let Some(t) = theme {
             let parsed: Theme = match t.parse() {
                 Ok(t) => t,
-                Err(_) => {
-                    return refuse(
-                        Text::new()
-                            .code(t)
-                            .plain(" is not a theme; choose default or high-contrast."),
-                    )
-                }
+                Err(_) => return refuse(Refusal::NotATheme { given: echo(t) }),
             };
             settings.theme = parsed.to_string();
         }

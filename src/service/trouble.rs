@@ -7,6 +7,7 @@
 use super::error::{refuse, Result};
 use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{names_in, seat_of, Actor, Place, Service};
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
@@ -63,19 +64,17 @@ impl Service {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         let Some(mut m) = tx.lock_match(id).await? else {
-            return refuse("That match does not exist.");
+            return refuse(Refusal::NoSuchMatch);
         };
         seat_of(&m, actor)?;
         if m.state != crate::store::MatchState::Active || m.trouble.is_none() {
-            return refuse(format!(
-                "Match #{id} needs no resuming: the bot can reach its channel."
-            ));
+            return refuse(Refusal::NeedsNoResuming(id));
         }
         if m.channel != place.channel {
             match tx.move_match(id, place.channel).await {
                 Ok(()) => {}
                 Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
-                    return refuse("This channel already has a match in play. Resume the match in another channel.")
+                    return refuse(Refusal::ResumeChannelBusy)
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -116,13 +115,11 @@ impl Service {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         let Some(m) = tx.lock_match(id).await? else {
-            return refuse("That match does not exist.");
+            return refuse(Refusal::NoSuchMatch);
         };
         seat_of(&m, actor)?;
         if m.state != crate::store::MatchState::Active || m.trouble.is_none() {
-            return refuse(format!(
-                "Match #{id} can only be stopped this way while the bot cannot reach its channel. Resign or ask a moderator instead."
-            ));
+            return refuse(Refusal::StopOnlyUnreachable(id));
         }
         tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;

@@ -12,6 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::delivery::{queue, NoticeKind};
 use super::error::{refuse, Result};
 use super::outcome::Reply;
+use super::refusal::Refusal;
 use super::text::Text;
 use super::{Actor, Place, Service};
 use crate::store::{MatchId, StoreError, Tx, UserId};
@@ -34,40 +35,30 @@ impl Service {
         let now = self.now();
         let allowance = self.config.vacation_per_year;
         if allowance <= Duration::zero() {
-            return refuse("Vacations are turned off on this bot.");
+            return refuse(Refusal::VacationsOff);
         }
         if days == Some(0) {
-            return refuse("A vacation lasts at least one day.");
+            return refuse(Refusal::VacationTooShort);
         }
         let mut tx = self.store.begin().await?;
         let matches = tx.lock_matches_of(actor.id).await?;
         if let Some(v) = tx.vacation_of(actor.id).await? {
-            return refuse(
-                Text::from("You are already on vacation until ")
-                    .time(v.until)
-                    .plain(". End it early with ")
-                    .code("/thud vacation end")
-                    .plain("."),
-            );
+            return refuse(Refusal::OnVacationUntil(v.until));
         }
         if tx.has_overdue_turn(actor.id, now).await? {
-            return refuse(Text::prose("One of your moves is already past its deadline: play it (see `/thud games`) before going on vacation."));
+            return refuse(Refusal::DeadlinePassed);
         }
         let left = allowance - tx.vacation_used(actor.id, now).await?;
         if left < Duration::hours(1) {
-            return refuse(format!(
-                "You have taken your {} of vacation in the last year.",
-                span(allowance)
-            ));
+            return refuse(Refusal::VacationUsed {
+                allowance: span(allowance),
+            });
         }
         let length = match days {
             Some(d) => {
                 let asked = Duration::days(d.min(366) as i64);
                 if asked > left {
-                    return refuse(format!(
-                        "You have {} of vacation left in the last year; ask for at most that.",
-                        span(left)
-                    ));
+                    return refuse(Refusal::VacationLeft { left: span(left) });
                 }
                 asked
             }
@@ -78,7 +69,7 @@ impl Service {
         match tx.start_vacation(actor.id, now, until).await {
             Ok(()) => {}
             // Another vacation began at the same moment: this one changes nothing.
-            Err(StoreError::Conflict(_)) => return refuse("You are already on vacation."),
+            Err(StoreError::Conflict(_)) => return refuse(Refusal::OnVacation),
             Err(e) => return Err(e.into()),
         }
         let note = Text::new()
@@ -114,7 +105,7 @@ impl Service {
         let mut tx = self.store.begin().await?;
         let matches = tx.lock_matches_of(actor.id).await?;
         if tx.vacation_of(actor.id).await?.is_none() {
-            return refuse("You are not on vacation.");
+            return refuse(Refusal::NotOnVacation);
         }
         self.come_back(&mut tx, actor.id, &actor.name, &matches, now)
             .await?;

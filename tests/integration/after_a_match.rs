@@ -2,7 +2,7 @@
 //! matches, and their record against each other.
 
 use crate::common::{alice, bob, carol, deliver_all, ok, place, refusal, service, TestService};
-use thudbot::service::{Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Reply};
+use thudbot::service::{Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Refusal, Reply};
 use thudbot::store::{ChannelId, MatchId, SideChoice, UserId};
 
 fn rematch_button(reply: &Reply) -> MatchId {
@@ -42,8 +42,9 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
     let over = ok(service.resign(at, &alice(), None).await);
     assert_eq!(rematch_button(&over), first);
 
-    assert!(
-        refusal(service.rematch(at, &carol(), first, None).await).contains("Only the two players")
+    assert_eq!(
+        refusal(service.rematch(at, &carol(), first, None).await),
+        Refusal::RematchNotAPlayer(first)
     );
     let asked = ok(service.rematch(at, &bob(), first, None).await);
     assert!(asked.text.contains("bob challenges you"), "{}", asked.text);
@@ -67,8 +68,10 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
         "bob commands the dwarfs first now"
     );
     assert!(second.rated);
-    let busy = refusal(service.rematch(at, &alice(), second.id, None).await);
-    assert!(busy.contains("still in play"), "{busy}");
+    assert_eq!(
+        refusal(service.rematch(at, &alice(), second.id, None).await),
+        Refusal::RematchTooEarly(second.id)
+    );
 }
 
 #[tokio::test]

@@ -8,7 +8,8 @@ use crate::common::{
 use chrono::Duration;
 use thudbot::game::Piece;
 use thudbot::service::{
-    Actor, ChallengeOptions, Clock, LadderScope, MoveRequest, NoticeKind, Reply, ServiceError,
+    Actor, ChallengeOptions, Clock, LadderScope, MoveRequest, NoticeKind, Refusal, Reply,
+    ServiceError,
 };
 use thudbot::store::{ChannelId, SideChoice, StoredMatch, UserId};
 
@@ -74,8 +75,12 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
         moved.mentions
     );
     // Not alice's turn until the computer has moved.
-    let early = refusal(play(&service, 1, "dG1-G5").await);
-    assert!(early.contains("thudbot is to move"), "{early}");
+    assert_eq!(
+        refusal(play(&service, 1, "dG1-G5").await),
+        Refusal::NotYourTurn {
+            to_move: "thudbot".into()
+        }
+    );
 
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     assert_eq!(
@@ -204,8 +209,10 @@ async fn the_computer_is_never_reminded_forfeited_or_claimed_against() {
         "nothing is due for the computer"
     );
     assert!(deliver_all(&service).await.is_empty());
-    let claim = refusal(service.claim(place(4), &alice()).await);
-    assert!(claim.contains("never runs out of time"), "{claim}");
+    assert_eq!(
+        refusal(service.claim(place(4), &alice()).await),
+        Refusal::ComputerNeverLate
+    );
     // Once it moves, the player's own clock runs as usual.
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 4).await;
@@ -331,7 +338,7 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
             )
             .await,
     );
-    assert!(level.contains("no level 6"), "{level}");
+    assert_eq!(level, Refusal::NoSuchLevel(6));
     let rated = ChallengeOptions {
         rated: Some(true),
         ..ChallengeOptions::default()
@@ -341,7 +348,7 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
             .challenge_computer(at, &alice(), &thudbot(), None, &rated, None)
             .await,
     );
-    assert!(rated.contains("never rated"), "{rated}");
+    assert_eq!(rated, Refusal::RatedAgainstComputer);
     assert!(service
         .store()
         .active_match_in(ChannelId(8))
@@ -365,5 +372,5 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
             )
             .await,
     );
-    assert!(busy.contains("already has a match"), "{busy}");
+    assert_eq!(busy, Refusal::ChannelBusy);
 }

@@ -5,8 +5,8 @@ use crate::common::{alice, bob, carol, place, service, GUILD};
 use chrono::Duration;
 use thudbot::game::{GameRecord, Move, Position, Side};
 use thudbot::service::{
-    Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Reply, Service,
-    ServiceError, Span, Verb,
+    Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Refusal, Reply,
+    Service, ServiceError, Span, Verb,
 };
 use thudbot::store::{ChannelId, Finish, MatchState, Scope, SideChoice, StoredMatch};
 
@@ -165,12 +165,26 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert!(started.attachments[0].bytes.starts_with(b"\x89PNG"));
 
     // The wrong player, an illegal move and a spectator change nothing.
-    assert!(refusal(play(&service, at, &bob(), "G7-G6").await).contains("not your turn"));
+    assert_eq!(
+        refusal(play(&service, at, &bob(), "G7-G6").await),
+        Refusal::NotYourTurn {
+            to_move: "alice".into()
+        }
+    );
     let illegal = refusal(play(&service, at, &alice(), "F1-G3").await);
-    assert!(illegal.contains("not a straight line"), "{illegal}");
+    assert!(
+        matches!(&illegal, Refusal::IllegalMove { why, .. } if why.contains("not a straight line")),
+        "{illegal:?}"
+    );
     let theirs = refusal(play(&service, at, &alice(), "G7-G6").await);
-    assert!(theirs.contains("not your piece"), "{theirs}");
-    assert!(refusal(play(&service, at, &carol(), "F1-F5").await).contains("not playing"));
+    assert!(
+        matches!(&theirs, Refusal::IllegalMove { why, .. } if why.contains("not your piece")),
+        "{theirs:?}"
+    );
+    assert_eq!(
+        refusal(play(&service, at, &carol(), "F1-F5").await),
+        Refusal::NotAPlayer
+    );
     assert_eq!(
         current(&service, at)
             .await
@@ -212,7 +226,10 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     reach(&service, at, 31, 7).await;
     let proposal = ok(service.propose_end(at, &bob()).await);
     assert_eq!(proposal.mentions, vec![alice().id]);
-    assert!(refusal(service.answer_end(at, &bob(), true, None).await).contains("your own proposal"));
+    assert_eq!(
+        refusal(service.answer_end(at, &bob(), true, None).await),
+        Refusal::AnswerOwnProposal
+    );
     let Action::AgreeEnd {
         match_id,
         proposal: p,
@@ -233,12 +250,14 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert_eq!(m.commander(Side::Dwarfs), bob().id);
     assert_eq!(m.player_to_move(), Some(bob().id));
     // The stale Agree button of battle 1 is refused.
-    assert!(refusal(
-        service
-            .answer_end(at, &alice(), true, Some((match_id, p)))
-            .await
-    )
-    .contains("no open proposal"));
+    assert_eq!(
+        refusal(
+            service
+                .answer_end(at, &alice(), true, Some((match_id, p)))
+                .await
+        ),
+        Refusal::NoProposal
+    );
 
     // Battle 2: bob's dwarfs end 31 against 6 trolls (24): bob wins it by 7, the match by 4.
     reach(&service, at, 31, 6).await;
@@ -387,38 +406,68 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
     let clock = &service.clock;
     let at = place(3);
     let o = ChallengeOptions::default();
-    assert!(refusal(service.challenge(at, &alice(), &alice(), &o).await).contains("yourself"));
+    assert_eq!(
+        refusal(service.challenge(at, &alice(), &alice(), &o).await),
+        Refusal::ChallengeSelf
+    );
     let mut robot = carol();
     robot.is_bot = true;
-    assert!(refusal(service.challenge(at, &alice(), &robot, &o).await).contains("bot"));
+    assert_eq!(
+        refusal(service.challenge(at, &alice(), &robot, &o).await),
+        Refusal::OpponentIsABot {
+            name: "carol".into()
+        }
+    );
     let bad_days = ChallengeOptions {
         days_per_move: Some(4),
         ..o.clone()
     };
-    assert!(refusal(service.challenge(at, &alice(), &bob(), &bad_days).await).contains("4 days"));
+    assert_eq!(
+        refusal(service.challenge(at, &alice(), &bob(), &bad_days).await),
+        Refusal::DaysNotOffered(4)
+    );
 
     let first = ok(service.challenge(at, &alice(), &bob(), &o).await);
     assert_eq!(first.mentions, vec![bob().id]);
     // The same pair, either way round, cannot have two open challenges in a channel.
-    assert!(refusal(service.challenge(at, &bob(), &alice(), &o).await)
-        .contains("already have an open challenge"));
+    assert_eq!(
+        refusal(service.challenge(at, &bob(), &alice(), &o).await),
+        Refusal::DuplicateChallenge {
+            opponent: "alice".into()
+        }
+    );
     let Action::Accept(id) = button(&first, "Accept") else {
         panic!()
     };
-    assert!(refusal(service.accept(at, &alice(), Some(id), None).await).contains("own challenge"));
-    assert!(refusal(service.accept(at, &carol(), Some(id), None).await)
-        .contains("not addressed to you"));
-    assert!(refusal(service.cancel(at, &bob(), Some(id)).await).contains("Only the challenger"));
-    assert!(
-        refusal(service.decline(at, &carol(), None).await).contains("Nobody has challenged you")
+    assert_eq!(
+        refusal(service.accept(at, &alice(), Some(id), None).await),
+        Refusal::AnswerOwnChallenge
+    );
+    assert_eq!(
+        refusal(service.accept(at, &carol(), Some(id), None).await),
+        Refusal::NotYourChallenge
+    );
+    assert_eq!(
+        refusal(service.cancel(at, &bob(), Some(id)).await),
+        Refusal::OnlyChallengerCancels
+    );
+    assert_eq!(
+        refusal(service.decline(at, &carol(), None).await),
+        Refusal::NobodyChallengedYou
     );
 
     // After 24 hours the challenge cannot be accepted, and the clock worker announces it.
     clock.advance(Duration::hours(25));
-    assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("expired"));
+    assert_eq!(
+        refusal(service.accept(at, &bob(), Some(id), None).await),
+        Refusal::ChallengeExpired
+    );
     let notices = tick(&service).await;
     assert!(notices.iter().any(|n| n.reply.text.contains("has expired")));
-    assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("already expired"));
+    assert_eq!(
+        refusal(service.accept(at, &bob(), Some(id), None).await),
+        Refusal::ChallengeAlreadyAnswered { state: "expired" }
+    );
 
     // A declined challenge is closed; a cancelled one too.
     let c = ok(service.challenge(at, &alice(), &bob(), &o).await);
@@ -428,7 +477,10 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
     assert!(ok(service.decline(at, &bob(), Some(id)).await)
         .text
         .contains("declines"));
-    assert!(refusal(service.accept(at, &bob(), Some(id), None).await).contains("already declined"));
+    assert_eq!(
+        refusal(service.accept(at, &bob(), Some(id), None).await),
+        Refusal::ChallengeAlreadyAnswered { state: "declined" }
+    );
     ok(service.challenge(at, &alice(), &bob(), &o).await);
     assert!(ok(service.cancel(at, &alice(), None).await)
         .text
@@ -436,8 +488,9 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
 
     // A channel with a match in play takes no new challenge.
     start_match(&service, at).await;
-    assert!(
-        refusal(service.challenge(at, &carol(), &bob(), &o).await).contains("already has a match")
+    assert_eq!(
+        refusal(service.challenge(at, &carol(), &bob(), &o).await),
+        Refusal::ChannelBusy
     );
 }
 
@@ -458,8 +511,10 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
         panic!()
     };
     ok(service.accept(at, &bob(), Some(id1), None).await);
-    assert!(refusal(service.accept(at, &alice(), Some(id2), None).await)
-        .contains("already has a match"));
+    assert_eq!(
+        refusal(service.accept(at, &alice(), Some(id2), None).await),
+        Refusal::ChallengeChannelBusy
+    );
     let still = service.store().challenge(id2).await.unwrap().unwrap();
     assert_eq!(still.state, thudbot::store::ChallengeState::Pending);
     // In a thread of its own the second match can begin.
@@ -478,13 +533,21 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
 async fn play_refusals_name_the_problem() {
     let service = service().await;
     let at = place(5);
-    let nothing = refusal(play(&service, at, &alice(), "F1-F5").await);
-    assert!(nothing.contains("no match in play"), "{nothing}");
+    assert_eq!(
+        refusal(play(&service, at, &alice(), "F1-F5").await),
+        Refusal::NoMatchHere
+    );
     start_match(&service, at).await;
     let unreadable = refusal(play(&service, at, &alice(), "F1").await);
-    assert!(unreadable.contains("could not read"), "{unreadable}");
+    assert!(
+        matches!(unreadable, Refusal::UnreadableMove { .. }),
+        "{unreadable:?}"
+    );
     let off = refusal(play(&service, at, &alice(), "E2-E1").await);
-    assert!(off.contains("E1 is not on the board"), "{off}");
+    assert!(
+        matches!(&off, Refusal::UnreadableMove { why } if why.contains("E1 is not on the board")),
+        "{off:?}"
+    );
     let hurl = refusal(
         service
             .play(
@@ -499,7 +562,12 @@ async fn play_refusals_name_the_problem() {
             )
             .await,
     );
-    assert!(hurl.contains("not a hurl"), "{hurl}");
+    assert_eq!(
+        hurl,
+        Refusal::NotAHurl {
+            mv: "dF1-F5".into()
+        }
+    );
     let capture = refusal(
         service
             .play(
@@ -514,7 +582,10 @@ async fn play_refusals_name_the_problem() {
             )
             .await,
     );
-    assert!(capture.contains("Q7"), "{capture}");
+    assert!(
+        matches!(&capture, Refusal::UnreadableCaptures { why } if why.contains("Q7")),
+        "{capture:?}"
+    );
     // None of that changed the match.
     let m = current(&service, at).await;
     assert_eq!(m.game.current_battle().moves().len(), 0);
@@ -535,7 +606,7 @@ async fn play_refusals_name_the_problem() {
             )
             .await,
     );
-    assert!(shove.contains("must capture"), "{shove}");
+    assert_eq!(shove, Refusal::ShoveWithoutCapture);
 }
 
 #[tokio::test]
@@ -557,7 +628,9 @@ async fn twenty_simultaneous_submissions_of_one_move_land_once() {
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => landed += 1,
-            Err(ServiceError::Refused(m)) => assert!(m.contains("not your turn"), "{m}"),
+            Err(ServiceError::Refused(r)) => {
+                assert!(matches!(r, Refusal::NotYourTurn { .. }), "{r:?}")
+            }
             Err(e) => panic!("{e:?}"),
         }
     }

@@ -5,7 +5,7 @@
 use crate::common::{alice, bob, carol, place, service, service_with, GUILD};
 use chrono::Duration;
 use thudbot::game::Variant;
-use thudbot::service::{Action, ChallengeOptions, Service, ServiceConfig, Verb};
+use thudbot::service::{Action, ChallengeOptions, Refusal, Service, ServiceConfig, Verb};
 use thudbot::store::{BoardStyle, Finish, MatchState, Scope, SideChoice};
 
 use crate::service::{button, current, ok, play, refusal, start_match, tick};
@@ -20,8 +20,10 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     assert_eq!(deadline, crate::common::start_time() + Duration::days(3));
     clock.set(deadline - Duration::hours(25));
     assert_eq!(tick(&service).await.len(), 1, "the half-time reminder");
-    let claim = refusal(service.claim(at, &bob()).await);
-    assert!(claim.contains("still has time"), "{claim}");
+    assert_eq!(
+        refusal(service.claim(at, &bob()).await),
+        Refusal::OpponentHasTime { deadline }
+    );
     clock.set(deadline - Duration::hours(24));
     let notices = tick(&service).await;
     assert_eq!(notices.len(), 1);
@@ -29,7 +31,10 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     assert_eq!(notices[0].channel, at.channel);
     assert!(tick(&service).await.is_empty(), "a reminder is sent once");
 
-    assert!(refusal(service.claim(at, &alice()).await).contains("your turn"));
+    assert_eq!(
+        refusal(service.claim(at, &alice()).await),
+        Refusal::ClaimOnYourTurn
+    );
     clock.set(deadline + Duration::minutes(1));
     let claimed = ok(service.claim(at, &bob()).await);
     assert!(
@@ -142,7 +147,10 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
     let service = service().await;
     let at = place(9);
     start_match(&service, at).await;
-    assert!(refusal(service.resign_prompt(at, &carol()).await).contains("not playing"));
+    assert_eq!(
+        refusal(service.resign_prompt(at, &carol()).await),
+        Refusal::NotAPlayer
+    );
     let prompt = ok(service.resign_prompt(at, &alice()).await);
     assert!(prompt.private);
     let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else {
@@ -154,7 +162,10 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
         "{}",
         done.text
     );
-    assert!(refusal(service.resign(at, &alice(), Some(id)).await).contains("no match in play"));
+    assert_eq!(
+        refusal(service.resign(at, &alice(), Some(id)).await),
+        Refusal::NoMatchHere
+    );
     let m = service.store().load_match(id).await.unwrap().unwrap();
     assert_eq!(
         (m.finish, m.winner),
@@ -162,7 +173,10 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
     );
 
     start_match(&service, at).await;
-    assert!(refusal(service.abort(at, &carol(), false).await).contains("moderator"));
+    assert_eq!(
+        refusal(service.abort(at, &carol(), false).await),
+        Refusal::NotAModerator
+    );
     assert!(ok(service.abort(at, &carol(), true).await)
         .text
         .contains("not rated"));
@@ -212,7 +226,12 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     assert!(ok(service.board(at, &carol(), None).await)
         .attachments
         .is_empty());
-    assert!(refusal(service.settings(&carol(), Some("tiny"), None, None).await).contains("tiny"));
+    assert_eq!(
+        refusal(service.settings(&carol(), Some("tiny"), None, None).await),
+        Refusal::NotABoardStyle {
+            given: "tiny".into()
+        }
+    );
 
     let games = ok(service.my_games(at, &bob(), false).await);
     assert!(
@@ -229,9 +248,18 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     let replay = ok(service.replay(at, None, Some(1), None, None).await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
     assert!(replay.text.contains(": 1 move."), "{}", replay.text);
-    assert!(refusal(service.replay(at, None, Some(1), None, Some(100)).await).contains("bytes"));
-    assert!(refusal(service.replay(at, None, Some(2), None, None).await).contains("no battle 2"));
-    assert!(refusal(service.record(place(999), None).await).contains("No match"));
+    assert!(matches!(
+        refusal(service.replay(at, None, Some(1), None, Some(100)).await),
+        Refusal::ReplayTooLarge { limit: 100, .. }
+    ));
+    assert!(matches!(
+        refusal(service.replay(at, None, Some(2), None, None).await),
+        Refusal::NoBattleYet { battle: 2, .. }
+    ));
+    assert_eq!(
+        refusal(service.record(place(999), None).await),
+        Refusal::NoMatchYet
+    );
     assert!(service
         .rules(Some(Variant::KoomValley))
         .unwrap()

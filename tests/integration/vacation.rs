@@ -5,7 +5,7 @@ use crate::common::{
     alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
-use thudbot::service::{ChallengeOptions, MoveRequest};
+use thudbot::service::{ChallengeOptions, MoveRequest, Refusal};
 use thudbot::store::{ChannelId, SideChoice, StoredMatch};
 
 /// alice (dwarfs, to move) plays bob in `channel`, three days a move.
@@ -62,8 +62,10 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     service.clock.advance(Duration::days(4));
     let report = service.tick().await.unwrap();
     assert_eq!((report.reminders, report.forfeits), (0, 0), "{report:?}");
-    let claim = refusal(service.claim(place(1), &bob()).await);
-    assert!(claim.contains("on vacation"), "{claim}");
+    assert_eq!(
+        refusal(service.claim(place(1), &bob()).await),
+        Refusal::OpponentOnVacation
+    );
     let board = ok(service.board(place(1), &bob(), None).await);
     assert!(
         board.text.contains("alice is on vacation until"),
@@ -138,8 +140,10 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
     service
         .clock
         .advance(Duration::days(3) + Duration::hours(1));
-    let late = refusal(service.start_vacation(&alice(), None).await);
-    assert!(late.contains("past its deadline"), "{late}");
+    assert_eq!(
+        refusal(service.start_vacation(&alice(), None).await),
+        Refusal::DeadlinePassed
+    );
     assert!(service
         .store()
         .vacations_of(&[alice().id])
@@ -148,9 +152,18 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
         .is_empty());
     // Bob's own clock is not late: he may go.
     ok(service.start_vacation(&bob(), Some(1)).await);
-    assert!(refusal(service.start_vacation(&bob(), Some(1)).await).contains("already on vacation"));
-    assert!(refusal(service.end_vacation(&alice()).await).contains("not on vacation"));
-    assert!(refusal(service.start_vacation(&alice(), Some(0)).await).contains("at least one day"));
+    assert!(matches!(
+        refusal(service.start_vacation(&bob(), Some(1)).await),
+        Refusal::OnVacationUntil(_)
+    ));
+    assert_eq!(
+        refusal(service.end_vacation(&alice()).await),
+        Refusal::NotOnVacation
+    );
+    assert_eq!(
+        refusal(service.start_vacation(&alice(), Some(0)).await),
+        Refusal::VacationTooShort
+    );
 }
 
 #[tokio::test]
@@ -161,14 +174,22 @@ async fn only_the_time_taken_counts_against_the_allowance_of_any_year() {
     assert!(whole.text.contains("14 days a year"), "{}", whole.text);
     service.clock.advance(Duration::days(2));
     ok(service.end_vacation(&alice()).await);
-    let too_long = refusal(service.start_vacation(&alice(), Some(13)).await);
-    assert!(too_long.contains("12 days of vacation left"), "{too_long}");
+    assert_eq!(
+        refusal(service.start_vacation(&alice(), Some(13)).await),
+        Refusal::VacationLeft {
+            left: "12 days".into()
+        }
+    );
     ok(service.start_vacation(&alice(), Some(12)).await);
     // The whole allowance runs out with this vacation, which ends by itself at its end.
     service.clock.advance(Duration::days(12));
     assert_eq!(service.tick().await.unwrap().vacations_ended, 1);
-    let none = refusal(service.start_vacation(&alice(), None).await);
-    assert!(none.contains("taken your 14 days"), "{none}");
+    assert_eq!(
+        refusal(service.start_vacation(&alice(), None).await),
+        Refusal::VacationUsed {
+            allowance: "14 days".into()
+        }
+    );
     // A year after the first vacation, its two days are free again.
     service.clock.set(start_time() + Duration::days(367));
     let stats = ok(service.stats(place(4), &alice(), &alice()).await);
@@ -191,5 +212,8 @@ async fn when_both_players_are_away_the_match_waits_for_both() {
     let clock = current(&service, 5).await.clock.unwrap();
     assert_eq!(clock.player, alice().id);
     assert!(clock.vacation_since.is_some());
-    assert!(refusal(service.claim(place(5), &bob()).await).contains("on vacation"));
+    assert_eq!(
+        refusal(service.claim(place(5), &bob()).await),
+        Refusal::OpponentOnVacation
+    );
 }

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use thudbot::render::Renderer;
-use thudbot::service::{Actor, ManualClock, Place, Reply, Service, ServiceConfig, ServiceError};
+use thudbot::service::{
+    Actor, ManualClock, Place, Refusal, Reply, Service, ServiceConfig, ServiceError,
+};
 use thudbot::store::{ChannelId, GuildId, ScratchDatabase, Store, UserId};
 
 /// A service over a fresh scratch database, with a clock the test sets. The database is
@@ -145,9 +147,9 @@ pub fn ok(result: Result<Reply, ServiceError>) -> Reply {
 }
 
 /// The sentence of a service call that must be refused.
-pub fn refusal(result: Result<Reply, ServiceError>) -> String {
+pub fn refusal(result: Result<Reply, ServiceError>) -> Refusal {
     match result {
-        Err(ServiceError::Refused(message)) => message.to_string(),
+        Err(ServiceError::Refused(refusal)) => refusal,
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
