@@ -4,7 +4,8 @@
 use super::clocks::TurnClock;
 use super::error::{name_column, Result, StoreError};
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
-use super::matches::{select_matches, Finish, MatchRow, MatchState, MATCH_COLUMNS};
+use super::match_rows::{select_matches, MatchRow, MATCH_COLUMNS};
+use super::matches::{Finish, MatchState};
 use super::Store;
 use crate::game::{Points, Variant};
 use chrono::{DateTime, Utc};
