@@ -1,6 +1,6 @@
 //! Challenges: one player invites another to a match in a channel.
 
-use super::error::{classify, Result};
+use super::error::{classify, name_column, Result, StoreError};
 use super::ids::{ChallengeId, ChannelId, GuildId, UserId};
 use super::{Store, Tx};
 use crate::game::Variant;
@@ -84,58 +84,98 @@ pub struct NewChallenge {
     pub rated: bool,
 }
 
-const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, opponent_id, variant, \
-                       challenger_side, days_per_move, created_at, expires_at, state, rated";
+/// `sqlx::query_as!` reading [`ChallengeRow`]s: the columns of a challenge, in the order of
+/// [`COLUMNS`], between `$before` (ending in `SELECT` or `RETURNING`) and `$after`.
+macro_rules! challenge_rows {
+    ($before:literal, $after:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            ChallengeRow,
+            $before
+                + r#" id AS "id: ChallengeId", guild_id AS "guild_id: GuildId",
+                      channel_id AS "channel_id: ChannelId",
+                      challenger_id AS "challenger_id: UserId",
+                      opponent_id AS "opponent_id: UserId", variant,
+                      challenger_side AS "challenger_side: SideChoice", days_per_move,
+                      created_at, expires_at, state AS "state: ChallengeState", rated "#
+                + $after
+            $(, $arg)*
+        )
+    };
+}
 
-/// A row of `challenges`: the columns of [`COLUMNS`], read by name.
-#[derive(sqlx::FromRow)]
+/// The columns [`challenge_rows!`] reads, by position, to name one that does not decode.
+const COLUMNS: &[&str] = &[
+    "id",
+    "guild_id",
+    "channel_id",
+    "challenger_id",
+    "opponent_id",
+    "variant",
+    "challenger_side",
+    "days_per_move",
+    "created_at",
+    "expires_at",
+    "state",
+    "rated",
+];
+
+/// A row of `challenges` ([`challenge_rows!`]).
 struct ChallengeRow {
     id: ChallengeId,
     guild_id: GuildId,
     channel_id: ChannelId,
     challenger_id: UserId,
     opponent_id: UserId,
-    // The variant is the game's type, read by its name.
-    #[sqlx(try_from = "String")]
-    variant: Variant,
+    /// The variant is the game's type, read by its name.
+    variant: String,
     challenger_side: SideChoice,
-    #[sqlx(try_from = "i32")]
-    days_per_move: u32,
+    days_per_move: i32,
     created_at: DateTime<Utc>,
     expires_at: DateTime<Utc>,
     state: ChallengeState,
     rated: bool,
 }
 
-impl From<ChallengeRow> for Challenge {
-    fn from(row: ChallengeRow) -> Challenge {
-        Challenge {
-            id: row.id,
+impl TryFrom<ChallengeRow> for Challenge {
+    type Error = StoreError;
+
+    fn try_from(row: ChallengeRow) -> Result<Challenge> {
+        let id = row.id;
+        let variant = row
+            .variant
+            .parse()
+            .map_err(|e| StoreError::Corrupt(format!("challenge {id}: variant: {e}")))?;
+        let days_per_move = u32::try_from(row.days_per_move).map_err(|_| {
+            StoreError::Corrupt(format!(
+                "challenge {id}: days_per_move {}",
+                row.days_per_move
+            ))
+        })?;
+        Ok(Challenge {
+            id,
             guild: row.guild_id,
             channel: row.channel_id,
             challenger: row.challenger_id,
             opponent: row.opponent_id,
-            variant: row.variant,
+            variant,
             side: row.challenger_side,
-            days_per_move: row.days_per_move,
+            days_per_move,
             created_at: row.created_at,
             expires_at: row.expires_at,
             state: row.state,
             rated: row.rated,
-        }
+        })
     }
 }
 
 impl Store {
     /// A challenge by id.
     pub async fn challenge(&self, id: ChallengeId) -> Result<Option<Challenge>> {
-        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
-            "SELECT {COLUMNS} FROM challenges WHERE id = $1"
-        ))
-        .bind(id.db())
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(Challenge::from))
+        let row = challenge_rows!("SELECT", "FROM challenges WHERE id = $1", id.db())
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(name_column(COLUMNS))?;
+        row.map(Challenge::try_from).transpose()
     }
 
     /// The open challenges in a channel that involve `user`, newest first.
@@ -144,16 +184,18 @@ impl Store {
         channel: ChannelId,
         user: UserId,
     ) -> Result<Vec<Challenge>> {
-        let rows = sqlx::query_as::<_, ChallengeRow>(&format!(
-            "SELECT {COLUMNS} FROM challenges
+        let rows = challenge_rows!(
+            "SELECT",
+            "FROM challenges
              WHERE channel_id = $1 AND state = 'pending' AND (challenger_id = $2 OR opponent_id = $2)
-             ORDER BY created_at DESC, id DESC"
-        ))
-        .bind(channel.db())
-        .bind(user.db())
+             ORDER BY created_at DESC, id DESC",
+            channel.db(),
+            user.db(),
+        )
         .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.into_iter().map(Challenge::from).collect())
+        .await
+        .map_err(name_column(COLUMNS))?;
+        rows.into_iter().map(Challenge::try_from).collect()
     }
 }
 
@@ -161,26 +203,28 @@ impl Tx {
     /// Issues a challenge; refused with [`super::Conflict::DuplicateChallenge`] when the two
     /// players already have an open one in the channel.
     pub async fn create_challenge(&mut self, new: &NewChallenge) -> Result<Challenge> {
-        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
+        let row = challenge_rows!(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant,
                                      challenger_side, days_per_move, created_at, expires_at,
                                      rated)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
-        ))
-        .bind(new.guild.db())
-        .bind(new.channel.db())
-        .bind(new.challenger.db())
-        .bind(new.opponent.db())
-        .bind(new.variant.name())
-        .bind(new.side)
-        .bind(new.days_per_move as i32)
-        .bind(new.created_at)
-        .bind(new.expires_at)
-        .bind(new.rated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING",
+            "",
+            new.guild.db(),
+            new.channel.db(),
+            new.challenger.db(),
+            new.opponent.db(),
+            new.variant.name(),
+            new.side as _,
+            new.days_per_move as i32,
+            new.created_at,
+            new.expires_at,
+            new.rated,
+        )
         .fetch_one(&mut *self.tx)
         .await
+        .map_err(name_column(COLUMNS))
         .map_err(classify)?;
-        Ok(row.into())
+        row.try_into()
     }
 
     /// Marks up to `limit` open challenges whose time is up as expired, once, and returns
@@ -190,18 +234,20 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<Challenge>> {
-        let rows = sqlx::query_as::<_, ChallengeRow>(&format!(
+        let rows = challenge_rows!(
             "UPDATE challenges SET state = 'expired', answered_at = $1
              WHERE id IN (SELECT id FROM challenges WHERE state = 'pending' AND expires_at <= $1
                           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
                AND state = 'pending'
-             RETURNING {COLUMNS}"
-        ))
-        .bind(now)
-        .bind(limit)
+             RETURNING",
+            "",
+            now,
+            limit,
+        )
         .fetch_all(&mut *self.tx)
-        .await?;
-        Ok(rows.into_iter().map(Challenge::from).collect())
+        .await
+        .map_err(name_column(COLUMNS))?;
+        rows.into_iter().map(Challenge::try_from).collect()
     }
 
     /// Moves an open, unexpired challenge to `state`; `None` if it is no longer open (answered
@@ -212,15 +258,17 @@ impl Tx {
         state: ChallengeState,
         now: DateTime<Utc>,
     ) -> Result<Option<Challenge>> {
-        let row = sqlx::query_as::<_, ChallengeRow>(&format!(
+        let row = challenge_rows!(
             "UPDATE challenges SET state = $2, answered_at = $3
-             WHERE id = $1 AND state = 'pending' AND expires_at > $3 RETURNING {COLUMNS}"
-        ))
-        .bind(id.db())
-        .bind(state)
-        .bind(now)
+             WHERE id = $1 AND state = 'pending' AND expires_at > $3 RETURNING",
+            "",
+            id.db(),
+            state as _,
+            now,
+        )
         .fetch_optional(&mut *self.tx)
-        .await?;
-        Ok(row.map(Challenge::from))
+        .await
+        .map_err(name_column(COLUMNS))?;
+        row.map(Challenge::try_from).transpose()
     }
 }

@@ -42,7 +42,6 @@ pub struct DueReminder {
 }
 
 /// A row of `clocks`.
-#[derive(sqlx::FromRow)]
 struct ClockRow {
     player_id: UserId,
     turn_started_at: DateTime<Utc>,
@@ -68,7 +67,6 @@ impl From<ClockRow> for TurnClock {
 }
 
 /// A claimed reminder's row: the clock's and its match's.
-#[derive(sqlx::FromRow)]
 struct ReminderRow {
     match_id: MatchId,
     guild_id: GuildId,
@@ -92,12 +90,13 @@ impl From<ReminderRow> for DueReminder {
 }
 
 pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<Option<TurnClock>> {
-    let row = sqlx::query_as::<_, ClockRow>(
-        "SELECT player_id, turn_started_at, deadline, remind_at, reminder_sent_at, paused_at,
-                vacation_since
-         FROM clocks WHERE match_id = $1",
+    let row = sqlx::query_as!(
+        ClockRow,
+        r#"SELECT player_id AS "player_id: UserId", turn_started_at, deadline, remind_at,
+                  reminder_sent_at, paused_at, vacation_since
+           FROM clocks WHERE match_id = $1"#,
+        match_id
     )
-    .bind(match_id)
     .fetch_optional(conn)
     .await?;
     Ok(row.map(TurnClock::from))
@@ -106,22 +105,22 @@ pub(crate) async fn clock_of(conn: &mut PgConnection, match_id: i64) -> Result<O
 impl Tx {
     /// Starts the clock of a new turn (replacing the previous turn's).
     pub async fn set_clock(&mut self, id: MatchId, clock: &TurnClock) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO clocks (match_id, player_id, turn_started_at, deadline, remind_at,
                  reminder_sent_at, paused_at, vacation_since)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (match_id) DO UPDATE SET player_id = $2, turn_started_at = $3,
                  deadline = $4, remind_at = $5, reminder_sent_at = $6, paused_at = $7,
                  vacation_since = $8",
+            id.db(),
+            clock.player.db(),
+            clock.turn_started_at,
+            clock.deadline,
+            clock.remind_at,
+            clock.reminder_sent_at,
+            clock.paused_at,
+            clock.vacation_since,
         )
-        .bind(id.db())
-        .bind(clock.player.db())
-        .bind(clock.turn_started_at)
-        .bind(clock.deadline)
-        .bind(clock.remind_at)
-        .bind(clock.reminder_sent_at)
-        .bind(clock.paused_at)
-        .bind(clock.vacation_since)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -129,8 +128,7 @@ impl Tx {
 
     /// Stops a match's clock.
     pub async fn clear_clock(&mut self, id: MatchId) -> Result<()> {
-        sqlx::query("DELETE FROM clocks WHERE match_id = $1")
-            .bind(id.db())
+        sqlx::query!("DELETE FROM clocks WHERE match_id = $1", id.db())
             .execute(&mut *self.tx)
             .await?;
         Ok(())
@@ -147,8 +145,9 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<DueReminder>> {
-        let rows = sqlx::query_as::<_, ReminderRow>(
-            "WITH due AS (
+        let rows = sqlx::query_as!(
+            ReminderRow,
+            r#"WITH due AS (
                  SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
                  WHERE c.reminder_sent_at IS NULL AND c.remind_at <= $1 AND c.deadline > $1
                    AND c.paused_at IS NULL AND c.vacation_since IS NULL AND m.state = 'active'
@@ -163,11 +162,12 @@ impl Tx {
              FROM due JOIN matches m ON m.id = due.id
              WHERE c.match_id = due.id AND c.reminder_sent_at IS NULL AND c.remind_at <= $1
                AND c.deadline > $1 AND c.paused_at IS NULL AND c.vacation_since IS NULL
-             RETURNING c.match_id, m.guild_id, m.channel_id, c.player_id, c.turn_started_at,
-                 c.deadline",
+             RETURNING c.match_id AS "match_id: MatchId", m.guild_id AS "guild_id: GuildId",
+                 m.channel_id AS "channel_id: ChannelId", c.player_id AS "player_id: UserId",
+                 c.turn_started_at, c.deadline"#,
+            now,
+            limit,
         )
-        .bind(now)
-        .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
         Ok(rows.into_iter().map(DueReminder::from).collect())
@@ -180,18 +180,17 @@ impl Tx {
         before: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<MatchId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT m.id FROM clocks c JOIN matches m ON m.id = c.match_id
-             WHERE c.deadline <= $1 AND c.paused_at IS NULL AND c.vacation_since IS NULL
-               AND m.state = 'active' AND c.player_id IS DISTINCT FROM m.computer_id
-             ORDER BY c.deadline LIMIT $2
-             FOR UPDATE OF m SKIP LOCKED",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT m.id AS "id: MatchId" FROM clocks c JOIN matches m ON m.id = c.match_id
+               WHERE c.deadline <= $1 AND c.paused_at IS NULL AND c.vacation_since IS NULL
+                 AND m.state = 'active' AND c.player_id IS DISTINCT FROM m.computer_id
+               ORDER BY c.deadline LIMIT $2
+               FOR UPDATE OF m SKIP LOCKED"#,
+            before,
+            limit,
         )
-        .bind(before)
-        .bind(limit)
         .fetch_all(&mut *self.tx)
-        .await?;
-        Ok(ids.into_iter().map(MatchId::from_db).collect())
+        .await?)
     }
 
     /// Stops a match's clock where it stands, because its players could not be told
@@ -202,30 +201,34 @@ impl Tx {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query("UPDATE clocks SET paused_at = COALESCE(paused_at, $2) WHERE match_id = $1")
-            .bind(id.db())
-            .bind(now)
-            .execute(&mut *self.tx)
-            .await?;
-        sqlx::query("UPDATE matches SET trouble = $2, trouble_at = $3 WHERE id = $1")
-            .bind(id.db())
-            .bind(reason)
-            .bind(now)
-            .execute(&mut *self.tx)
-            .await?;
+        sqlx::query!(
+            "UPDATE clocks SET paused_at = COALESCE(paused_at, $2) WHERE match_id = $1",
+            id.db(),
+            now,
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        sqlx::query!(
+            "UPDATE matches SET trouble = $2, trouble_at = $3 WHERE id = $1",
+            id.db(),
+            reason,
+            now,
+        )
+        .execute(&mut *self.tx)
+        .await?;
         Ok(())
     }
 
     /// Starts a paused clock again: the deadline and the reminder move on by the time it
     /// stood still, and the match's trouble is cleared.
     pub async fn resume_clock(&mut self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE clocks SET deadline = deadline + ($2 - paused_at),
                  remind_at = remind_at + ($2 - paused_at), paused_at = NULL
              WHERE match_id = $1 AND paused_at IS NOT NULL",
+            id.db(),
+            now,
         )
-        .bind(id.db())
-        .bind(now)
         .execute(&mut *self.tx)
         .await?;
         self.clear_trouble(id).await
@@ -238,11 +241,11 @@ impl Tx {
         id: MatchId,
         turn_started_at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE clocks SET reminder_sent_at = NULL WHERE match_id = $1 AND turn_started_at = $2",
+            id.db(),
+            turn_started_at,
         )
-        .bind(id.db())
-        .bind(turn_started_at)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -251,22 +254,26 @@ impl Tx {
     /// Clears a match's trouble: a player acted, so the next notice will show whether the
     /// channel works again.
     pub async fn clear_trouble(&mut self, id: MatchId) -> Result<()> {
-        sqlx::query("UPDATE matches SET trouble = NULL, trouble_at = NULL WHERE id = $1")
-            .bind(id.db())
-            .execute(&mut *self.tx)
-            .await?;
+        sqlx::query!(
+            "UPDATE matches SET trouble = NULL, trouble_at = NULL WHERE id = $1",
+            id.db()
+        )
+        .execute(&mut *self.tx)
+        .await?;
         Ok(())
     }
 
     /// Moves a match in play to another channel; refused with
     /// [`super::Conflict::ChannelBusy`] when that channel has a match in play.
     pub async fn move_match(&mut self, id: MatchId, channel: ChannelId) -> Result<()> {
-        sqlx::query("UPDATE matches SET channel_id = $2 WHERE id = $1")
-            .bind(id.db())
-            .bind(channel.db())
-            .execute(&mut *self.tx)
-            .await
-            .map_err(super::error::classify)?;
+        sqlx::query!(
+            "UPDATE matches SET channel_id = $2 WHERE id = $1",
+            id.db(),
+            channel.db()
+        )
+        .execute(&mut *self.tx)
+        .await
+        .map_err(super::error::classify)?;
         Ok(())
     }
 
@@ -276,15 +283,15 @@ impl Tx {
         guild: Option<GuildId>,
         channel: Option<ChannelId>,
     ) -> Result<Vec<MatchId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM matches WHERE state = 'active'
-               AND ($1::BIGINT IS NULL OR guild_id = $1) AND ($2::BIGINT IS NULL OR channel_id = $2)
-             ORDER BY id FOR UPDATE",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: MatchId" FROM matches WHERE state = 'active'
+                 AND ($1::BIGINT IS NULL OR guild_id = $1)
+                 AND ($2::BIGINT IS NULL OR channel_id = $2)
+               ORDER BY id FOR UPDATE"#,
+            guild.map(GuildId::db),
+            channel.map(ChannelId::db),
         )
-        .bind(guild.map(GuildId::db))
-        .bind(channel.map(ChannelId::db))
         .fetch_all(&mut *self.tx)
-        .await?;
-        Ok(ids.into_iter().map(MatchId::from_db).collect())
+        .await?)
     }
 }

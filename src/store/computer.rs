@@ -19,8 +19,8 @@ impl Store {
         busy_until: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<MatchId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "UPDATE matches m SET computer_busy_until = $2
+        Ok(sqlx::query_scalar!(
+            r#"UPDATE matches m SET computer_busy_until = $2
              WHERE m.id IN (
                  SELECT m.id FROM matches m JOIN clocks c ON c.match_id = m.id
                  WHERE m.computer_id IS NOT NULL AND m.state = 'active'
@@ -28,23 +28,24 @@ impl Store {
                    AND (m.computer_busy_until IS NULL OR m.computer_busy_until <= $1)
                  ORDER BY c.turn_started_at LIMIT $3)
                AND (m.computer_busy_until IS NULL OR m.computer_busy_until <= $1)
-             RETURNING m.id",
+             RETURNING m.id AS "id: MatchId""#,
+            now,
+            busy_until,
+            limit,
         )
-        .bind(now)
-        .bind(busy_until)
-        .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        Ok(ids.into_iter().map(MatchId::from_db).collect())
+        .await?)
     }
 
     /// Lets go of a computer turn claimed with [`Store::claim_computer_turns`] without playing
     /// it (the match changed, or the thought failed), so it can be taken again at once.
     pub async fn release_computer_turn(&self, id: MatchId) -> Result<()> {
-        sqlx::query("UPDATE matches SET computer_busy_until = NULL WHERE id = $1")
-            .bind(id.db())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query!(
+            "UPDATE matches SET computer_busy_until = NULL WHERE id = $1",
+            id.db()
+        )
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }
@@ -52,10 +53,12 @@ impl Store {
 impl Tx {
     /// The computer has played its turn in match `id`: no process is thinking for it any more.
     pub async fn computer_turn_done(&mut self, id: MatchId) -> Result<()> {
-        sqlx::query("UPDATE matches SET computer_busy_until = NULL WHERE id = $1")
-            .bind(id.db())
-            .execute(&mut *self.tx)
-            .await?;
+        sqlx::query!(
+            "UPDATE matches SET computer_busy_until = NULL WHERE id = $1",
+            id.db()
+        )
+        .execute(&mut *self.tx)
+        .await?;
         Ok(())
     }
 
@@ -65,11 +68,11 @@ impl Tx {
         battle_id: i64,
         proposer: UserId,
     ) -> Result<Option<u32>> {
-        let ply: Option<i32> = sqlx::query_scalar(
+        let ply = sqlx::query_scalar!(
             "SELECT max(at_ply) FROM end_proposals WHERE battle_id = $1 AND proposer_id = $2",
+            battle_id,
+            proposer.db(),
         )
-        .bind(battle_id)
-        .bind(proposer.db())
         .fetch_one(&mut *self.tx)
         .await?;
         Ok(ply.map(|p| p as u32))

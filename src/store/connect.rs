@@ -209,14 +209,16 @@ impl Database {
 /// Creates the bot's database on the managed server on first start.
 async fn create_database(server: &LocalServer, config: &DatabaseConfig) -> Result<(), OpenError> {
     let mut admin = reach(&server.connect_options("postgres"), config).await?;
-    let exists: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-            .bind(DATABASE_NAME)
-            .fetch_one(&mut admin)
-            .await
-            .map_err(OpenError::Create)?;
+    let exists = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS "exists!""#,
+        DATABASE_NAME
+    )
+    .fetch_one(&mut admin)
+    .await
+    .map_err(OpenError::Create)?;
     if !exists {
         tracing::info!("creating the database `{DATABASE_NAME}`");
+        // Runtime-checked: a database's name cannot be a bound parameter.
         admin
             .execute(format!(r#"CREATE DATABASE "{DATABASE_NAME}""#).as_str())
             .await

@@ -69,4 +69,19 @@ pub(crate) fn classify(e: sqlx::Error) -> StoreError {
     StoreError::from(e)
 }
 
+/// The query macros read a row's columns by position, so a value that does not decode is
+/// reported as column "7"; `columns` (the query's, in order) gives it its name again.
+pub(crate) fn name_column<'a>(columns: &'a [&'a str]) -> impl Fn(sqlx::Error) -> sqlx::Error + 'a {
+    move |e| match e {
+        sqlx::Error::ColumnDecode { index, source } => {
+            let name = index.parse::<usize>().ok().and_then(|i| columns.get(i));
+            sqlx::Error::ColumnDecode {
+                index: name.map_or(index, |c| format!("{c:?}")),
+                source,
+            }
+        }
+        e => e,
+    }
+}
+
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

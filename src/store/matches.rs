@@ -7,8 +7,9 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::clocks::TurnClock;
-use super::error::{classify, Result, StoreError};
+use super::error::{classify, name_column, Result, StoreError};
 use super::ids::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use super::match_rows::{select_matches, MatchRow, MATCH_COLUMNS};
 use super::proposals::EndProposal;
 use super::{Store, Tx};
 use crate::game::{
@@ -162,68 +163,10 @@ pub struct NewMatch {
     pub computer: Option<ComputerSeat>,
 }
 
-pub(super) const MATCH_COLUMNS: &str =
-    "m.id, m.guild_id, m.channel_id, m.first_player_id, m.second_player_id, \
-     m.variant, m.days_per_move, m.state, m.finish, m.winner_id, m.rated, m.created_at, \
-     m.finished_at, m.first_points, m.second_points, m.trouble, m.computer_id, m.computer_level";
-
-/// A row of `matches` ([`MATCH_COLUMNS`], read by name); the match summaries read it too.
-#[derive(sqlx::FromRow)]
-pub(super) struct MatchRow {
-    pub id: MatchId,
-    pub guild_id: GuildId,
-    pub channel_id: ChannelId,
-    pub first_player_id: UserId,
-    pub second_player_id: UserId,
-    // The variant is the game's type, read by its name.
-    #[sqlx(try_from = "String")]
-    pub variant: Variant,
-    #[sqlx(try_from = "i32")]
-    pub days_per_move: u32,
-    pub state: MatchState,
-    pub finish: Option<Finish>,
-    pub winner_id: Option<UserId>,
-    pub rated: bool,
-    pub created_at: DateTime<Utc>,
-    pub finished_at: Option<DateTime<Utc>>,
-    /// Match points in halves, once finished.
-    pub first_points: Option<i32>,
-    pub second_points: Option<i32>,
-    pub trouble: Option<String>,
-    pub computer_id: Option<UserId>,
-    pub computer_level: Option<i16>,
-}
-
-impl MatchRow {
-    pub(super) fn players(&self) -> [UserId; 2] {
-        [self.first_player_id, self.second_player_id]
-    }
-
-    /// The computer's level, when it plays in this match.
-    pub(super) fn computer_level(&self) -> Result<Option<u8>> {
-        self.computer_level
-            .map(|l| {
-                u8::try_from(l)
-                    .map_err(|_| StoreError::Corrupt(format!("match {}: level {l}", self.id)))
-            })
-            .transpose()
-    }
-
-    /// The computer's seat, when it plays in this match.
-    fn computer(&self) -> Result<Option<ComputerSeat>> {
-        Ok(self
-            .computer_id
-            .zip(self.computer_level()?)
-            .map(|(player, level)| ComputerSeat { player, level }))
-    }
-}
-
 /// A row of `battles`.
-#[derive(sqlx::FromRow)]
 struct BattleRow {
     id: i64,
-    #[sqlx(try_from = "i16")]
-    number: u8,
+    number: i16,
     start_position: String,
     ended_by: Option<EndedBy>,
     started_at: DateTime<Utc>,
@@ -231,7 +174,6 @@ struct BattleRow {
 }
 
 /// A row of `moves`.
-#[derive(sqlx::FromRow)]
 struct MoveRow {
     battle_id: i64,
     notation: String,
@@ -242,30 +184,43 @@ struct MoveRow {
 /// Loads everything about the match in `row` and replays its game.
 async fn load(conn: &mut PgConnection, row: MatchRow) -> Result<StoredMatch> {
     let id = row.id.db();
-    let variant = row.variant;
+    let variant = row.variant()?;
     let players = row.players();
     let finish = row.finish;
     let winner = row.winner_id;
 
-    let battle_rows = sqlx::query_as::<_, BattleRow>(
-        "SELECT id, number, start_position, ended_by, started_at, finished_at
-         FROM battles WHERE match_id = $1 ORDER BY number",
+    let battle_rows = sqlx::query_as!(
+        BattleRow,
+        r#"SELECT id, number, start_position, ended_by AS "ended_by: EndedBy", started_at,
+                  finished_at
+           FROM battles WHERE match_id = $1 ORDER BY number"#,
+        id
     )
-    .bind(id)
     .fetch_all(&mut *conn)
-    .await?;
+    .await
+    .map_err(name_column(&[
+        "id",
+        "number",
+        "start_position",
+        "ended_by",
+        "started_at",
+        "finished_at",
+    ]))?;
     let battle_ids: Vec<i64> = battle_rows.iter().map(|b| b.id).collect();
-    let move_rows = sqlx::query_as::<_, MoveRow>(
-        "SELECT battle_id, notation, player_id, played_at FROM moves
-         WHERE battle_id = ANY($1) ORDER BY battle_id, ply",
+    let move_rows = sqlx::query_as!(
+        MoveRow,
+        r#"SELECT battle_id, notation, player_id AS "player_id: UserId", played_at FROM moves
+           WHERE battle_id = ANY($1) ORDER BY battle_id, ply"#,
+        &battle_ids
     )
-    .bind(&battle_ids)
     .fetch_all(&mut *conn)
     .await?;
 
     let mut records = Vec::new();
     let mut battles = Vec::new();
     for b in battle_rows {
+        let number = u8::try_from(b.number)
+            .map_err(|_| StoreError::Corrupt(format!("match {id}: battle {}", b.number)))?;
         let mine: Vec<&MoveRow> = move_rows.iter().filter(|m| m.battle_id == b.id).collect();
         records.push(BattleRecord {
             variant,
@@ -275,7 +230,7 @@ async fn load(conn: &mut PgConnection, row: MatchRow) -> Result<StoredMatch> {
         });
         battles.push(StoredBattle {
             id: b.id,
-            number: b.number,
+            number,
             started_at: b.started_at,
             finished_at: b.finished_at,
             stamps: mine
@@ -314,7 +269,7 @@ async fn load(conn: &mut PgConnection, row: MatchRow) -> Result<StoredMatch> {
         channel: row.channel_id,
         players,
         variant,
-        days_per_move: row.days_per_move,
+        days_per_move: row.days_per_move()?,
         state: row.state,
         finish,
         winner,
@@ -334,12 +289,10 @@ impl Store {
     /// A match by id, without locking it.
     pub async fn load_match(&self, id: MatchId) -> Result<Option<StoredMatch>> {
         let mut conn = self.pool.acquire().await?;
-        let row = sqlx::query_as::<_, MatchRow>(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"
-        ))
-        .bind(id.db())
-        .fetch_optional(&mut *conn)
-        .await?;
+        let row = select_matches!(MatchRow, " FROM matches m WHERE m.id = $1", id.db())
+            .fetch_optional(&mut *conn)
+            .await
+            .map_err(name_column(MATCH_COLUMNS))?;
         match row {
             Some(row) => Ok(Some(load(&mut conn, row).await?)),
             None => Ok(None),
@@ -349,12 +302,14 @@ impl Store {
     /// The match in play in a channel, without locking it.
     pub async fn active_match_in(&self, channel: ChannelId) -> Result<Option<StoredMatch>> {
         let mut conn = self.pool.acquire().await?;
-        let row = sqlx::query_as::<_, MatchRow>(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.channel_id = $1 AND m.state = 'active'"
-        ))
-        .bind(channel.db())
+        let row = select_matches!(
+            MatchRow,
+            " FROM matches m WHERE m.channel_id = $1 AND m.state = 'active'",
+            channel.db()
+        )
         .fetch_optional(&mut *conn)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         match row {
             Some(row) => Ok(Some(load(&mut conn, row).await?)),
             None => Ok(None),
@@ -363,22 +318,22 @@ impl Store {
 
     /// The latest match played in a channel, in play or not.
     pub async fn latest_match_in(&self, channel: ChannelId) -> Result<Option<MatchId>> {
-        let id: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM matches WHERE channel_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: MatchId" FROM matches WHERE channel_id = $1
+               ORDER BY created_at DESC, id DESC LIMIT 1"#,
+            channel.db()
         )
-        .bind(channel.db())
         .fetch_optional(&self.pool)
-        .await?;
-        Ok(id.map(MatchId::from_db))
+        .await?)
     }
 
     /// How many matches are in play (for the load test and logs).
     pub async fn count_active_matches(&self) -> Result<i64> {
-        Ok(
-            sqlx::query_scalar("SELECT count(*) FROM matches WHERE state = 'active'")
-                .fetch_one(&self.pool)
-                .await?,
+        Ok(sqlx::query_scalar!(
+            r#"SELECT count(*) AS "count!" FROM matches WHERE state = 'active'"#
         )
+        .fetch_one(&self.pool)
+        .await?)
     }
 }
 
@@ -386,27 +341,27 @@ impl Tx {
     /// Begins a match with battle 1; refused with [`super::Conflict::ChannelBusy`] when the
     /// channel already has a match in play.
     pub async fn insert_match(&mut self, new: &NewMatch) -> Result<MatchId> {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO matches (guild_id, channel_id, challenge_id, first_player_id,
-                                  second_player_id, variant, days_per_move, created_at, rated,
-                                  computer_id, computer_level)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        let id = sqlx::query_scalar!(
+            r#"INSERT INTO matches (guild_id, channel_id, challenge_id, first_player_id,
+                                    second_player_id, variant, days_per_move, created_at, rated,
+                                    computer_id, computer_level)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+               RETURNING id AS "id: MatchId""#,
+            new.guild.db(),
+            new.channel.db(),
+            new.challenge.map(ChallengeId::db),
+            new.players[0].db(),
+            new.players[1].db(),
+            new.variant.name(),
+            new.days_per_move as i32,
+            new.created_at,
+            new.rated,
+            new.computer.map(|c| c.player.db()),
+            new.computer.map(|c| c.level as i16),
         )
-        .bind(new.guild.db())
-        .bind(new.channel.db())
-        .bind(new.challenge.map(ChallengeId::db))
-        .bind(new.players[0].db())
-        .bind(new.players[1].db())
-        .bind(new.variant.name())
-        .bind(new.days_per_move as i32)
-        .bind(new.created_at)
-        .bind(new.rated)
-        .bind(new.computer.map(|c| c.player.db()))
-        .bind(new.computer.map(|c| c.level as i16))
         .fetch_one(&mut *self.tx)
         .await
         .map_err(classify)?;
-        let id = MatchId::from_db(id);
         self.insert_battle(id, 1, new.players, new.variant, new.created_at)
             .await?;
         Ok(id)
@@ -427,17 +382,17 @@ impl Tx {
         };
         let dwarfs = seat_player(Seat::commanding(Side::Dwarfs, number));
         let trolls = seat_player(Seat::commanding(Side::Trolls, number));
-        let battle_id: i64 = sqlx::query_scalar(
+        let battle_id = sqlx::query_scalar!(
             "INSERT INTO battles (match_id, number, dwarfs_player_id, trolls_player_id,
                                   start_position, started_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            id.db(),
+            number as i16,
+            dwarfs.db(),
+            trolls.db(),
+            variant.start().fen(),
+            at,
         )
-        .bind(id.db())
-        .bind(number as i16)
-        .bind(dwarfs.db())
-        .bind(trolls.db())
-        .bind(variant.start().fen())
-        .bind(at)
         .fetch_one(&mut *self.tx)
         .await?;
         Ok(battle_id)
@@ -446,13 +401,14 @@ impl Tx {
     /// The match in play in `channel`, locked until the transaction ends: every change to a
     /// match happens under this lock, so turns are taken one at a time.
     pub async fn lock_active_match(&mut self, channel: ChannelId) -> Result<Option<StoredMatch>> {
-        let row = sqlx::query_as::<_, MatchRow>(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m
-             WHERE m.channel_id = $1 AND m.state = 'active' FOR UPDATE"
-        ))
-        .bind(channel.db())
+        let row = select_matches!(
+            MatchRow,
+            " FROM matches m WHERE m.channel_id = $1 AND m.state = 'active' FOR UPDATE",
+            channel.db()
+        )
         .fetch_optional(&mut *self.tx)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         match row {
             Some(row) => Ok(Some(load(&mut self.tx, row).await?)),
             None => Ok(None),
@@ -461,12 +417,14 @@ impl Tx {
 
     /// A match by id, locked until the transaction ends.
     pub async fn lock_match(&mut self, id: MatchId) -> Result<Option<StoredMatch>> {
-        let row = sqlx::query_as::<_, MatchRow>(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1 FOR UPDATE"
-        ))
-        .bind(id.db())
+        let row = select_matches!(
+            MatchRow,
+            " FROM matches m WHERE m.id = $1 FOR UPDATE",
+            id.db()
+        )
         .fetch_optional(&mut *self.tx)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         match row {
             Some(row) => Ok(Some(load(&mut self.tx, row).await?)),
             None => Ok(None),
@@ -484,16 +442,16 @@ impl Tx {
         at: DateTime<Utc>,
     ) -> Result<()> {
         let captured: Vec<String> = mv.captured().iter().map(|s| s.to_string()).collect();
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO moves (battle_id, ply, notation, captured, player_id, played_at)
              VALUES ($1, $2, $3, $4, $5, $6)",
+            battle_id,
+            ply as i32,
+            mv.to_string(),
+            &captured,
+            player.db(),
+            at,
         )
-        .bind(battle_id)
-        .bind(ply as i32)
-        .bind(mv.to_string())
-        .bind(&captured)
-        .bind(player.db())
-        .bind(at)
         .execute(&mut *self.tx)
         .await
         .map_err(classify)?;
@@ -507,18 +465,18 @@ impl Tx {
         result: &BattleResult,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE battles SET state = 'finished', ended_by = $2, dwarfs_score = $3,
                     trolls_score = $4, winner_side = $5, margin = $6, finished_at = $7
              WHERE id = $1",
+            battle_id,
+            EndedBy::from(&result.end) as _,
+            result.score.dwarfs as i32,
+            result.score.trolls as i32,
+            result.winner.map(|s| s.to_string()),
+            result.margin.halves() as i32,
+            at,
         )
-        .bind(battle_id)
-        .bind(EndedBy::from(&result.end))
-        .bind(result.score.dwarfs as i32)
-        .bind(result.score.trolls as i32)
-        .bind(result.winner.map(|s| s.to_string()))
-        .bind(result.margin.halves() as i32)
-        .bind(at)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -539,27 +497,28 @@ impl Tx {
         } else {
             MatchState::Finished
         };
-        sqlx::query(
+        sqlx::query!(
             "UPDATE matches SET state = $2, finish = $3, winner_id = $4, first_points = $5,
                     second_points = $6, rated = rated AND $7, aborted_by = $8, finished_at = $9
              WHERE id = $1",
+            id.db(),
+            state as _,
+            finish as _,
+            winner.map(UserId::db),
+            points.map(|p| p[0].halves() as i32),
+            points.map(|p| p[1].halves() as i32),
+            finish != Finish::Aborted,
+            aborted_by.map(UserId::db),
+            at,
         )
-        .bind(id.db())
-        .bind(state)
-        .bind(finish)
-        .bind(winner.map(UserId::db))
-        .bind(points.map(|p| p[0].halves() as i32))
-        .bind(points.map(|p| p[1].halves() as i32))
-        .bind(finish != Finish::Aborted)
-        .bind(aborted_by.map(UserId::db))
-        .bind(at)
         .execute(&mut *self.tx)
         .await?;
-        sqlx::query(
-            "UPDATE battles SET state = 'stopped', finished_at = $2 WHERE match_id = $1 AND state = 'active'",
+        sqlx::query!(
+            "UPDATE battles SET state = 'stopped', finished_at = $2
+             WHERE match_id = $1 AND state = 'active'",
+            id.db(),
+            at,
         )
-        .bind(id.db())
-        .bind(at)
         .execute(&mut *self.tx)
         .await?;
         self.clear_clock(id).await

@@ -11,6 +11,7 @@ mod computer;
 pub mod connect;
 mod error;
 mod ids;
+mod match_rows;
 mod matches;
 mod outbox;
 mod places;

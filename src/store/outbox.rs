@@ -5,7 +5,7 @@
 //! ever claimed, so a channel hears its notices in order, and two processes never hold notices
 //! of the same channel at once.
 
-use super::error::Result;
+use super::error::{name_column, Result};
 use super::ids::{ChannelId, GuildId, MatchId};
 use super::{Store, Tx};
 use chrono::{DateTime, Utc};
@@ -64,16 +64,16 @@ pub struct NoticeRecord {
 impl Tx {
     /// Queues a notice; it is posted only if this transaction commits.
     pub async fn queue_notice(&mut self, notice: &NewNotice) -> Result<i64> {
-        let id: i64 = sqlx::query_scalar(
+        let id = sqlx::query_scalar!(
             "INSERT INTO notices (guild_id, channel_id, match_id, body, created_at, due_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            notice.guild.db(),
+            notice.channel.db(),
+            notice.match_id.map(MatchId::db),
+            &notice.body,
+            notice.created_at,
+            notice.due_at,
         )
-        .bind(notice.guild.db())
-        .bind(notice.channel.db())
-        .bind(notice.match_id.map(MatchId::db))
-        .bind(&notice.body)
-        .bind(notice.created_at)
-        .bind(notice.due_at)
         .fetch_one(&mut *self.tx)
         .await?;
         Ok(id)
@@ -89,8 +89,9 @@ impl Store {
         lease: chrono::Duration,
         limit: i64,
     ) -> Result<Vec<QueuedNotice>> {
-        let rows = sqlx::query_as::<_, QueuedRow>(
-            "UPDATE notices n SET leased_until = $2, attempts = n.attempts + 1
+        let rows = sqlx::query_as!(
+            QueuedRow,
+            r#"UPDATE notices n SET leased_until = $2, attempts = n.attempts + 1
              WHERE n.id IN (
                  SELECT p.id FROM notices p
                  WHERE p.state = 'pending' AND p.due_at <= $1
@@ -101,11 +102,13 @@ impl Store {
                  ORDER BY p.id LIMIT $3
                  FOR UPDATE SKIP LOCKED)
                AND n.state = 'pending' AND (n.leased_until IS NULL OR n.leased_until <= $1)
-             RETURNING n.id, n.guild_id, n.channel_id, n.match_id, n.body, n.created_at, n.attempts",
+             RETURNING n.id, n.guild_id AS "guild_id: GuildId",
+                 n.channel_id AS "channel_id: ChannelId", n.match_id AS "match_id: MatchId",
+                 n.body, n.created_at, n.attempts"#,
+            now,
+            now + lease,
+            limit,
         )
-        .bind(now)
-        .bind(now + lease)
-        .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         let mut claimed: Vec<QueuedNotice> = rows.into_iter().map(QueuedNotice::from).collect();
@@ -121,15 +124,15 @@ impl Store {
         failure: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE notices SET state = $2, failure = COALESCE($3, failure), finished_at = $4,
                  leased_until = NULL
              WHERE id = $1",
+            id,
+            state as _,
+            failure,
+            now,
         )
-        .bind(id)
-        .bind(state)
-        .bind(failure)
-        .bind(now)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -137,13 +140,13 @@ impl Store {
 
     /// Gives a notice back to the outbox, to be tried again from `due_at`.
     pub async fn retry_notice(&self, id: i64, due_at: DateTime<Utc>, failure: &str) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE notices SET due_at = $2, failure = $3, leased_until = NULL
              WHERE id = $1 AND state = 'pending'",
+            id,
+            due_at,
+            failure,
         )
-        .bind(id)
-        .bind(due_at)
-        .bind(failure)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -151,24 +154,30 @@ impl Store {
 
     /// The notices of a channel, oldest first.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRecord>> {
-        let rows = sqlx::query_as::<_, RecordRow>(
-            "SELECT id, channel_id, match_id, body, state, attempts, failure
-             FROM notices WHERE channel_id = $1 ORDER BY id",
+        let rows = sqlx::query_as!(
+            RecordRow,
+            r#"SELECT id, channel_id AS "channel_id: ChannelId", match_id AS "match_id: MatchId",
+                      body, state AS "state: NoticeState", attempts, failure
+               FROM notices WHERE channel_id = $1 ORDER BY id"#,
+            channel.db()
         )
-        .bind(channel.db())
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(name_column(RECORD_COLUMNS))?;
         Ok(rows.into_iter().map(NoticeRecord::from).collect())
     }
 
     /// Every notice, oldest first (reports and tests; the outbox is small once delivered).
     pub async fn all_notices(&self) -> Result<Vec<NoticeRecord>> {
-        let rows = sqlx::query_as::<_, RecordRow>(
-            "SELECT id, channel_id, match_id, body, state, attempts, failure
-             FROM notices ORDER BY id",
+        let rows = sqlx::query_as!(
+            RecordRow,
+            r#"SELECT id, channel_id AS "channel_id: ChannelId", match_id AS "match_id: MatchId",
+                      body, state AS "state: NoticeState", attempts, failure
+               FROM notices ORDER BY id"#
         )
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(name_column(RECORD_COLUMNS))?;
         Ok(rows.into_iter().map(NoticeRecord::from).collect())
     }
 }
@@ -179,7 +188,6 @@ fn attempts(stored: i32) -> u32 {
 }
 
 /// A claimed notice's row.
-#[derive(sqlx::FromRow)]
 struct QueuedRow {
     id: i64,
     guild_id: GuildId,
@@ -204,8 +212,18 @@ impl From<QueuedRow> for QueuedNotice {
     }
 }
 
+/// The columns of a [`RecordRow`], by position, to name one that does not decode.
+const RECORD_COLUMNS: &[&str] = &[
+    "id",
+    "channel_id",
+    "match_id",
+    "body",
+    "state",
+    "attempts",
+    "failure",
+];
+
 /// A row of `notices` for reports.
-#[derive(sqlx::FromRow)]
 struct RecordRow {
     id: i64,
     channel_id: ChannelId,

@@ -3,9 +3,9 @@
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgExecutor};
 
-use super::error::Result;
+use super::error::{name_column, Result};
 use super::ids::UserId;
 use super::{Store, Tx};
 
@@ -105,7 +105,6 @@ impl Default for Settings {
 }
 
 /// A row of `players`.
-#[derive(sqlx::FromRow)]
 struct PlayerRow {
     user_id: UserId,
     display_name: String,
@@ -123,7 +122,6 @@ impl From<PlayerRow> for Player {
 }
 
 /// A row of `player_settings`.
-#[derive(sqlx::FromRow)]
 struct SettingsRow {
     board_style: BoardStyle,
     theme: String,
@@ -140,29 +138,51 @@ impl From<SettingsRow> for Settings {
     }
 }
 
-const SAVE_PLAYER: &str =
-    "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
-     VALUES ($1, $2, $3, $4, $4)
-     ON CONFLICT (user_id) DO UPDATE
-     SET display_name = EXCLUDED.display_name, is_bot = EXCLUDED.is_bot, last_seen = $4";
+async fn save_player_on(
+    executor: impl PgExecutor<'_>,
+    player: &Player,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    sqlx::query!(
+        "INSERT INTO players (user_id, display_name, is_bot, first_seen, last_seen)
+         VALUES ($1, $2, $3, $4, $4)
+         ON CONFLICT (user_id) DO UPDATE
+         SET display_name = EXCLUDED.display_name, is_bot = EXCLUDED.is_bot, last_seen = $4",
+        player.id.db(),
+        &player.name,
+        player.is_bot,
+        now,
+    )
+    .execute(executor)
+    .await?;
+    Ok(())
+}
 
 async fn names_on(conn: &mut PgConnection, ids: &[UserId]) -> Result<HashMap<UserId, String>> {
     let db_ids: Vec<i64> = ids.iter().map(|i| i.db()).collect();
-    let rows: Vec<(UserId, String)> =
-        sqlx::query_as("SELECT user_id, display_name FROM players WHERE user_id = ANY($1)")
-            .bind(&db_ids)
-            .fetch_all(conn)
-            .await?;
-    Ok(rows.into_iter().collect())
+    let rows = sqlx::query!(
+        r#"SELECT user_id AS "user_id: UserId", display_name FROM players
+           WHERE user_id = ANY($1)"#,
+        &db_ids
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.user_id, r.display_name))
+        .collect())
 }
 
 async fn settings_on(conn: &mut PgConnection, id: UserId) -> Result<Settings> {
-    let row = sqlx::query_as::<_, SettingsRow>(
-        "SELECT board_style, theme, notify FROM player_settings WHERE user_id = $1",
+    let row = sqlx::query_as!(
+        SettingsRow,
+        r#"SELECT board_style AS "board_style: BoardStyle", theme, notify AS "notify: Notify"
+           FROM player_settings WHERE user_id = $1"#,
+        id.db()
     )
-    .bind(id.db())
     .fetch_optional(conn)
-    .await?;
+    .await
+    .map_err(name_column(&["board_style", "theme", "notify"]))?;
     Ok(row.map(Settings::from).unwrap_or_default())
 }
 
@@ -170,13 +190,13 @@ impl Tx {
     /// Records that `player` was told their direct messages are closed to the bot; `false`
     /// when they had been told already (they are told once).
     pub async fn note_dm_hint(&mut self, player: UserId, now: DateTime<Utc>) -> Result<bool> {
-        let told = sqlx::query(
+        let told = sqlx::query!(
             "INSERT INTO player_settings (user_id, dm_hint_sent_at) VALUES ($1, $2)
              ON CONFLICT (user_id) DO UPDATE SET dm_hint_sent_at = $2
                  WHERE player_settings.dm_hint_sent_at IS NULL",
+            player.db(),
+            now,
         )
-        .bind(player.db())
-        .bind(now)
         .execute(&mut *self.tx)
         .await?;
         Ok(told.rows_affected() == 1)
@@ -195,36 +215,24 @@ impl Tx {
 
     /// [`Store::save_player`] inside the transaction.
     pub async fn save_player(&mut self, player: &Player, now: DateTime<Utc>) -> Result<()> {
-        sqlx::query(SAVE_PLAYER)
-            .bind(player.id.db())
-            .bind(&player.name)
-            .bind(player.is_bot)
-            .bind(now)
-            .execute(&mut *self.tx)
-            .await?;
-        Ok(())
+        save_player_on(&mut *self.tx, player, now).await
     }
 }
 
 impl Store {
     /// Records a player's current name, creating the player on first sight.
     pub async fn save_player(&self, player: &Player, now: DateTime<Utc>) -> Result<()> {
-        sqlx::query(SAVE_PLAYER)
-            .bind(player.id.db())
-            .bind(&player.name)
-            .bind(player.is_bot)
-            .bind(now)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        save_player_on(&self.pool, player, now).await
     }
 
     /// A player by id.
     pub async fn player(&self, id: UserId) -> Result<Option<Player>> {
-        let row = sqlx::query_as::<_, PlayerRow>(
-            "SELECT user_id, display_name, is_bot FROM players WHERE user_id = $1",
+        let row = sqlx::query_as!(
+            PlayerRow,
+            r#"SELECT user_id AS "user_id: UserId", display_name, is_bot FROM players
+               WHERE user_id = $1"#,
+            id.db()
         )
-        .bind(id.db())
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(Player::from))
@@ -232,11 +240,12 @@ impl Store {
 
     /// A player found by display name (case-insensitive), for the offline console.
     pub async fn player_named(&self, name: &str) -> Result<Option<Player>> {
-        let row = sqlx::query_as::<_, PlayerRow>(
-            "SELECT user_id, display_name, is_bot FROM players
-             WHERE lower(display_name) = lower($1) ORDER BY user_id LIMIT 1",
+        let row = sqlx::query_as!(
+            PlayerRow,
+            r#"SELECT user_id AS "user_id: UserId", display_name, is_bot FROM players
+               WHERE lower(display_name) = lower($1) ORDER BY user_id LIMIT 1"#,
+            name
         )
-        .bind(name)
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(Player::from))
@@ -265,15 +274,15 @@ impl Store {
 
     /// Saves a player's settings; the player must have been saved before.
     pub async fn save_settings(&self, id: UserId, settings: &Settings) -> Result<()> {
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO player_settings (user_id, board_style, theme, notify)
              VALUES ($1, $2, $3, $4)
              ON CONFLICT (user_id) DO UPDATE SET board_style = $2, theme = $3, notify = $4",
+            id.db(),
+            settings.board_style as _,
+            &settings.theme,
+            settings.notify as _,
         )
-        .bind(id.db())
-        .bind(settings.board_style)
-        .bind(&settings.theme)
-        .bind(settings.notify)
         .execute(&self.pool)
         .await?;
         Ok(())

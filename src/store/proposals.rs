@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
-use super::error::{classify, Result};
+use super::error::{classify, Result, StoreError};
 use super::ids::UserId;
 use super::Tx;
 
@@ -29,25 +29,28 @@ pub enum ProposalAnswer {
 }
 
 /// A row of `end_proposals`.
-#[derive(sqlx::FromRow)]
 struct ProposalRow {
     id: i64,
     battle_id: i64,
     proposer_id: UserId,
-    #[sqlx(try_from = "i32")]
-    at_ply: u32,
+    at_ply: i32,
     proposed_at: DateTime<Utc>,
 }
 
-impl From<ProposalRow> for EndProposal {
-    fn from(row: ProposalRow) -> EndProposal {
-        EndProposal {
+impl TryFrom<ProposalRow> for EndProposal {
+    type Error = StoreError;
+
+    fn try_from(row: ProposalRow) -> Result<EndProposal> {
+        let at_ply = u32::try_from(row.at_ply).map_err(|_| {
+            StoreError::Corrupt(format!("proposal {}: at_ply {}", row.id, row.at_ply))
+        })?;
+        Ok(EndProposal {
             id: row.id,
             battle_id: row.battle_id,
             proposer: row.proposer_id,
-            at_ply: row.at_ply,
+            at_ply,
             proposed_at: row.proposed_at,
-        }
+        })
     }
 }
 
@@ -55,14 +58,15 @@ pub(crate) async fn open_proposal(
     conn: &mut PgConnection,
     battle_id: i64,
 ) -> Result<Option<EndProposal>> {
-    let row = sqlx::query_as::<_, ProposalRow>(
-        "SELECT id, battle_id, proposer_id, at_ply, proposed_at FROM end_proposals
-         WHERE battle_id = $1 AND answer IS NULL",
+    let row = sqlx::query_as!(
+        ProposalRow,
+        r#"SELECT id, battle_id, proposer_id AS "proposer_id: UserId", at_ply, proposed_at
+           FROM end_proposals WHERE battle_id = $1 AND answer IS NULL"#,
+        battle_id
     )
-    .bind(battle_id)
     .fetch_optional(conn)
     .await?;
-    Ok(row.map(EndProposal::from))
+    row.map(EndProposal::try_from).transpose()
 }
 
 impl Tx {
@@ -74,14 +78,14 @@ impl Tx {
         at_ply: u32,
         at: DateTime<Utc>,
     ) -> Result<EndProposal> {
-        let id: i64 = sqlx::query_scalar(
+        let id = sqlx::query_scalar!(
             "INSERT INTO end_proposals (battle_id, proposer_id, at_ply, proposed_at)
              VALUES ($1, $2, $3, $4) RETURNING id",
+            battle_id,
+            proposer.db(),
+            at_ply as i32,
+            at,
         )
-        .bind(battle_id)
-        .bind(proposer.db())
-        .bind(at_ply as i32)
-        .bind(at)
         .fetch_one(&mut *self.tx)
         .await
         .map_err(classify)?;
@@ -101,12 +105,15 @@ impl Tx {
         answer: ProposalAnswer,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query("UPDATE end_proposals SET answer = $2, answered_at = $3 WHERE id = $1 AND answer IS NULL")
-            .bind(id)
-            .bind(answer)
-            .bind(at)
-            .execute(&mut *self.tx)
-            .await?;
+        sqlx::query!(
+            "UPDATE end_proposals SET answer = $2, answered_at = $3
+             WHERE id = $1 AND answer IS NULL",
+            id,
+            answer as _,
+            at,
+        )
+        .execute(&mut *self.tx)
+        .await?;
         Ok(())
     }
 }

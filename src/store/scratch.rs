@@ -69,6 +69,7 @@ impl ScratchDatabase {
             .map_err(|join| ScratchError::TestServer(join.to_string()))??;
         let name = unique_name();
         let mut connection = PgConnection::connect_with(&admin).await?;
+        // Runtime-checked: a database's name cannot be a bound parameter.
         connection
             .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
             .await?;
@@ -130,6 +131,7 @@ fn drop_database(admin: PgConnectOptions, name: &str) -> Result<(), sqlx::Error>
         .build()?;
     runtime.block_on(async {
         let mut connection = PgConnection::connect_with(&admin).await?;
+        // Runtime-checked: a database's name cannot be a bound parameter.
         connection
             .execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
             .await?;

@@ -2,9 +2,10 @@
 //! without replaying the games.
 
 use super::clocks::TurnClock;
-use super::error::{Result, StoreError};
+use super::error::{name_column, Result, StoreError};
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
-use super::matches::{Finish, MatchRow, MatchState, MATCH_COLUMNS};
+use super::match_rows::{select_matches, MatchRow, MATCH_COLUMNS};
+use super::matches::{Finish, MatchState};
 use super::Store;
 use crate::game::{Points, Variant};
 use chrono::{DateTime, Utc};
@@ -33,11 +34,27 @@ pub struct MatchSummary {
     pub computer_level: Option<u8>,
 }
 
-/// A match and the clock of its turn in play (all `NULL` when it has none).
-#[derive(sqlx::FromRow)]
+/// A match and the clock of its turn in play (all `NULL` when it has none): the columns of
+/// [`select_matches!`], then those of the clock.
 struct SummaryRow {
-    #[sqlx(flatten)]
-    m: MatchRow,
+    id: MatchId,
+    guild_id: GuildId,
+    channel_id: ChannelId,
+    first_player_id: UserId,
+    second_player_id: UserId,
+    variant: String,
+    days_per_move: i32,
+    state: MatchState,
+    finish: Option<Finish>,
+    winner_id: Option<UserId>,
+    rated: bool,
+    created_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+    first_points: Option<i32>,
+    second_points: Option<i32>,
+    trouble: Option<String>,
+    computer_id: Option<UserId>,
+    computer_level: Option<i16>,
     clock_player: Option<UserId>,
     turn_started_at: Option<DateTime<Utc>>,
     deadline: Option<DateTime<Utc>>,
@@ -49,7 +66,26 @@ struct SummaryRow {
 
 impl SummaryRow {
     fn into_summary(self) -> Result<MatchSummary> {
-        let m = self.m;
+        let m = MatchRow {
+            id: self.id,
+            guild_id: self.guild_id,
+            channel_id: self.channel_id,
+            first_player_id: self.first_player_id,
+            second_player_id: self.second_player_id,
+            variant: self.variant,
+            days_per_move: self.days_per_move,
+            state: self.state,
+            finish: self.finish,
+            winner_id: self.winner_id,
+            rated: self.rated,
+            created_at: self.created_at,
+            finished_at: self.finished_at,
+            first_points: self.first_points,
+            second_points: self.second_points,
+            trouble: self.trouble,
+            computer_id: self.computer_id,
+            computer_level: self.computer_level,
+        };
         let id = m.id;
         // A column the clocks table never leaves empty, empty in a joined clock.
         let set = |t: Option<DateTime<Utc>>, column: &str| {
@@ -81,7 +117,7 @@ impl SummaryRow {
             guild: m.guild_id,
             channel: m.channel_id,
             players: m.players(),
-            variant: m.variant,
+            variant: m.variant()?,
             state: m.state,
             finish: m.finish,
             winner: m.winner_id,
@@ -96,10 +132,6 @@ impl SummaryRow {
     }
 }
 
-/// The columns of a match's clock, beside [`MATCH_COLUMNS`].
-const CLOCK_COLUMNS: &str = "c.player_id AS clock_player, c.turn_started_at, c.deadline, \
-     c.remind_at, c.reminder_sent_at, c.paused_at, c.vacation_since";
-
 impl Store {
     /// The matches `user` is playing, in a guild or everywhere, oldest deadline first.
     pub async fn active_matches_of(
@@ -107,32 +139,40 @@ impl Store {
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
-            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+        let rows = select_matches!(
+            SummaryRow,
+            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
+                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
+                c.paused_at, c.vacation_since
              FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
-             ORDER BY c.deadline NULLS LAST, m.id"
-        ))
-        .bind(user.db())
-        .bind(guild.map(GuildId::db))
+             ORDER BY c.deadline NULLS LAST, m.id"#,
+            user.db(),
+            guild.map(GuildId::db),
+        )
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     /// The matches in play of `user`, anywhere, whose channel the bot cannot reach.
     pub async fn troubled_matches_of(&self, user: UserId) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
-            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+        let rows = select_matches!(
+            SummaryRow,
+            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
+                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
+                c.paused_at, c.vacation_since
              FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state = 'active' AND m.trouble IS NOT NULL
                AND (m.first_player_id = $1 OR m.second_player_id = $1)
-             ORDER BY m.id"
-        ))
-        .bind(user.db())
+             ORDER BY m.id"#,
+            user.db(),
+        )
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
@@ -143,18 +183,22 @@ impl Store {
         guild: Option<GuildId>,
         limit: i64,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
-            "SELECT {MATCH_COLUMNS}, {CLOCK_COLUMNS}
+        let rows = select_matches!(
+            SummaryRow,
+            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
+                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
+                c.paused_at, c.vacation_since
              FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
              WHERE m.state <> 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
-             ORDER BY m.finished_at DESC NULLS LAST, m.id DESC LIMIT $3"
-        ))
-        .bind(user.db())
-        .bind(guild.map(GuildId::db))
-        .bind(limit)
+             ORDER BY m.finished_at DESC NULLS LAST, m.id DESC LIMIT $3"#,
+            user.db(),
+            guild.map(GuildId::db),
+            limit,
+        )
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(name_column(MATCH_COLUMNS))?;
         rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 }

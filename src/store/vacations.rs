@@ -22,7 +22,6 @@ pub struct Vacation {
 }
 
 /// A row of `vacations`.
-#[derive(sqlx::FromRow)]
 struct VacationRow {
     player_id: UserId,
     started_at: DateTime<Utc>,
@@ -43,11 +42,12 @@ impl Store {
     /// The vacations in progress of `players`.
     pub async fn vacations_of(&self, players: &[UserId]) -> Result<HashMap<UserId, Vacation>> {
         let ids: Vec<i64> = players.iter().map(|p| p.db()).collect();
-        let rows = sqlx::query_as::<_, VacationRow>(
-            "SELECT player_id, started_at, until FROM vacations
-             WHERE ended_at IS NULL AND player_id = ANY($1)",
+        let rows = sqlx::query_as!(
+            VacationRow,
+            r#"SELECT player_id AS "player_id: UserId", started_at, until FROM vacations
+               WHERE ended_at IS NULL AND player_id = ANY($1)"#,
+            &ids
         )
-        .bind(&ids)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows
@@ -69,14 +69,15 @@ async fn used(
     player: UserId,
     now: DateTime<Utc>,
 ) -> Result<Duration> {
-    let seconds: f64 = sqlx::query_scalar(
-        "SELECT coalesce(sum(extract(epoch FROM
-                    LEAST(coalesce(ended_at, $2), $2) - GREATEST(started_at, $2 - interval '365 days'))), 0)::FLOAT8
-         FROM vacations
-         WHERE player_id = $1 AND coalesce(ended_at, $2) > $2 - interval '365 days'",
+    let seconds = sqlx::query_scalar!(
+        r#"SELECT coalesce(sum(extract(epoch FROM
+                      LEAST(coalesce(ended_at, $2), $2)
+                      - GREATEST(started_at, $2 - interval '365 days'))), 0)::FLOAT8 AS "seconds!"
+           FROM vacations
+           WHERE player_id = $1 AND coalesce(ended_at, $2) > $2 - interval '365 days'"#,
+        player.db(),
+        now,
     )
-    .bind(player.db())
-    .bind(now)
     .fetch_one(conn)
     .await?;
     Ok(Duration::milliseconds((seconds.max(0.0) * 1000.0) as i64))
@@ -86,15 +87,14 @@ impl Tx {
     /// Locks every match in play of `player`, in id order (the order every multi-match lock
     /// takes, so two such transactions cannot deadlock).
     pub async fn lock_matches_of(&mut self, player: UserId) -> Result<Vec<MatchId>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM matches WHERE state = 'active'
-               AND (first_player_id = $1 OR second_player_id = $1)
-             ORDER BY id FOR UPDATE",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: MatchId" FROM matches WHERE state = 'active'
+                 AND (first_player_id = $1 OR second_player_id = $1)
+               ORDER BY id FOR UPDATE"#,
+            player.db()
         )
-        .bind(player.db())
         .fetch_all(&mut *self.tx)
-        .await?;
-        Ok(ids.into_iter().map(MatchId::from_db).collect())
+        .await?)
     }
 
     /// [`Store::vacation_used`] inside the transaction.
@@ -104,11 +104,12 @@ impl Tx {
 
     /// The vacation in progress of `player`, if any.
     pub async fn vacation_of(&mut self, player: UserId) -> Result<Option<Vacation>> {
-        let row = sqlx::query_as::<_, VacationRow>(
-            "SELECT player_id, started_at, until FROM vacations
-             WHERE ended_at IS NULL AND player_id = $1",
+        let row = sqlx::query_as!(
+            VacationRow,
+            r#"SELECT player_id AS "player_id: UserId", started_at, until FROM vacations
+               WHERE ended_at IS NULL AND player_id = $1"#,
+            player.db()
         )
-        .bind(player.db())
         .fetch_optional(&mut *self.tx)
         .await?;
         Ok(row.map(Vacation::from))
@@ -116,13 +117,14 @@ impl Tx {
 
     /// Whether a turn of `player` in a match in play has passed its deadline at `now`.
     pub async fn has_overdue_turn(&mut self, player: UserId, now: DateTime<Utc>) -> Result<bool> {
-        Ok(sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM clocks c JOIN matches m ON m.id = c.match_id
-                            WHERE c.player_id = $1 AND m.state = 'active' AND c.deadline <= $2
-                              AND c.paused_at IS NULL AND c.vacation_since IS NULL)",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT EXISTS (SELECT 1 FROM clocks c JOIN matches m ON m.id = c.match_id
+                              WHERE c.player_id = $1 AND m.state = 'active' AND c.deadline <= $2
+                                AND c.paused_at IS NULL AND c.vacation_since IS NULL)
+                   AS "overdue!""#,
+            player.db(),
+            now,
         )
-        .bind(player.db())
-        .bind(now)
         .fetch_one(&mut *self.tx)
         .await?)
     }
@@ -134,20 +136,22 @@ impl Tx {
         now: DateTime<Utc>,
         until: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query("INSERT INTO vacations (player_id, started_at, until) VALUES ($1, $2, $3)")
-            .bind(player.db())
-            .bind(now)
-            .bind(until)
-            .execute(&mut *self.tx)
-            .await
-            .map_err(classify)?;
-        sqlx::query(
+        sqlx::query!(
+            "INSERT INTO vacations (player_id, started_at, until) VALUES ($1, $2, $3)",
+            player.db(),
+            now,
+            until,
+        )
+        .execute(&mut *self.tx)
+        .await
+        .map_err(classify)?;
+        sqlx::query!(
             "UPDATE clocks SET vacation_since = $2
              WHERE player_id = $1 AND vacation_since IS NULL
                AND match_id IN (SELECT id FROM matches WHERE state = 'active')",
+            player.db(),
+            now,
         )
-        .bind(player.db())
-        .bind(now)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -156,18 +160,20 @@ impl Tx {
     /// Ends `player`'s vacation at `at` and starts their clocks again, each deadline and
     /// reminder moved on by the time it stood still; lock their matches first.
     pub async fn end_vacation(&mut self, player: UserId, at: DateTime<Utc>) -> Result<()> {
-        sqlx::query("UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL")
-            .bind(player.db())
-            .bind(at)
-            .execute(&mut *self.tx)
-            .await?;
-        sqlx::query(
+        sqlx::query!(
+            "UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL",
+            player.db(),
+            at,
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        sqlx::query!(
             "UPDATE clocks SET deadline = deadline + ($2 - vacation_since),
                  remind_at = remind_at + ($2 - vacation_since), vacation_since = NULL
              WHERE player_id = $1 AND vacation_since IS NOT NULL",
+            player.db(),
+            at,
         )
-        .bind(player.db())
-        .bind(at)
         .execute(&mut *self.tx)
         .await?;
         Ok(())
@@ -179,13 +185,14 @@ impl Tx {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<Vacation>> {
-        let rows = sqlx::query_as::<_, VacationRow>(
-            "SELECT player_id, started_at, until FROM vacations
-             WHERE ended_at IS NULL AND until <= $1
-             ORDER BY until LIMIT $2 FOR UPDATE SKIP LOCKED",
+        let rows = sqlx::query_as!(
+            VacationRow,
+            r#"SELECT player_id AS "player_id: UserId", started_at, until FROM vacations
+               WHERE ended_at IS NULL AND until <= $1
+               ORDER BY until LIMIT $2 FOR UPDATE SKIP LOCKED"#,
+            now,
+            limit,
         )
-        .bind(now)
-        .bind(limit)
         .fetch_all(&mut *self.tx)
         .await?;
         Ok(rows.into_iter().map(Vacation::from).collect())
