@@ -8,12 +8,12 @@ use super::Store;
 impl Store {
     /// The channels (or threads) of the matches in play on `guild`.
     pub async fn active_match_channels(&self, guild: GuildId) -> Result<Vec<ChannelId>> {
-        let channels: Vec<i64> = sqlx::query_scalar(
-            "SELECT channel_id FROM matches WHERE state = 'active' AND guild_id = $1 ORDER BY id",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT channel_id AS "channel: ChannelId" FROM matches
+               WHERE state = 'active' AND guild_id = $1 ORDER BY id"#,
+            guild.db()
         )
-        .bind(guild.db())
         .fetch_all(self.pool())
-        .await?;
-        Ok(channels.into_iter().map(ChannelId::from_db).collect())
+        .await?)
     }
 }
