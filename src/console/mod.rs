@@ -401,6 +401,13 @@ impl<'a> Console<'a> {
             _ if place.channel.0 != 1 => writeln!(out, "thudbot in #{}: {text}", place.channel)?,
             _ => writeln!(out, "thudbot: {text}")?,
         }
+        if let Some(shot) = reply.board.filter(|_| !reply.private) {
+            // The board is shown: direct messages about it may go (the console has no
+            // message ids to link to).
+            if let Err(e) = self.service.board_posted(place.channel, shot, None).await {
+                writeln!(out, "! {}", e.player_message().to_plain(self.service.now()))?;
+            }
+        }
         self.print_body(place, reply, out)
     }
 

@@ -91,24 +91,47 @@ async fn pressed(
     let (result, deferred) =
         answer_or_defer(data.options.defer_after, work, press.defer(ctx)).await?;
     let reply = reply_or_apology(result);
-    if let Err(e) = respond(ctx, press, deferred, &reply).await {
-        let place = press.guild_id.map(|g| Place {
-            guild: GuildId(g.get()),
-            channel: ChannelId(press.channel_id.get()),
-        });
-        announce_instead(data, place, &reply, &e).await;
-        return Err(e.into());
+    let shown = match respond(ctx, press, deferred, &reply).await {
+        Ok(shown) => shown,
+        Err(e) => {
+            let place = press.guild_id.map(|g| Place {
+                guild: GuildId(g.get()),
+                channel: ChannelId(press.channel_id.get()),
+            });
+            announce_instead(data, place, &reply, &e).await;
+            return Err(e.into());
+        }
+    };
+    if reply.board.is_some() {
+        let message = match shown {
+            Shown::Followup(id) => Some(id),
+            Shown::Response => press.get_response(ctx).await.ok().map(|m| m.id.get()),
+            Shown::Nothing => None,
+        };
+        let channel = ChannelId(press.channel_id.get());
+        super::board_shown(data, channel, &reply, message).await;
     }
     Ok(())
 }
 
-/// Answers a press with `reply`, disabling the pressed buttons when they are spent.
+/// Where an answer's last message went.
+enum Shown {
+    /// The interaction's response (its id is fetched when needed).
+    Response,
+    /// A followup, with its id.
+    Followup(u64),
+    Nothing,
+}
+
+/// Answers a press with `reply`, disabling the pressed buttons when they are spent; says where
+/// the last message went.
 async fn respond(
     ctx: &serenity::Context,
     press: &serenity::ComponentInteraction,
     deferred: bool,
     reply: &Reply,
-) -> Result<(), serenity::Error> {
+) -> Result<Shown, serenity::Error> {
+    let mut shown = Shown::Nothing;
     let mut messages = post::messages(reply).into_iter();
     if reply.spend_buttons {
         let spent = post::disabled(&press.message);
@@ -132,12 +155,13 @@ async fn respond(
                     serenity::CreateInteractionResponse::Message(first.response()),
                 )
                 .await?;
+            shown = Shown::Response;
         }
     }
     for m in messages {
-        press.create_followup(ctx, m.followup()).await?;
+        shown = Shown::Followup(press.create_followup(ctx, m.followup()).await?.id.get());
     }
-    Ok(())
+    Ok(shown)
 }
 
 /// The opponent accepts a challenge. With threads on, the match gets a thread of its own

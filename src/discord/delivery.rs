@@ -63,7 +63,14 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
         }
         for delivery in &batch {
             let outcome = match send(http, delivery).await {
-                Ok(()) => service.delivered(delivery).await,
+                Ok(last) => {
+                    if let (Some(shot), None) = (delivery.reply.board, delivery.dm) {
+                        if let Err(e) = service.board_posted(delivery.channel, shot, last).await {
+                            tracing::warn!(error = %e, "could not record where a board was posted");
+                        }
+                    }
+                    service.delivered(delivery).await
+                }
                 Err(e) => {
                     let failure = classify(&e);
                     match &failure {
@@ -97,9 +104,9 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
     }
 }
 
-/// Posts one notice, each part of a long one with a nonce of its own; a finished match's
-/// thread is archived instead.
-async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity::Error> {
+/// Posts one notice, each part of a long one with a nonce of its own, and returns the id of
+/// its last message; a finished match's thread is archived instead.
+async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<Option<u64>, serenity::Error> {
     let channel = match delivery.dm {
         // Opening a direct message channel is idempotent: Discord returns the existing one.
         Some(player) => {
@@ -111,17 +118,19 @@ async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<(), serenity
         None => serenity::ChannelId::new(delivery.channel.0.max(1)),
     };
     if delivery.kind == NoticeKind::MatchOver {
-        return archive_if_thread(http, channel).await;
+        archive_if_thread(http, channel).await?;
+        return Ok(None);
     }
+    let mut last = None;
     for (part, message) in post::messages(&delivery.reply).into_iter().enumerate() {
         let nonce = format!("{}p{part}", delivery.nonce);
         let message = message
             .channel()
             .nonce(serenity::Nonce::String(nonce))
             .enforce_nonce(true);
-        channel.send_message(http, message).await?;
+        last = Some(channel.send_message(http, message).await?.id.get());
     }
-    Ok(())
+    Ok(last)
 }
 
 /// Archives `channel` if it is a thread that is still open, so finished matches do not count

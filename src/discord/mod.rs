@@ -268,17 +268,46 @@ async fn answer(
                 app.interaction.delete_response(ctx.http()).await?;
             }
         }
+        let mut last = None;
         for m in post::messages(&reply) {
-            ctx.send(m.poise()).await?;
+            last = Some(ctx.send(m.poise()).await?);
         }
-        Ok::<(), serenity::Error>(())
+        Ok::<_, serenity::Error>(last)
     }
     .await;
-    if let Err(e) = sent {
-        announce_instead(ctx.data(), place(ctx).ok(), &reply, &e).await;
-        return Err(e.into());
+    match sent {
+        Err(e) => {
+            announce_instead(ctx.data(), place(ctx).ok(), &reply, &e).await;
+            Err(e.into())
+        }
+        Ok(last) => {
+            // The board's message is the last one; its id is fetched only when it has one.
+            let message = match (&last, reply.board) {
+                (Some(handle), Some(_)) => match handle.message().await {
+                    Ok(m) => Some(m.id.get()),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not learn the id of a board's message");
+                        None
+                    }
+                },
+                _ => None,
+            };
+            let channel = ChannelId(ctx.channel_id().get());
+            board_shown(ctx.data(), channel, &reply, message).await;
+            Ok(())
+        }
     }
-    Ok(())
+}
+
+/// A reply showing a board was posted in `channel` (as `message`, if its id is known): the
+/// direct messages about it can link there and go out.
+async fn board_shown(data: &Data, channel: ChannelId, reply: &Reply, message: Option<u64>) {
+    let Some(shot) = reply.board.filter(|_| !reply.private) else {
+        return;
+    };
+    if let Err(e) = data.service.board_posted(channel, shot, message).await {
+        tracing::warn!(error = %e, %channel, "could not record where a board was posted");
+    }
 }
 
 /// The answer to a command that saved a change could not be given (the interaction expired,

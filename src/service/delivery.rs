@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::{Result, ServiceError};
-use super::outcome::{offer_rematch, Action, Reply};
+use super::outcome::{channel_link, message_link, offer_rematch, Action, Reply};
 use super::pictures::{board_at, finish_drawing};
 use super::text::Text;
 use super::{Names, Place, Service};
@@ -44,6 +44,9 @@ pub enum NoticeKind {
 
 /// How long a finished match's thread stays open for its final messages.
 const MATCH_OVER_DELAY_SECONDS: i64 = 120;
+/// How long a turn notice by DM waits, at most, for the move's message in the channel it
+/// links to (see [`Service::board_posted`]).
+const DM_WAITS_FOR_BOARD_SECONDS: i64 = 60;
 
 /// A board to draw when the notice is sent: battle `battle` of a match after `plies` moves.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +102,13 @@ pub enum DeliveryFailure {
     Permanent { reason: String },
 }
 
+impl BoardShot {
+    /// The board as the store keys it.
+    pub(super) fn key(self) -> (MatchId, u8, u32) {
+        (self.match_id, self.battle, self.plies)
+    }
+}
+
 impl NoticeBody {
     pub(super) fn new(kind: NoticeKind, reply: &Reply) -> NoticeBody {
         NoticeBody {
@@ -128,6 +138,9 @@ pub(super) async fn queue(
         .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
     let due_at = match body_kind {
         NoticeKind::MatchOver => now + Duration::seconds(MATCH_OVER_DELAY_SECONDS),
+        _ if body.dm.is_some() && body.board.is_some() => {
+            now + Duration::seconds(DM_WAITS_FOR_BOARD_SECONDS)
+        }
         _ => now,
     };
     tx.queue_notice(&NewNotice {
@@ -229,6 +242,19 @@ impl Service {
         }
         if let Some(shot) = body.board {
             if let Some(m) = self.store.load_match(shot.match_id).await? {
+                if body.dm.is_some() {
+                    // A turn notice links to the move's message, or to the channel if the
+                    // message was never seen.
+                    let url = match self.store.board_post(shot.key()).await? {
+                        Some((channel, message)) => message_link(m.guild, channel, message),
+                        None => channel_link(m.guild, m.channel),
+                    };
+                    reply.text = reply
+                        .text
+                        .plain(" Play it in ")
+                        .link(format!("match #{}'s channel", m.id), url)
+                        .plain(".");
+                }
                 let names = Names(self.store.names(&m.players).await?);
                 // A direct message shows the board as its reader likes it.
                 let settings = match body.dm {
@@ -251,6 +277,21 @@ impl Service {
             kind: body.kind,
             dm: body.dm,
         }))
+    }
+
+    /// The board `shot` was shown in `channel`, as message `message` where the front-end has
+    /// ids: direct messages about it link there, and those waiting for it go now.
+    pub async fn board_posted(
+        &self,
+        channel: ChannelId,
+        shot: BoardShot,
+        message: Option<u64>,
+    ) -> Result<()> {
+        self.store
+            .board_posted(shot.key(), channel, message, self.now())
+            .await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
     }
 
     /// The notice was posted.

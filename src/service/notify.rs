@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::delivery::{queue, BoardShot, Delivery, NoticeBody, NoticeKind};
 use super::error::Result;
-use super::outcome::{channel_link, Reply};
+use super::outcome::Reply;
 use super::text::Text;
 use super::{Place, Service};
 use crate::store::{ChannelId, GuildId, MatchId, MatchState, NoticeState, StoredMatch, Tx, UserId};
@@ -35,12 +35,7 @@ impl Service {
                 .time(deadline)
                 .plain(" (")
                 .relative(deadline)
-                .plain("). Play it in ")
-                .link(
-                    format!("match #{}'s channel", m.id),
-                    channel_link(m.guild, m.channel),
-                )
-                .plain(".");
+                .plain(").");
             let mut reply = Reply::public(text);
             reply.board = board;
             let kind = NoticeKind::Announcement;

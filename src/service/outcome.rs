@@ -186,6 +186,11 @@ pub fn channel_link(guild: GuildId, channel: ChannelId) -> String {
     format!("https://discord.com/channels/{guild}/{channel}")
 }
 
+/// A link to one message.
+pub fn message_link(guild: GuildId, channel: ChannelId, message: u64) -> String {
+    format!("https://discord.com/channels/{guild}/{channel}/{message}")
+}
+
 /// `reply`, announcing the end of match `id`, with a button to play it again.
 pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
     reply.button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)

@@ -16,6 +16,7 @@ mod matches;
 mod outbox;
 mod places;
 mod players;
+mod posts;
 mod proposals;
 mod ratings;
 mod records;

@@ -50,9 +50,10 @@ async fn a_player_who_chose_dms_gets_turns_and_reminders_by_dm_and_no_ping() {
     );
     start_match(&bot, GENERAL_CHANNEL).await;
 
-    let moved = bot
-        .say(SlashCommand::thud("play").option("notation", "dF1-F5"))
+    let (sent, moved) = bot
+        .command(SlashCommand::thud("play").option("notation", "dF1-F5"))
         .await;
+    let message = bot.message_id(&sent).await;
     assert!(content(&moved).contains("your move"), "{}", content(&moved));
     assert!(
         moved.pinged_users().is_empty(),
@@ -69,9 +70,10 @@ async fn a_player_who_chose_dms_gets_turns_and_reminders_by_dm_and_no_ping() {
     let text = content(&told);
     assert!(text.contains("(dwarfs) plays `dF1-F5`"), "{text}");
     assert!(text.contains("It is your move in match #1"), "{text}");
+    // The DM links to the move's own message in the channel.
     assert!(
         text.contains(&format!(
-            "https://discord.com/channels/{GUILD_ID}/{GENERAL_CHANNEL}"
+            "(https://discord.com/channels/{GUILD_ID}/{GENERAL_CHANNEL}/{message})"
         )),
         "{text}"
     );
@@ -254,5 +256,47 @@ async fn the_rematch_button_on_a_result_challenges_the_other_player_with_the_rol
     assert!(custom_ids(&challenge)
         .iter()
         .any(|id| id.starts_with("thud:accept:")));
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_dm_about_the_computers_move_links_to_its_message() {
+    let bot = start_bot(|_| {}).await;
+    bot.say(SlashCommand::thud("settings").option("notify", NOTIFY_DM))
+        .await;
+    bot.say(
+        SlashCommand::thud("challenge")
+            .option("opponent", THUDBOT)
+            .option("side", 0i64)
+            .option("level", 1i64),
+    )
+    .await;
+    bot.say(SlashCommand::thud("play").option("notation", "dF1-F5"))
+        .await;
+    // The computer's move is posted to the channel by the outbox; its DM follows, linking to
+    // that message.
+    let path = format!("/channels/{GENERAL_CHANNEL}/messages");
+    let answer = bot
+        .fake
+        .wait_for(
+            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1)"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let message = snowflake(&answer.response.clone().expect("the message")["id"]).expect("an id");
+    let dm = dm_channel_of(&bot, ALICE.id).await;
+    let told = bot
+        .fake
+        .wait_for(|r| dm_post(r, dm) && content(r).contains("(level 1)"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = content(&told);
+    assert!(
+        text.contains(&format!(
+            "(https://discord.com/channels/{GUILD_ID}/{GENERAL_CHANNEL}/{message})"
+        )),
+        "{text}"
+    );
     bot.finish().await;
 }

@@ -2,11 +2,11 @@
 //! catching up after downtime, several clock workers, resigning and aborting, what anyone can
 //! see, and autocomplete. (The match flow itself is in `service.rs`, whose helpers these use.)
 
-use crate::common::{alice, bob, carol, place, service, service_with, GUILD};
+use crate::common::{alice, bob, carol, deliver_all, place, service, service_with, GUILD};
 use chrono::Duration;
 use thudbot::game::Variant;
-use thudbot::service::{Action, ChallengeOptions, Refusal, Service, ServiceConfig, Verb};
-use thudbot::store::{BoardStyle, Finish, MatchState, Scope, SideChoice};
+use thudbot::service::{Action, ChallengeOptions, Refusal, Service, ServiceConfig, Span, Verb};
+use thudbot::store::{BoardStyle, Finish, MatchState, Notify, Scope, SideChoice};
 
 use crate::service::{button, current, ok, play, refusal, start_match, tick};
 
@@ -303,4 +303,60 @@ async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
         "{moves:?}"
     );
     assert!(!moves.is_empty());
+}
+
+#[tokio::test]
+async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
+    let service = service().await;
+    let at = place(16);
+    start_match(&service, at).await;
+    for player in [alice(), bob()] {
+        ok(service
+            .settings(&player, None, None, Some(Notify::Dm))
+            .await);
+    }
+    let moved = ok(play(&service, at, &alice(), "F1-F5").await);
+    let shot = moved.board.expect("the move shows the board");
+    // Until the move's own message is posted, bob's DM waits.
+    assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
+    ok_unit(service.board_posted(at.channel, shot, Some(777)).await);
+    let dms: Vec<_> = deliver_all(&service)
+        .await
+        .into_iter()
+        .filter(|d| d.dm == Some(bob().id))
+        .collect();
+    assert_eq!(dms.len(), 1);
+    let link = Span::Link {
+        label: "match #1's channel".into(),
+        url: format!("https://discord.com/channels/{GUILD}/16/777"),
+    };
+    assert!(
+        dms[0].reply.text.spans().contains(&link),
+        "{}",
+        dms[0].reply.text
+    );
+
+    // A move whose message is never seen: the DM goes after a minute, linking to the channel.
+    ok(play(&service, at, &bob(), "G7-G6").await);
+    assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
+    service.clock.advance(Duration::seconds(61));
+    let late: Vec<_> = deliver_all(&service)
+        .await
+        .into_iter()
+        .filter(|d| d.dm == Some(alice().id))
+        .collect();
+    assert_eq!(late.len(), 1);
+    let channel = Span::Link {
+        label: "match #1's channel".into(),
+        url: format!("https://discord.com/channels/{GUILD}/16"),
+    };
+    assert!(
+        late[0].reply.text.spans().contains(&channel),
+        "{}",
+        late[0].reply.text
+    );
+}
+
+fn ok_unit(result: Result<(), thudbot::service::ServiceError>) {
+    result.unwrap_or_else(|e| panic!("{e:?}"));
 }
