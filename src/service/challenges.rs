@@ -246,7 +246,26 @@ impl Service {
             .plain(" the trolls. Dwarfs move first.")
             .line()
             .then(to_move);
-        let mention_first = m.computer.is_none_or(|c| c.player != first);
+        let mut mention_first = m.computer.is_none_or(|c| c.player != first);
+        if let (true, Some(clock)) = (mention_first, m.clock) {
+            // The first player hears of their turn as they chose, as for any turn.
+            let said = Text::new()
+                .strong(format!("Match #{}", m.id))
+                .plain(" of ")
+                .strong(m.variant.title())
+                .plain(format!(
+                    " begins; you command the dwarfs in battle 1 against {}.",
+                    names.of(m.players[1])
+                ));
+            let board = BoardShot {
+                match_id: m.id,
+                battle: 1,
+                plies: 0,
+            };
+            mention_first = self
+                .tell_turn(&mut tx, &m, first, said, Some(board), clock.deadline)
+                .await?;
+        }
         let mut opening = Reply::public(text);
         if mention_first {
             opening = opening.mention(first);

@@ -309,12 +309,32 @@ async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
 async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     let service = service().await;
     let at = place(16);
-    start_match(&service, at).await;
     for player in [alice(), bob()] {
         ok(service
             .settings(&player, None, None, Some(Notify::Dm))
             .await);
     }
+    // The opening does not ping alice, who moves first: she hears of it by DM once the
+    // opening board is posted.
+    let opening = start_match(&service, at).await;
+    assert!(opening.mentions.is_empty(), "{:?}", opening.mentions);
+    assert!(deliver_all(&service).await.is_empty());
+    ok_unit(
+        service
+            .board_posted(at.channel, opening.board.expect("a board"), Some(770))
+            .await,
+    );
+    let first = deliver_all(&service).await;
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].dm, Some(alice().id));
+    assert!(
+        first[0]
+            .reply
+            .text
+            .contains("begins; you command the dwarfs in battle 1 against bob"),
+        "{}",
+        first[0].reply.text
+    );
     let moved = ok(play(&service, at, &alice(), "F1-F5").await);
     let shot = moved.board.expect("the move shows the board");
     // Until the move's own message is posted, bob's DM waits.
