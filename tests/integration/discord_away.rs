@@ -259,3 +259,50 @@ async fn what_happens_while_the_gateway_is_down_is_replayed_when_the_bot_resumes
     );
     stop_after_restart(bot).await;
 }
+
+#[tokio::test]
+async fn with_serenitys_rate_limiter_on_a_429_is_waited_out_for_its_retry_after() {
+    let bot = start_bot_with(FakeDiscord::http_with_rate_limiter, |_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let retry_after = Duration::from_millis(1500);
+    bot.fake
+        .rate_limit("POST /channels/*/messages", 1, retry_after);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    let posted = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tries: Vec<RecordedRequest> = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| posts_to(GENERAL_CHANNEL)(r))
+        .collect();
+    assert_eq!(tries.len(), 2, "the 429, then the post");
+    assert_eq!(tries[0].status, 429);
+    let waited = posted.received.duration_since(tries[0].received);
+    assert!(waited >= retry_after, "tried again after {waited:?}");
+    assert!(
+        content(&posted).contains("reminder"),
+        "{}",
+        content(&posted)
+    );
+    assert_eq!(
+        bot.fake
+            .channel_messages(GENERAL_CHANNEL)
+            .iter()
+            .filter(|m| m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("reminder")))
+            .count(),
+        1
+    );
+    bot.finish_expecting(|r| r.injected).await;
+}

@@ -12,6 +12,7 @@ use thudbot::service::{ManualClock, Service, ServiceConfig};
 use thudbot::store::{ScratchDatabase, Store};
 
 use super::fake_discord::*;
+use poise::serenity_prelude as serenity;
 
 /// The time every bot's clock starts at.
 pub fn start_time() -> DateTime<Utc> {
@@ -33,6 +34,14 @@ pub struct Bot {
 }
 
 pub async fn start_bot(adjust: impl FnOnce(&mut BotOptions)) -> Bot {
+    start_bot_with(FakeDiscord::http, adjust).await
+}
+
+/// A bot whose REST client `http` makes for the fake (e.g. with serenity's rate limiter on).
+pub async fn start_bot_with(
+    http: impl FnOnce(&FakeDiscord) -> serenity::http::Http,
+    adjust: impl FnOnce(&mut BotOptions),
+) -> Bot {
     let logs = capture_logs();
     let fake = FakeDiscord::start().await;
     let db = ScratchDatabase::create().await.expect("a scratch database");
@@ -53,7 +62,7 @@ pub async fn start_bot(adjust: impl FnOnce(&mut BotOptions)) -> Bot {
         delivery_interval: Duration::from_millis(50),
     };
     adjust(&mut options);
-    let running = discord::start(fake.http(), service.clone(), options)
+    let running = discord::start(http(&fake), service.clone(), options)
         .await
         .expect("the bot starts");
     fake.wait_for(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)

@@ -173,8 +173,10 @@
 //!
 //! Guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond accepting a type
 //! 9 answer, select menus clicks, `with_response` callbacks. Rate limits are never enforced on
-//! their own (only injected 429s), and serenity's own ratelimiter cannot be pointed at the fake:
-//! with it on, serenity 0.12 builds requests without the `proxy` base and calls discord.com.
+//! their own (only injected 429s). serenity's own rate limiter ignores the `proxy` base and
+//! calls https://discord.com; `http_with_rate_limiter()` gives it a client that reaches
+//! discord.com through the fake's TLS tunnel (a CONNECT proxy answering as discord.com with the
+//! test certificate in tests/data/fake-discord-tls, which that client alone trusts).
 //! Embeds are kept even without EMBED_LINKS (Discord drops them); button clicks in archived
 //! threads are delivered; the active-thread limit (160006), slow mode, the guild's boost tier
 //! and private-thread membership are not modelled; interaction followups are not checked
@@ -264,6 +266,8 @@ pub(crate) struct Shared {
     changes: watch::Sender<u64>,
     rest_url: String,
     gateway_url: String,
+    /// The TLS tunnel's proxy URL (see `rest::serve_tunnel`).
+    tunnel_url: String,
     heartbeat_interval_ms: u64,
 }
 
@@ -310,6 +314,10 @@ impl FakeDiscord {
         let gateway = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind the fake gateway port");
+        let tunnel = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake TLS tunnel port");
+        let tunnel_url = format!("http://{}", tunnel.local_addr().expect("tunnel address"));
         let rest_url = format!("http://{}", rest.local_addr().expect("REST address"));
         let gateway_url = format!("ws://{}", gateway.local_addr().expect("gateway address"));
         let (changes, _) = watch::channel(0);
@@ -318,11 +326,17 @@ impl FakeDiscord {
             changes,
             rest_url,
             gateway_url,
+            tunnel_url,
             heartbeat_interval_ms,
         });
         let tasks = vec![
             tokio::spawn(rest::serve_rest(rest, shared.clone())),
             tokio::spawn(gateway::serve(gateway, shared.clone())),
+            tokio::spawn(rest::serve_tunnel(
+                tunnel,
+                shared.clone(),
+                rest::tunnel_tls(),
+            )),
         ];
         FakeDiscord { shared, tasks }
     }
@@ -347,6 +361,24 @@ impl FakeDiscord {
         serenity::http::HttpBuilder::new(TOKEN)
             .proxy(self.rest_url())
             .ratelimiter_disabled(true)
+            .build()
+    }
+
+    /// A serenity `Http` with its own rate limiter on, as the bot runs without a proxy: it
+    /// calls https://discord.com, which its client reaches through the fake's TLS tunnel,
+    /// trusting only the tunnel's test certificate.
+    pub fn http_with_rate_limiter(&self) -> serenity::http::Http {
+        let root = reqwest::Certificate::from_der(rest::TUNNEL_CERT).expect("the test certificate");
+        let proxy = reqwest::Proxy::https(&self.shared.tunnel_url).expect("the tunnel's URL");
+        let client = reqwest::Client::builder()
+            .use_rustls_tls()
+            .tls_built_in_root_certs(false)
+            .add_root_certificate(root)
+            .proxy(proxy)
+            .build()
+            .expect("a client for the tunnel");
+        serenity::http::HttpBuilder::new(TOKEN)
+            .client(client)
             .build()
     }
 

@@ -44,6 +44,8 @@ pub struct RecordedRequest {
     pub injected: bool,
     /// The headers the fake answered with (rate-limit headers), names lower-cased.
     pub response_headers: Vec<(String, String)>,
+    /// When the request arrived, in real time.
+    pub received: std::time::Instant,
 }
 
 static NULL: Value = Value::Null;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tokio::io::BufReader;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::multipart;
@@ -139,6 +139,7 @@ impl Shared {
                 known_route: answer.known,
                 injected: injected.is_some(),
                 response_headers: headers.clone(),
+                received: std::time::Instant::now(),
             });
             Reply {
                 status: answer.status,
@@ -175,8 +176,8 @@ pub(super) async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
-async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
-    let (read, mut write) = stream.into_split();
+async fn rest_connection<S: AsyncRead + AsyncWrite + Unpin>(stream: S, shared: Arc<Shared>) {
+    let (read, mut write) = tokio::io::split(stream);
     let mut reader = BufReader::new(read);
     loop {
         let request = match http1::read_request(&mut reader).await {
@@ -197,3 +198,73 @@ async fn rest_connection(stream: TcpStream, shared: Arc<Shared>) {
         }
     }
 }
+
+/// The TLS tunnel: a forward proxy that takes `CONNECT discord.com:443`, then speaks TLS as
+/// discord.com (with the test certificate in tests/data/fake-discord-tls) and serves the same
+/// REST answers inside. serenity's own rate limiter always calls https://discord.com, so this
+/// is how a test runs it against the fake.
+pub(super) async fn serve_tunnel(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    tls: tokio_rustls::TlsAcceptor,
+) {
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        connections.spawn(tunnel_connection(stream, shared.clone(), tls.clone()));
+        while connections.try_join_next().is_some() {}
+    }
+}
+
+async fn tunnel_connection(
+    mut stream: TcpStream,
+    shared: Arc<Shared>,
+    tls: tokio_rustls::TlsAcceptor,
+) {
+    // The CONNECT request, read a byte at a time so nothing of the TLS handshake is taken.
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        match stream.read(&mut byte).await {
+            Ok(1) if head.len() < 8192 => head.push(byte[0]),
+            _ => return,
+        }
+    }
+    if !head.starts_with(b"CONNECT discord.com:443 ") {
+        let _ = stream
+            .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+            .await;
+        return;
+    }
+    if stream
+        .write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+        .await
+        .is_err()
+    {
+        return;
+    }
+    if let Ok(secure) = tls.accept(stream).await {
+        rest_connection(secure, shared).await;
+    }
+}
+
+/// The TLS server side of the tunnel, with the test certificate for discord.com.
+pub(super) fn tunnel_tls() -> tokio_rustls::TlsAcceptor {
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+    let cert = CertificateDer::from(TUNNEL_CERT.to_vec());
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(TUNNEL_KEY.to_vec()));
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_no_client_auth()
+        .with_single_cert(vec![cert], key)
+        .expect("the test certificate");
+    tokio_rustls::TlsAcceptor::from(Arc::new(config))
+}
+
+/// A self-signed certificate for discord.com and its key, for the tunnel only.
+pub const TUNNEL_CERT: &[u8] = include_bytes!("../../../data/fake-discord-tls/cert.der");
+const TUNNEL_KEY: &[u8] = include_bytes!("../../../data/fake-discord-tls/key.der");
