@@ -12,7 +12,8 @@ use crate::game::Variant;
 /// is [`MatchRow`] or a row with its fields and those of the extra columns. The match
 /// summaries read it too.
 macro_rules! select_matches {
-    ($out:ident, $rest:literal $(, $arg:expr)* $(,)?) => {
+    // `$rest`: the rest of the query (string literals joined by `+`), then its arguments.
+    ($out:ident, $($rest:tt)+) => {
         sqlx::query_as!(
             $out,
             r#"SELECT m.id AS "id: crate::store::MatchId",
@@ -25,8 +26,7 @@ macro_rules! select_matches {
                       m.winner_id AS "winner_id: crate::store::UserId", m.rated, m.created_at,
                       m.finished_at, m.first_points, m.second_points, m.trouble,
                       m.computer_id AS "computer_id: crate::store::UserId", m.computer_level"#
-                + $rest
-            $(, $arg)*
+                + $($rest)+
         )
     };
 }

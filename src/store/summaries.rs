@@ -132,6 +132,21 @@ impl SummaryRow {
     }
 }
 
+/// [`select_matches!`] with each match's clock (absent for a finished match), read into
+/// [`SummaryRow`]; `$rest` follows the join (`WHERE …`).
+macro_rules! select_summaries {
+    ($($rest:tt)+) => {
+        select_matches!(
+            SummaryRow,
+            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
+                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
+                c.paused_at, c.vacation_since
+             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id "#
+                + $($rest)+
+        )
+    };
+}
+
 impl Store {
     /// The matches `user` is playing, in a guild or everywhere, oldest deadline first.
     pub async fn active_matches_of(
@@ -139,13 +154,8 @@ impl Store {
         user: UserId,
         guild: Option<GuildId>,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = select_matches!(
-            SummaryRow,
-            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
-                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
-                c.paused_at, c.vacation_since
-             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
-             WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
+        let rows = select_summaries!(
+            r#"WHERE m.state = 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
              ORDER BY c.deadline NULLS LAST, m.id"#,
             user.db(),
@@ -159,13 +169,8 @@ impl Store {
 
     /// The matches in play of `user`, anywhere, whose channel the bot cannot reach.
     pub async fn troubled_matches_of(&self, user: UserId) -> Result<Vec<MatchSummary>> {
-        let rows = select_matches!(
-            SummaryRow,
-            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
-                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
-                c.paused_at, c.vacation_since
-             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
-             WHERE m.state = 'active' AND m.trouble IS NOT NULL
+        let rows = select_summaries!(
+            r#"WHERE m.state = 'active' AND m.trouble IS NOT NULL
                AND (m.first_player_id = $1 OR m.second_player_id = $1)
              ORDER BY m.id"#,
             user.db(),
@@ -183,13 +188,8 @@ impl Store {
         guild: Option<GuildId>,
         limit: i64,
     ) -> Result<Vec<MatchSummary>> {
-        let rows = select_matches!(
-            SummaryRow,
-            r#", c.player_id AS "clock_player?: UserId", c.turn_started_at AS "turn_started_at?",
-                c.deadline AS "deadline?", c.remind_at AS "remind_at?", c.reminder_sent_at,
-                c.paused_at, c.vacation_since
-             FROM matches m LEFT JOIN clocks c ON c.match_id = m.id
-             WHERE m.state <> 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
+        let rows = select_summaries!(
+            r#"WHERE m.state <> 'active' AND (m.first_player_id = $1 OR m.second_player_id = $1)
                AND ($2::BIGINT IS NULL OR m.guild_id = $2)
              ORDER BY m.finished_at DESC NULLS LAST, m.id DESC LIMIT $3"#,
             user.db(),

@@ -8,7 +8,7 @@ use chrono::Duration as Span;
 use thudbot::service::{Actor, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId};
 
-use crate::discord_delivery::{posts_to, stored_match, thread_match, until_match};
+use crate::discord_delivery::{posted_since, posts_to, stored_match, thread_match, until_match};
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
@@ -22,6 +22,22 @@ async fn stop_after_restart(mut bot: Bot) {
         .expect("the client stopped cleanly");
     assert_eq!(bot.fake.frames_serenity_cannot_read(), Vec::<String>::new());
     assert!(bot.fake.unexpected_requests().is_empty());
+}
+
+/// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`.
+async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "PATCH"
+                    && r.path == format!("/channels/{thread}")
+                    && (200..300).contains(&r.status)
+            },
+            WAIT * 2,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[tokio::test]
@@ -40,18 +56,7 @@ async fn what_happened_while_the_bot_could_not_hear_is_caught_up_when_it_reconne
 
     // Back, the bot compares GUILD_CREATE with its matches: it opens the archived thread
     // again, and pauses the match whose thread is gone.
-    bot.fake
-        .wait_for_since(
-            mark,
-            |r| {
-                r.method == "PATCH"
-                    && r.path == format!("/channels/{archived}")
-                    && (200..300).contains(&r.status)
-            },
-            WAIT * 2,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    reopened_since(&bot, mark, archived).await;
     assert!(!bot.fake.thread_is_archived(archived));
     let gone = until_match(&bot, deleted, |m| m.trouble.is_some()).await;
     assert_eq!(gone.trouble.as_deref(), Some("its channel was deleted"));
@@ -102,15 +107,7 @@ async fn a_move_answered_after_its_token_expired_still_reaches_the_channel() {
     assert_eq!(late.error_code(), Some(50027), "{}", late.summary());
 
     // The move stands, and the channel sees it with the board, pinging Bob.
-    let announced = bot
-        .fake
-        .wait_for_since(
-            mark,
-            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let announced = posted_since(&bot, mark, GENERAL_CHANNEL).await;
     assert!(
         content(&announced).contains("plays `dF1-F5`"),
         "{}",
@@ -228,18 +225,7 @@ async fn what_happens_while_the_gateway_is_down_is_replayed_when_the_bot_resumes
 
     // The bot resumes its session, hears of the archiving from the replay, and reopens the
     // thread.
-    bot.fake
-        .wait_for_since(
-            mark,
-            |r| {
-                r.method == "PATCH"
-                    && r.path == format!("/channels/{thread}")
-                    && (200..300).contains(&r.status)
-            },
-            WAIT * 2,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    reopened_since(&bot, mark, thread).await;
     assert!(!bot.fake.thread_is_archived(thread));
     let frames = bot.fake.gateway_frames();
     let later = |f: &&GatewayFrame| f.connection > 1;
@@ -269,15 +255,7 @@ async fn with_serenitys_rate_limiter_on_a_429_is_waited_out_for_its_retry_after(
         .rate_limit("POST /channels/*/messages", 1, retry_after);
     let mark = bot.fake.mark();
     bot.clock.advance(Span::hours(60));
-    let posted = bot
-        .fake
-        .wait_for_since(
-            mark,
-            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let posted = posted_since(&bot, mark, GENERAL_CHANNEL).await;
     let tries: Vec<RecordedRequest> = bot
         .fake
         .requests()

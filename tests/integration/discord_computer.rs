@@ -5,6 +5,18 @@
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
+/// The level 1 computer's move, posted to #general by the outbox.
+pub(crate) async fn computer_move_posted(bot: &Bot) -> RecordedRequest {
+    let path = format!("/channels/{GENERAL_CHANNEL}/messages");
+    bot.fake
+        .wait_for(
+            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1)"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 #[tokio::test]
 async fn challenging_the_bot_starts_a_match_and_it_answers_each_move_with_the_board() {
     let bot = start_bot(|_| {}).await;
@@ -37,15 +49,7 @@ async fn challenging_the_bot_starts_a_match_and_it_answers_each_move_with_the_bo
         moved.pinged_users()
     );
 
-    let path = format!("/channels/{GENERAL_CHANNEL}/messages");
-    let answer = bot
-        .fake
-        .wait_for(
-            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1)"),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = computer_move_posted(&bot).await;
     let text = content(&answer);
     assert!(text.contains("(trolls) plays `T"), "{text}");
     assert!(text.contains("your move (dwarfs)"), "{text}");

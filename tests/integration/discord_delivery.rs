@@ -78,6 +78,18 @@ pub(crate) async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, Recorded
     (thread, opening)
 }
 
+/// The first post into `channel` since `mark` that Discord took.
+pub(crate) async fn posted_since(bot: &Bot, mark: usize, channel: u64) -> RecordedRequest {
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(channel)(r) && (200..300).contains(&r.status),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 pub(crate) fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
     let path = format!("/channels/{channel}/messages");
     move |r: &RecordedRequest| r.method == "POST" && r.path == path
@@ -169,14 +181,7 @@ async fn a_notice_is_tried_again_after_errors_rate_limits_and_a_lost_connection_
         bot.clock.advance(Span::seconds(5));
         tokio::time::sleep(Duration::from_millis(60)).await;
     }
-    bot.fake
-        .wait_for_since(
-            mark,
-            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    posted_since(&bot, mark, GENERAL_CHANNEL).await;
     let tries: Vec<RecordedRequest> = bot
         .fake
         .requests()
@@ -222,15 +227,7 @@ async fn a_move_whose_answer_fails_still_reaches_the_channel_and_pings_the_oppon
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let announced = bot
-        .fake
-        .wait_for_since(
-            mark,
-            |r| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let announced = posted_since(&bot, mark, GENERAL_CHANNEL).await;
     assert!(
         content(&announced).contains("F1-F5"),
         "{}",

@@ -3,6 +3,7 @@
 //! longer pings them, and when their DMs are closed (50007) the notice falls back to the
 //! channel, saying once how to open them.
 
+use crate::discord_computer::computer_move_posted;
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 use chrono::Duration as Span;
@@ -275,15 +276,7 @@ async fn a_dm_about_the_computers_move_links_to_its_message() {
         .await;
     // The computer's move is posted to the channel by the outbox; its DM follows, linking to
     // that message.
-    let path = format!("/channels/{GENERAL_CHANNEL}/messages");
-    let answer = bot
-        .fake
-        .wait_for(
-            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1)"),
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = computer_move_posted(&bot).await;
     let message = snowflake(&answer.response.clone().expect("the message")["id"]).expect("an id");
     let dm = dm_channel_of(&bot, ALICE.id).await;
     let told = bot
