@@ -8,7 +8,9 @@ use chrono::Duration as Span;
 use thudbot::service::{Actor, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId};
 
-use crate::discord_delivery::{posted_since, posts_to, stored_match, thread_match, until_match};
+use crate::discord_delivery::{
+    first_move_announced_since, posted_since, posts_to, stored_match, thread_match, until_match,
+};
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
@@ -107,16 +109,7 @@ async fn a_move_answered_after_its_token_expired_still_reaches_the_channel() {
     assert_eq!(late.error_code(), Some(50027), "{}", late.summary());
 
     // The move stands, and the channel sees it with the board, pinging Bob.
-    let announced = posted_since(&bot, mark, GENERAL_CHANNEL).await;
-    assert!(
-        content(&announced).contains("plays `dF1-F5`"),
-        "{}",
-        content(&announced)
-    );
-    assert_eq!(announced.pinged_users(), [BOB.id]);
-    picture(&announced);
-    let m = stored_match(&bot, GENERAL_CHANNEL).await;
-    assert_eq!(m.game.current_battle().moves().len(), 1);
+    first_move_announced_since(&bot, mark).await;
     bot.finish_expecting(|r| r.error_code() == Some(50027))
         .await;
 }

@@ -78,6 +78,18 @@ pub(crate) async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, Recorded
     (thread, opening)
 }
 
+/// Alice's `dF1-F5` stands and, its answer lost, still reached #general since `mark` with the
+/// board, pinging Bob.
+pub(crate) async fn first_move_announced_since(bot: &Bot, mark: usize) {
+    let announced = posted_since(bot, mark, GENERAL_CHANNEL).await;
+    let text = content(&announced);
+    assert!(text.contains("plays `dF1-F5`"), "{text}");
+    assert_eq!(announced.pinged_users(), [BOB.id]);
+    picture(&announced);
+    let m = stored_match(bot, GENERAL_CHANNEL).await;
+    assert_eq!(m.game.current_battle().moves().len(), 1);
+}
+
 /// The first post into `channel` since `mark` that Discord took.
 pub(crate) async fn posted_since(bot: &Bot, mark: usize, channel: u64) -> RecordedRequest {
     bot.fake
@@ -227,17 +239,7 @@ async fn a_move_whose_answer_fails_still_reaches_the_channel_and_pings_the_oppon
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let announced = posted_since(&bot, mark, GENERAL_CHANNEL).await;
-    assert!(
-        content(&announced).contains("F1-F5"),
-        "{}",
-        content(&announced)
-    );
-    assert_eq!(announced.pinged_users(), [BOB.id]);
-    picture(&announced);
-    // The move stands: it is Bob's turn.
-    let m = stored_match(&bot, GENERAL_CHANNEL).await;
-    assert_eq!(m.game.current_battle().moves().len(), 1);
+    first_move_announced_since(&bot, mark).await;
     bot.finish_expecting(|r| r.injected).await;
 }
 
