@@ -39,6 +39,7 @@ mod rules_koom_valley;
 mod rules_notation;
 mod service;
 mod service_days;
+mod service_refusals;
 mod service_variants;
 mod store;
 mod vacation;
