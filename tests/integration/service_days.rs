@@ -340,40 +340,32 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     // Until the move's own message is posted, bob's DM waits.
     assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
     ok_unit(service.board_posted(at.channel, shot, Some(777)).await);
-    let dms: Vec<_> = deliver_all(&service)
-        .await
-        .into_iter()
-        .filter(|d| d.dm == Some(bob().id))
-        .collect();
-    assert_eq!(dms.len(), 1);
-    let link = Span::Link {
-        label: "match #1's channel".into(),
-        url: format!("https://discord.com/channels/{GUILD}/16/777"),
-    };
-    assert!(
-        dms[0].reply.text.spans().contains(&link),
-        "{}",
-        dms[0].reply.text
-    );
+    the_one_dm_links_to(&service, bob().id, "16/777").await;
 
     // A move whose message is never seen: the DM goes after a minute, linking to the channel.
     ok(play(&service, at, &bob(), "G7-G6").await);
     assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
     service.clock.advance(Duration::seconds(61));
-    let late: Vec<_> = deliver_all(&service)
+    the_one_dm_links_to(&service, alice().id, "16").await;
+}
+
+/// Delivers the outbox: exactly one DM, to `player`, linking to `place` (`channel/message`).
+async fn the_one_dm_links_to(service: &Service, player: thudbot::store::UserId, place: &str) {
+    let dms: Vec<_> = deliver_all(service)
         .await
         .into_iter()
-        .filter(|d| d.dm == Some(alice().id))
+        .filter(|d| d.dm.is_some())
         .collect();
-    assert_eq!(late.len(), 1);
-    let channel = Span::Link {
+    assert_eq!(dms.len(), 1);
+    assert_eq!(dms[0].dm, Some(player));
+    let link = Span::Link {
         label: "match #1's channel".into(),
-        url: format!("https://discord.com/channels/{GUILD}/16"),
+        url: format!("https://discord.com/channels/{GUILD}/{place}"),
     };
     assert!(
-        late[0].reply.text.spans().contains(&channel),
+        dms[0].reply.text.spans().contains(&link),
         "{}",
-        late[0].reply.text
+        dms[0].reply.text
     );
 }
 
