@@ -111,13 +111,6 @@ impl Text {
         &self.0
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|s| match s {
-            Span::Plain(t) | Span::Strong(t) | Span::Legacy(t) => t.is_empty(),
-            _ => false,
-        })
-    }
-
     fn push(mut self, span: Span) -> Text {
         self.0.push(span);
         self
@@ -204,15 +197,10 @@ impl Text {
 
     /// The texts one per line.
     pub fn lines(texts: impl IntoIterator<Item = Text>) -> Text {
-        Text::joined(texts, "\n")
-    }
-
-    /// The texts with `separator` between them.
-    pub fn joined(texts: impl IntoIterator<Item = Text>, separator: &str) -> Text {
         let mut out = Text::new();
         for (i, t) in texts.into_iter().enumerate() {
             if i > 0 {
-                out = out.plain(separator);
+                out = out.line();
             }
             out = out.then(t);
         }

@@ -52,6 +52,17 @@ async fn begin_match(store: &Store, channel: u64) -> MatchId {
     id
 }
 
+/// The stored id of match `id`'s first battle.
+async fn first_battle(store: &Store, id: MatchId) -> i64 {
+    store
+        .load_match(id)
+        .await
+        .unwrap()
+        .unwrap()
+        .current_battle()
+        .id
+}
+
 /// Plays `text` in the match in `channel` and stores it, as the service does.
 async fn store_move(store: &Store, channel: u64, text: &str) {
     let mut tx = store.begin().await.unwrap();
@@ -173,13 +184,7 @@ async fn twenty_simultaneous_writes_of_one_ply_leave_one_move() {
     let db = ScratchDatabase::create().await.unwrap();
     let store = store_with_players(&db).await;
     let id = begin_match(&store, 6).await;
-    let battle_id = store
-        .load_match(id)
-        .await
-        .unwrap()
-        .unwrap()
-        .current_battle()
-        .id;
+    let battle_id = first_battle(&store, id).await;
     // Twenty different legal first moves race for ply 1, without taking the match lock: the
     // (battle, ply) key alone must let exactly one land.
     let moves: Vec<_> = Battle::new(Variant::Classic)
@@ -264,13 +269,7 @@ async fn a_damaged_move_list_is_reported_not_replayed() {
     let db = ScratchDatabase::create().await.unwrap();
     let store = store_with_players(&db).await;
     let id = begin_match(&store, 9).await;
-    let battle_id = store
-        .load_match(id)
-        .await
-        .unwrap()
-        .unwrap()
-        .current_battle()
-        .id;
+    let battle_id = first_battle(&store, id).await;
     // A move written behind the store's back that the rules forbid (a troll moving first).
     sqlx::query("INSERT INTO moves (battle_id, ply, notation, player_id, played_at) VALUES ($1, 1, 'TG7-G6', 2, now())")
         .bind(battle_id)
