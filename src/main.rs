@@ -326,7 +326,7 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
         Err(e) => return fail(format!("bad position: {e}")),
     };
     let began = std::time::Instant::now();
-    match think(&position, &level.settings(), seed) {
+    match think(&position, &level.settings(position.variant()), seed) {
         Some(thought) => {
             use std::io::Write;
             // A closed pipe (`| head -1`) is not worth a panic.

@@ -39,6 +39,9 @@ struct Args {
     /// Random plies from the start that make each pair's opening.
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
+    /// Print how each battle ended (plies, result, final position) on standard error.
+    #[arg(long)]
+    show: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -80,6 +83,7 @@ struct Clock {
 struct Bench {
     scale: f64,
     ply_cap: usize,
+    show: bool,
     clocks: BTreeMap<Player, Clock>,
 }
 
@@ -91,8 +95,12 @@ impl Bench {
             Player::Greedy => greedy_move(position, &mut chance),
             Player::Computer(level) => {
                 let began = Instant::now();
-                let mv =
-                    think(position, &level.settings().scaled(self.scale), seed).map(|t| t.best);
+                let mv = think(
+                    position,
+                    &level.settings(position.variant()).scaled(self.scale),
+                    seed,
+                )
+                .map(|t| t.best);
                 let took = began.elapsed();
                 let clock = self.clocks.entry(player).or_default();
                 clock.moves += 1;
@@ -113,6 +121,7 @@ impl Bench {
         seed: u64,
     ) -> (i32, bool) {
         let mut position = opening.clone();
+        let mut plies = self.ply_cap;
         for ply in 0..self.ply_cap {
             let player = match position.side_to_move() {
                 Side::Dwarfs => dwarfs,
@@ -121,11 +130,21 @@ impl Bench {
             let Some(mv) =
                 self.choose(player, &position, seed.wrapping_mul(1_000_003) ^ ply as u64)
             else {
-                return (result(&position), false);
+                plies = ply;
+                break;
             };
             position = position.after(&mv);
         }
         let finished = !position.has_legal_move();
+        if self.show {
+            eprintln!(
+                "  {} (dwarfs) vs {} (trolls): {:+} after {plies} plies{}, {position}",
+                dwarfs.name(),
+                trolls.name(),
+                result(&position),
+                if finished { "" } else { " (capped)" },
+            );
+        }
         (result(&position), !finished)
     }
 }
@@ -179,6 +198,7 @@ fn main() {
     let mut bench = Bench {
         scale: args.time_scale,
         ply_cap: args.ply_cap,
+        show: args.show,
         clocks: BTreeMap::new(),
     };
     println!(

@@ -193,16 +193,14 @@ fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet 
 /// Koom Valley, where pieces matter only for the objectives: the dwarfs push the Rock to the
 /// far side (its distance from the goal squares, dwarfs beside it to push it), the trolls
 /// gather three around it (trolls beside it and close to it). Fewer than three trolls can
-/// never win; dwarfs a troll can jump, and trolls a dwarf can sandwich, are in danger.
+/// never win. `plain` (a beginner) sees the pieces and the objectives and nothing finer: not
+/// which dwarfs a troll can jump, nor which trolls the dwarfs can sandwich.
 fn koom_valley(pos: &Position, plain: bool) -> i32 {
     let dwarfs = pos.dwarfs();
     let trolls = pos.trolls();
     let mut score = DWARF * dwarfs.len() as i32 - 300 * trolls.len() as i32;
     if trolls.len() < 3 && !dwarfs.is_empty() {
         score += 2_000;
-    }
-    if plain {
-        return score;
     }
     let rock = pos.stone();
     let goal_distance = {
@@ -222,10 +220,6 @@ fn koom_valley(pos: &Position, plain: bool) -> i32 {
             _ => {}
         }
     }
-    score += 25 * pushers.min(2);
-    if pushers == 0 {
-        score -= 40;
-    }
     score -= match guards {
         0 => 0,
         1 => 120,
@@ -236,6 +230,13 @@ fn koom_valley(pos: &Position, plain: bool) -> i32 {
     let mut distances: Vec<i32> = trolls.iter().map(|t| king_distance(t, rock)).collect();
     distances.sort_unstable();
     score += 15 * distances.iter().take(3).map(|&d| d.min(8)).sum::<i32>();
+    if plain {
+        return score;
+    }
+    score += 25 * pushers.min(2);
+    if pushers == 0 {
+        score -= 40;
+    }
     let mut jumpable = 0;
     for t in trolls {
         for d in Direction::ALL {
@@ -247,10 +248,49 @@ fn koom_valley(pos: &Position, plain: bool) -> i32 {
         }
     }
     score -= 25 * jumpable;
+    let threatened = sandwich_threats(pos);
+    score += match pos.side_to_move() {
+        // The search sees the capture itself; the threat still shows a better position.
+        Side::Dwarfs => 40 * threatened,
+        // The trolls can save one threatened troll, not two.
+        Side::Trolls => 30 * threatened.min(1) + 220 * (threatened - 1).max(0),
+    };
     for d in dwarfs {
         score += 4 * (pos.dwarf_neighbours[d.index()] as i32).min(3);
     }
     score
+}
+
+/// The trolls a dwarf could sandwich next move: a dwarf on one side, and on the other an
+/// empty square some dwarf can reach in one queen's move.
+fn sandwich_threats(pos: &Position) -> i32 {
+    let dwarfs = pos.dwarfs();
+    let mut threatened = 0;
+    for t in pos.trolls() {
+        let exposed = Direction::ALL.into_iter().any(|d| {
+            let anchored = t.step(d).is_some_and(|n| dwarfs.contains(n));
+            let Some(open) = t.step(d.opposite()).filter(|&s| pos.is_empty(s)) else {
+                return false;
+            };
+            anchored && dwarf_reaches(pos, open)
+        });
+        threatened += i32::from(exposed);
+    }
+    threatened
+}
+
+/// Whether a dwarf stands at the end of an open line to the empty square `target`.
+fn dwarf_reaches(pos: &Position, target: Square) -> bool {
+    Direction::ALL.into_iter().any(|d| {
+        let mut at = target;
+        while let Some(next) = at.step(d) {
+            if !pos.is_empty(next) {
+                return pos.dwarfs().contains(next);
+            }
+            at = next;
+        }
+        false
+    })
 }
 
 /// Moves a king needs between two squares.
@@ -263,6 +303,53 @@ pub(crate) fn king_distance(a: Square, b: Square) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::game::Piece;
+
+    /// A Koom Valley board with the Rock on `rock` and the pieces named, `side` to move.
+    fn koom_valley_board(rock: &str, dwarfs: &[&str], trolls: &[&str], side: Side) -> Position {
+        let square = |name: &str| name.parse::<Square>().expect("a square");
+        let mut pos = Position::with_stone(Variant::KoomValley, square(rock), side);
+        for d in dwarfs {
+            pos.put(square(d), Piece::Dwarf);
+        }
+        for t in trolls {
+            pos.put(square(t), Piece::Troll);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_beginner_knows_the_koom_valley_objectives() {
+        let trolls = ["F3", "H3", "J3"];
+        let far = koom_valley_board("H8", &["H9"], &trolls, Side::Dwarfs);
+        let nearer = koom_valley_board("H6", &["H7"], &trolls, Side::Dwarfs);
+        assert!(evaluate(&nearer, true) > evaluate(&far, true));
+        let closing = koom_valley_board("H8", &["H9"], &["G7", "H6", "J3"], Side::Dwarfs);
+        assert!(evaluate(&closing, true) < evaluate(&far, true));
+    }
+
+    #[test]
+    fn trolls_a_dwarf_can_sandwich_are_threatened() {
+        // The troll on H5 has a dwarf on H6 and an empty H4 that the dwarf on D4 can reach.
+        let alone = koom_valley_board("H8", &["H6", "D4"], &["H5", "L11", "C10"], Side::Trolls);
+        assert_eq!(sandwich_threats(&alone), 1);
+        // A troll on G4 blocks the line from D4 to H4.
+        let blocked = koom_valley_board("H8", &["H6", "D4"], &["H5", "G4", "C10"], Side::Trolls);
+        assert_eq!(sandwich_threats(&blocked), 0);
+        // The same pieces with three trolls threatened, trolls to move: they can save only one.
+        let unthreatening = ["H6", "D4", "K13", "A10"];
+        let one = koom_valley_board("H8", &unthreatening, &["H5", "L11", "C10"], Side::Trolls);
+        let three = koom_valley_board(
+            "H8",
+            &["H6", "D4", "L12", "B10"],
+            &["H5", "L11", "C10"],
+            Side::Trolls,
+        );
+        assert_eq!(sandwich_threats(&one), 1);
+        assert_eq!(sandwich_threats(&three), 3);
+        assert!(evaluate(&three, false) - evaluate(&one, false) > 300);
+    }
 
     #[test]
     fn material_is_the_score_of_the_battle() {

@@ -4,6 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::game::Variant;
+
 /// How strongly the computer plays, from 1 (a beginner who makes real mistakes) to 5 (the full
 /// engine within its time).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -30,8 +32,8 @@ impl Level {
         self.0
     }
 
-    /// The limits this level searches under.
-    pub fn settings(self) -> Settings {
+    /// The limits this level searches under in `variant`.
+    pub fn settings(self, variant: Variant) -> Settings {
         let ms = Duration::from_millis;
         match self.0 {
             // One ply and a look at the captures, then a choice weighted towards the better
@@ -47,7 +49,14 @@ impl Level {
                 depth: 1,
                 time: ms(300),
                 nodes: u64::MAX,
-                temperature: 25,
+                temperature: match variant {
+                    // Koom Valley's scores are wider (a step of the Rock is 0.7 dwarf, a troll
+                    // beside it 1.2 to 4.5), so the same mistakes need more warmth; at 0.25
+                    // level 2 was as hard to beat as level 3 and most battles between them
+                    // stood still.
+                    Variant::KoomValley => 60,
+                    Variant::Classic | Variant::Original => 25,
+                },
                 plain_evaluation: false,
             },
             // The best move one ply and the captures after it show; no mistakes on purpose.

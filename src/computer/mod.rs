@@ -50,7 +50,7 @@ pub struct Thought {
 /// legal move. The same seed gives the same move, except that levels 4 and 5 stop at a
 /// deadline, so a busier machine may see less deep.
 pub fn choose_move(position: &Position, level: Level, seed: u64) -> Option<Move> {
-    think(position, &level.settings(), seed).map(|t| t.best)
+    think(position, &level.settings(position.variant()), seed).map(|t| t.best)
 }
 
 /// The move the computer plays under `settings` (a level's own, or shrunk for tests and
