@@ -75,6 +75,8 @@ pub struct Config {
     pub clock_interval_seconds: u64,
     /// How long to keep trying to reach Discord and register the commands at start-up.
     pub startup_patience_seconds: u64,
+    /// How long one request to Discord may take before it counts as failed, in seconds.
+    pub request_timeout_seconds: u64,
     pub shards: Shards,
     /// A tracing filter such as `info` or `thudbot=debug,info`.
     pub log_level: String,
@@ -94,6 +96,7 @@ impl Default for Config {
             vacation_days_per_year: 14,
             clock_interval_seconds: 60,
             startup_patience_seconds: 300,
+            request_timeout_seconds: 15,
             shards: Shards::Auto,
             log_level: "info".to_string(),
         }
@@ -118,6 +121,7 @@ impl fmt::Debug for Config {
             .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("clock_interval_seconds", &self.clock_interval_seconds)
             .field("startup_patience_seconds", &self.startup_patience_seconds)
+            .field("request_timeout_seconds", &self.request_timeout_seconds)
             .field("shards", &self.shards)
             .field("log_level", &self.log_level)
             .finish()
@@ -214,6 +218,7 @@ mod tests {
             "auto_forfeit_hours",
             "clock_interval_seconds",
             "startup_patience_seconds",
+            "request_timeout_seconds",
             "shards",
             "log_level",
         ];

@@ -221,14 +221,11 @@ fn run_bot(config: Option<PathBuf>) -> ExitCode {
             Err(code) => return code,
         };
         let service = Arc::new(service);
-        let http = match &config.discord_proxy {
-            // The proxy keeps Discord's rate limits for every process behind it.
-            Some(proxy) => serenity::http::HttpBuilder::new(token.trim())
-                .proxy(proxy.trim_end_matches('/'))
-                .ratelimiter_disabled(true)
-                .build(),
-            None => serenity::http::Http::new(token.trim()),
-        };
+        let http = discord::http(
+            token.trim(),
+            config.discord_proxy.as_deref(),
+            std::time::Duration::from_secs(config.request_timeout_seconds.max(1)),
+        );
         let code = match discord::start(http, service, BotOptions::from_config(&config)).await {
             Err(e) => {
                 tracing::error!(error = %e, "could not start");

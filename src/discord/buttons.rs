@@ -5,10 +5,13 @@
 //! presser and the current state, so a stale or foreign press is answered privately and
 //! changes nothing. A press that did something disables the buttons it was pressed on.
 
+use std::sync::Arc;
+
 use poise::serenity_prelude as serenity;
 
-use super::{announce_instead, answer_or_defer, post, reply_or_apology, Data, Error};
-use crate::service::{Action, Actor, Place, Refusal, Reply, ServiceError};
+use super::answer::{announce_instead, answer_or_defer, board_shown, reply_or_apology, Ack, Shown};
+use super::{permissions, post, Data, Error, Venue};
+use crate::service::{Action, Actor, Place, Refusal, Reply, Room, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 
 pub async fn on_event(
@@ -53,9 +56,14 @@ async fn pressed(
             guild: GuildId(guild.get()),
             channel: ChannelId(press.channel_id.get()),
         };
+        let venue = Venue {
+            place,
+            granted: press.app_permissions,
+            in_thread: super::is_thread(press.channel.as_ref()),
+        };
         let s = &data.service;
         match action {
-            Action::Accept(id) => accept(data, &ctx.http, place, &actor, Some(id)).await,
+            Action::Accept(id) => accept(data, &ctx.http, venue, &actor, Some(id)).await,
             Action::Decline(id) => s.decline(place, &actor, Some(id)).await,
             Action::Cancel(id) => s.cancel(place, &actor, Some(id)).await,
             Action::AgreeEnd { match_id, proposal } => {
@@ -72,31 +80,29 @@ async fn pressed(
             // A rematch against the computer begins at once, in a thread when threads are on
             // (inside a finished match's thread, where none can open, in that thread).
             Action::Rematch(id) => {
-                let vs_computer = s
-                    .store()
-                    .load_match(id)
-                    .await?
-                    .is_some_and(|m| m.computer.is_some());
-                let thread = if data.options.threads && vs_computer {
-                    let name = format!("Thud: {} (rematch)", actor.name);
-                    match_thread(&ctx.http, place, &name).await
-                } else {
-                    None
-                };
-                s.rematch(place, &actor, id, thread).await
+                let in_a_thread =
+                    permissions::match_home(venue.granted, venue.in_thread, data.options.threads)?;
+                let room = in_a_thread.then(|| thread_room(ctx.http.clone()));
+                s.rematch(place, &actor, id, room).await
             }
         }
     };
     // Deferring acknowledges without a message; the answer follows.
-    let (result, deferred) =
-        answer_or_defer(data.options.defer_after, work, press.defer(ctx)).await?;
+    let (result, ack) = answer_or_defer(data.options.defer_after, work, press.defer(ctx)).await;
     let reply = reply_or_apology(result);
-    let shown = match respond(ctx, press, deferred, &reply).await {
+    let channel = ChannelId(press.channel_id.get());
+    let reply = permissions::fit(&data.service, channel, reply, press.app_permissions).await;
+    let sent = match ack {
+        Ack::DeferFailed(e) => Err(e),
+        Ack::InTime => respond(ctx, press, false, &reply).await,
+        Ack::Deferred => respond(ctx, press, true, &reply).await,
+    };
+    let shown = match sent {
         Ok(shown) => shown,
         Err(e) => {
             let place = press.guild_id.map(|g| Place {
                 guild: GuildId(g.get()),
-                channel: ChannelId(press.channel_id.get()),
+                channel,
             });
             announce_instead(data, place, &reply, &e).await;
             return Err(e.into());
@@ -104,23 +110,13 @@ async fn pressed(
     };
     if reply.board.is_some() {
         let message = match shown {
-            Shown::Followup(id) => Some(id),
+            Shown::Message(id) => Some(id),
             Shown::Response => press.get_response(ctx).await.ok().map(|m| m.id.get()),
             Shown::Nothing => None,
         };
-        let channel = ChannelId(press.channel_id.get());
-        super::board_shown(data, channel, &reply, message).await;
+        board_shown(data, channel, &reply, message).await;
     }
     Ok(())
-}
-
-/// Where an answer's last message went.
-enum Shown {
-    /// The interaction's response (its id is fetched when needed).
-    Response,
-    /// A followup, with its id.
-    Followup(u64),
-    Nothing,
 }
 
 /// Answers a press with `reply`, disabling the pressed buttons when they are spent; says where
@@ -159,53 +155,49 @@ async fn respond(
         }
     }
     for m in messages {
-        shown = Shown::Followup(press.create_followup(ctx, m.followup()).await?.id.get());
+        shown = Shown::Message(press.create_followup(ctx, m.followup()).await?.id.get());
     }
     Ok(shown)
 }
 
 /// The opponent accepts a challenge. With threads on, the match gets a thread of its own
-/// (named after the players), its first board is posted there, and the channel is told where.
+/// (named after the players), opened once the service has closed the challenge; its first
+/// board is posted there, and the channel is told where.
 pub async fn accept(
     data: &Data,
-    http: &serenity::Http,
-    place: Place,
+    http: &Arc<serenity::Http>,
+    venue: Venue,
     actor: &Actor,
     id: Option<ChallengeId>,
 ) -> Result<Reply, ServiceError> {
-    let s = &data.service;
-    if !data.options.threads {
-        return s.accept(place, actor, id, None).await;
-    }
-    let challenge = s.challenge_to_accept(place, actor, id).await?;
-    let challenger = s.store().name_of(challenge.challenger).await?;
-    let name = format!("Thud: {challenger} vs {}", actor.name);
-    let Some(in_thread) = match_thread(http, place, &name).await else {
-        return s.accept(place, actor, id, None).await;
-    };
-    // The service queues the match's opening board for the thread in the same transaction
-    // that starts the match; the delivery worker posts it.
-    let mut note = s
-        .accept(place, actor, Some(challenge.id), Some(in_thread))
-        .await?;
-    note.spend_buttons = id.is_some();
-    Ok(note)
+    let in_a_thread = permissions::match_home(venue.granted, venue.in_thread, data.options.threads)
+        .map_err(ServiceError::Refused)?;
+    let room = in_a_thread.then(|| thread_room(http.clone()));
+    data.service.accept(venue.place, actor, id, room).await
 }
 
-/// Opens a thread named `name` for a match in the channel at `place`; `None` when it cannot
-/// (a thread inside a thread, or no permission), and the match is played in the channel.
-pub async fn match_thread(http: &serenity::Http, place: Place, name: &str) -> Option<ChannelId> {
+/// A room for a match: a public thread opened with `http`.
+pub fn thread_room(http: Arc<serenity::Http>) -> Room<'static> {
+    Box::new(move |channel, name| {
+        Box::pin(async move { match_thread(&http, channel, &name).await })
+    })
+}
+
+/// Opens a thread named `name` for a match in `channel`; `None` when it cannot (a thread
+/// inside a thread, the server's thread limit, no permission), and the match is played in the
+/// channel.
+async fn match_thread(http: &serenity::Http, channel: ChannelId, name: &str) -> Option<ChannelId> {
     let name: String = name.chars().take(100).collect();
     let thread = serenity::CreateThread::new(name)
         .kind(serenity::ChannelType::PublicThread)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    match serenity::ChannelId::new(place.channel.0.max(1))
+    match serenity::ChannelId::new(channel.0.max(1))
         .create_thread(http, thread)
         .await
     {
         Ok(t) => Some(ChannelId(t.id.get())),
         Err(e) => {
-            tracing::warn!(channel = %place.channel, error = %e, "could not open a thread for the match");
+            tracing::warn!(%channel, error = %e, "could not open a thread for the match");
             None
         }
     }

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
-use super::{actor, actor_of, answer, place, Context, Error};
+use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
 
@@ -75,24 +75,17 @@ async fn challenge(
     let bot = ctx.cache().current_user().id;
     let http = ctx.serenity_context().http.clone();
     answer(ctx, async {
-        let place = place(ctx)?;
+        let venue = venue(ctx)?;
+        let in_a_thread =
+            permissions::match_home(venue.granted, venue.in_thread, data.options.threads)?;
         if opponent.id != bot {
             if level.is_some() {
                 return Err(ServiceError::Refused(Refusal::LevelAgainstPerson));
             }
-            return s.challenge(place, &me, &them, &options).await;
+            return s.challenge(venue.place, &me, &them, &options).await;
         }
-        let thread = if data.options.threads {
-            super::buttons::match_thread(
-                &http,
-                place,
-                &format!("Thud: {} vs {}", me.name, them.name),
-            )
-            .await
-        } else {
-            None
-        };
-        s.challenge_computer(place, &me, &them, level, &options, thread)
+        let room = in_a_thread.then(|| super::buttons::thread_room(http));
+        s.challenge_computer(venue.place, &me, &them, level, &options, room)
             .await
     })
     .await
@@ -108,7 +101,7 @@ async fn accept(
     let data = ctx.data();
     let http = ctx.serenity_context().http.clone();
     answer(ctx, async {
-        super::buttons::accept(data, &http, place(ctx)?, &me, challenge.map(ChallengeId)).await
+        super::buttons::accept(data, &http, venue(ctx)?, &me, challenge.map(ChallengeId)).await
     })
     .await
 }
@@ -283,7 +276,7 @@ async fn games(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     let everywhere = scope == Some(GamesScope::All);
-    answer(ctx, async {
+    answer_privately(ctx, async {
         s.my_games(place(ctx)?, &me, everywhere).await
     })
     .await
@@ -418,7 +411,7 @@ async fn settings(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     let notify = notify.map(Into::into);
-    answer(ctx, async { s.settings(&me, style, theme, notify).await }).await
+    answer_privately(ctx, async { s.settings(&me, style, theme, notify).await }).await
 }
 
 /// Stop your clocks while you are away, within your days a year
@@ -442,7 +435,7 @@ async fn vacation_start(
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.start_vacation(&me, days).await }).await
+    answer_privately(ctx, async { s.start_vacation(&me, days).await }).await
 }
 
 /// Come back early: your clocks run again
@@ -450,7 +443,7 @@ async fn vacation_start(
 async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.end_vacation(&me).await }).await
+    answer_privately(ctx, async { s.end_vacation(&me).await }).await
 }
 
 /// How Thud is played here, for each variant
@@ -460,7 +453,7 @@ async fn rules(
     #[description = "classic (default), original or koom-valley"] variant: Option<VariantOption>,
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
-    answer(ctx, async { s.rules(variant.map(Into::into)) }).await
+    answer_privately(ctx, async { s.rules(variant.map(Into::into)) }).await
 }
 
 /// Stop this channel's stuck match, unrated (needs Manage Server)

@@ -3,14 +3,17 @@
 //! notice's nonce with `enforce_nonce`, so a retry after a post whose answer was lost returns
 //! the message already made instead of making another).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
+use tokio::task::JoinSet;
 
-use super::post;
-use crate::service::{Delivery, DeliveryFailure, NoticeKind, Service};
+use super::{permissions, post};
+use crate::service::{Delivery, DeliveryFailure, NoticeKind, Reply, Service};
+use crate::store::{ChannelId, UserId};
 
 /// Notices claimed per round.
 const BATCH: i64 = 20;
@@ -33,13 +36,13 @@ const PERMANENT: [(isize, &str); 7] = [
 /// Posts what the outbox holds as it falls due, woken early whenever notices are queued.
 pub(super) async fn delivery_worker(
     service: Arc<Service>,
-    http: Arc<serenity::Http>,
+    discord: Discord,
     every: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
     let queued = service.outbox_signal();
     loop {
-        deliver_due(&service, &http).await;
+        deliver_due(&service, &discord).await;
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = queued.notified() => {}
@@ -48,8 +51,17 @@ pub(super) async fn delivery_worker(
     }
 }
 
-/// Posts every notice that is due now.
-pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
+/// What the worker reaches Discord with: the REST client and the gateway's cache (for the
+/// bot's permissions in a channel).
+#[derive(Clone)]
+pub(super) struct Discord {
+    pub http: Arc<serenity::Http>,
+    pub cache: Arc<serenity::Cache>,
+}
+
+/// Posts every notice that is due now. Channels are served side by side, each channel's
+/// notices in order, so one slow or hung channel does not hold up the others.
+pub(super) async fn deliver_due(service: &Arc<Service>, discord: &Discord) {
     loop {
         let batch = match service.claim_deliveries(BATCH).await {
             Ok(batch) => batch,
@@ -61,69 +73,120 @@ pub(super) async fn deliver_due(service: &Service, http: &serenity::Http) {
         if batch.is_empty() {
             return;
         }
-        for delivery in &batch {
-            let outcome = match send(http, delivery).await {
-                Ok(last) => {
-                    if let (Some(shot), None) = (delivery.reply.board, delivery.dm) {
-                        if let Err(e) = service.board_posted(delivery.channel, shot, last).await {
-                            tracing::warn!(error = %e, "could not record where a board was posted");
-                        }
-                    }
-                    service.delivered(delivery).await
-                }
-                Err(e) => {
-                    let failure = classify(&e);
-                    match &failure {
-                        DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
-                            tracing::info!(
-                                notice = delivery.id, %reason,
-                                "a direct message cannot be delivered; it goes to the channel"
-                            )
-                        }
-                        DeliveryFailure::Permanent { reason } => tracing::warn!(
-                            channel = %delivery.channel, notice = delivery.id, %reason,
-                            "a notice cannot be delivered; its match's clock is paused"
-                        ),
-                        DeliveryFailure::Transient { reason, .. } => tracing::info!(
-                            channel = %delivery.channel, notice = delivery.id,
-                            attempt = delivery.attempt, %reason, "a notice will be tried again"
-                        ),
-                    }
-                    service.delivery_failed(delivery, &failure).await
-                }
-            };
-            if let Err(e) = outcome {
-                // The lease runs out and the notice is taken up again; its nonce keeps a
-                // second post from doubling it.
-                tracing::warn!(notice = delivery.id, error = %e, "could not record a delivery");
-            }
+        let full = batch.len() as i64 >= BATCH;
+        let mut by_channel: BTreeMap<(ChannelId, Option<UserId>), Vec<Delivery>> = BTreeMap::new();
+        for delivery in batch {
+            by_channel
+                .entry((delivery.channel, delivery.dm))
+                .or_default()
+                .push(delivery);
         }
-        if (batch.len() as i64) < BATCH {
+        let mut channels = JoinSet::new();
+        for (_, queue) in by_channel {
+            let service = service.clone();
+            let discord = discord.clone();
+            channels.spawn(async move {
+                for delivery in &queue {
+                    deliver(&service, &discord, delivery).await;
+                }
+            });
+        }
+        while channels.join_next().await.is_some() {}
+        if !full {
             return;
         }
     }
 }
 
+/// Posts one notice and records how it went.
+async fn deliver(service: &Service, discord: &Discord, delivery: &Delivery) {
+    let outcome = match send(service, discord, delivery).await {
+        Ok(last) => {
+            if let (Some(shot), None) = (delivery.reply.board, delivery.dm) {
+                if let Err(e) = service.board_posted(delivery.channel, shot, last).await {
+                    tracing::warn!(error = %e, "could not record where a board was posted");
+                }
+            }
+            service.delivered(delivery).await
+        }
+        Err(e) => {
+            let failure = classify(&e);
+            match &failure {
+                DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
+                    tracing::info!(
+                        notice = delivery.id, %reason,
+                        "a direct message cannot be delivered; it goes to the channel"
+                    )
+                }
+                DeliveryFailure::Permanent { reason } => tracing::warn!(
+                    channel = %delivery.channel, notice = delivery.id, %reason,
+                    "a notice cannot be delivered; its match's clock is paused"
+                ),
+                DeliveryFailure::Transient { reason, .. } => tracing::info!(
+                    channel = %delivery.channel, notice = delivery.id,
+                    attempt = delivery.attempt, %reason, "a notice will be tried again"
+                ),
+            }
+            service.delivery_failed(delivery, &failure).await
+        }
+    };
+    if let Err(e) = outcome {
+        // The lease runs out and the notice is taken up again; its nonce keeps a second post
+        // from doubling it.
+        tracing::warn!(notice = delivery.id, error = %e, "could not record a delivery");
+    }
+}
+
 /// Posts one notice, each part of a long one with a nonce of its own, and returns the id of
-/// its last message; a finished match's thread is archived instead.
-async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<Option<u64>, serenity::Error> {
-    let channel = match delivery.dm {
+/// its last message; a finished match's thread is archived instead. Where the bot may not
+/// attach files (known from the cache, or learnt from Discord's 50013) the notice goes out
+/// with its board as text.
+async fn send(
+    service: &Service,
+    discord: &Discord,
+    delivery: &Delivery,
+) -> Result<Option<u64>, serenity::Error> {
+    let http = &*discord.http;
+    let (channel, granted) = match delivery.dm {
         // Opening a direct message channel is idempotent: Discord returns the existing one.
         Some(player) => {
-            serenity::UserId::new(player.0.max(1))
+            let dm = serenity::UserId::new(player.0.max(1))
                 .create_dm_channel(http)
-                .await?
-                .id
+                .await?;
+            (dm.id, None)
         }
-        None => serenity::ChannelId::new(delivery.channel.0.max(1)),
+        None => (
+            serenity::ChannelId::new(delivery.channel.0.max(1)),
+            permissions::in_channel(&discord.cache, delivery.guild, delivery.channel)
+                .map(|(p, _)| p),
+        ),
     };
     if delivery.kind == NoticeKind::MatchOver {
         archive_if_thread(http, channel).await?;
         return Ok(None);
     }
+    let reply = permissions::fit(service, delivery.channel, delivery.reply.clone(), granted).await;
+    match post_reply(http, channel, &reply, &delivery.nonce).await {
+        Err(e) if missing_permissions(&e) && !reply.attachments.is_empty() => {
+            // The files were refused; the words may not be. The refused post made nothing,
+            // so the same nonces still guard against doubles.
+            let none = Some(serenity::Permissions::empty());
+            let reply = permissions::fit(service, delivery.channel, reply, none).await;
+            post_reply(http, channel, &reply, &delivery.nonce).await
+        }
+        sent => sent,
+    }
+}
+
+async fn post_reply(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    reply: &Reply,
+    nonce: &str,
+) -> Result<Option<u64>, serenity::Error> {
     let mut last = None;
-    for (part, message) in post::messages(&delivery.reply).into_iter().enumerate() {
-        let nonce = format!("{}p{part}", delivery.nonce);
+    for (part, message) in post::messages(reply).into_iter().enumerate() {
+        let nonce = format!("{nonce}p{part}");
         let message = message
             .channel()
             .nonce(serenity::Nonce::String(nonce))
@@ -131,6 +194,11 @@ async fn send(http: &serenity::Http, delivery: &Delivery) -> Result<Option<u64>,
         last = Some(channel.send_message(http, message).await?.id.get());
     }
     Ok(last)
+}
+
+/// Whether Discord refused for a missing permission (50013).
+fn missing_permissions(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50013)
 }
 
 /// Archives `channel` if it is a thread that is still open, so finished matches do not count

@@ -2,6 +2,7 @@
 //! serenity and poise. It holds no game logic: every command reads its options, asks the
 //! service, and posts the [`Reply`](crate::service::Reply) it gets back.
 
+mod answer;
 mod autocomplete;
 mod buttons;
 mod choices;
@@ -9,12 +10,14 @@ mod commands;
 mod delivery;
 mod events;
 mod markup;
+mod permissions;
 mod post;
 mod startup;
 
 pub use startup::StartError;
 
-use std::future::Future;
+use answer::{answer, answer_privately};
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +26,7 @@ use tokio::sync::{watch, RwLock};
 use tokio::task::JoinHandle;
 
 use crate::config::{Config, Shards};
-use crate::service::{Actor, Place, Reply, Service, ServiceError};
+use crate::service::{Actor, Place, Service, ServiceError};
 use crate::store::{ChannelId, GuildId, UserId};
 
 /// How the bot behaves on Discord.
@@ -62,6 +65,33 @@ impl BotOptions {
 
 /// Well inside Discord's 3 seconds, leaving room for the network.
 pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
+/// The REST client for Discord: every request bounded by `timeout`, so a request that never
+/// answers counts as a failure to try again instead of holding up what waits behind it
+/// (serenity's default client has no timeout). TLS as serenity's own default client has it.
+pub fn rest_client(timeout: Duration) -> reqwest::Client {
+    reqwest::Client::builder()
+        .use_rustls_tls()
+        .timeout(timeout)
+        .build()
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "could not build the REST client; requests are unbounded");
+            reqwest::Client::new()
+        })
+}
+
+/// A serenity REST client for `token` with requests bounded by `timeout`; through `proxy`
+/// (which keeps Discord's rate limits for every process behind it) when given.
+pub fn http(token: &str, proxy: Option<&str>, timeout: Duration) -> serenity::Http {
+    let builder = serenity::http::HttpBuilder::new(token).client(rest_client(timeout));
+    match proxy {
+        Some(proxy) => builder
+            .proxy(proxy.trim_end_matches('/'))
+            .ratelimiter_disabled(true)
+            .build(),
+        None => builder.build(),
+    }
+}
 
 /// The `/thud` command as it is registered with Discord (names, descriptions, options,
 /// choices), as JSON: what players read in Discord's command picker.
@@ -189,7 +219,10 @@ pub async fn start(
         tokio::spawn(computer_worker(service.clone(), stopped.clone())),
         tokio::spawn(delivery::delivery_worker(
             service,
-            client.http.clone(),
+            delivery::Discord {
+                http: client.http.clone(),
+                cache: client.cache.clone(),
+            },
             options.delivery_interval,
             stopped,
         )),
@@ -251,116 +284,6 @@ async fn computer_worker(service: Arc<Service>, mut stop: watch::Receiver<bool>)
     }
 }
 
-/// Runs a service call for a slash command and posts its reply: deferred when the service is
-/// slow, errors private to the player.
-async fn answer(
-    ctx: Context<'_>,
-    work: impl Future<Output = Result<Reply, ServiceError>> + Send,
-) -> Result<(), Error> {
-    let _running = ctx.data().in_flight.read().await;
-    let (result, deferred) =
-        answer_or_defer(ctx.data().options.defer_after, work, ctx.defer()).await?;
-    let reply = reply_or_apology(result);
-    let sent = async {
-        if deferred && reply.private {
-            // The "thinking…" message is public; a private answer replaces it.
-            if let poise::Context::Application(app) = ctx {
-                app.interaction.delete_response(ctx.http()).await?;
-            }
-        }
-        let mut last = None;
-        for m in post::messages(&reply) {
-            last = Some(ctx.send(m.poise()).await?);
-        }
-        Ok::<_, serenity::Error>(last)
-    }
-    .await;
-    match sent {
-        Err(e) => {
-            announce_instead(ctx.data(), place(ctx).ok(), &reply, &e).await;
-            Err(e.into())
-        }
-        Ok(last) => {
-            // The board's message is the last one; its id is fetched only when it has one.
-            let message = match (&last, reply.board) {
-                (Some(handle), Some(_)) => match handle.message().await {
-                    Ok(m) => Some(m.id.get()),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "could not learn the id of a board's message");
-                        None
-                    }
-                },
-                _ => None,
-            };
-            let channel = ChannelId(ctx.channel_id().get());
-            board_shown(ctx.data(), channel, &reply, message).await;
-            Ok(())
-        }
-    }
-}
-
-/// A reply showing a board was posted in `channel` (as `message`, if its id is known): the
-/// direct messages about it can link there and go out.
-async fn board_shown(data: &Data, channel: ChannelId, reply: &Reply, message: Option<u64>) {
-    let Some(shot) = reply.board.filter(|_| !reply.private) else {
-        return;
-    };
-    if let Err(e) = data.service.board_posted(channel, shot, message).await {
-        tracing::warn!(error = %e, %channel, "could not record where a board was posted");
-    }
-}
-
-/// The answer to a command that saved a change could not be given (the interaction expired,
-/// Discord failed): its public part reaches the channel through the outbox instead, so the
-/// opponent still sees the move and is pinged.
-async fn announce_instead(
-    data: &Data,
-    place: Option<Place>,
-    reply: &Reply,
-    error: &serenity::Error,
-) {
-    let Some(place) = place.filter(|_| reply.saved && !reply.private) else {
-        return;
-    };
-    let match_id = reply.board.map(|b| b.match_id);
-    match data.service.announce_later(place, match_id, reply).await {
-        Ok(()) => tracing::warn!(%error, channel = %place.channel,
-            "could not answer the command; its announcement goes to the channel instead"),
-        Err(e) => tracing::error!(%error, queue_error = %e,
-            "could not answer the command nor queue its announcement"),
-    }
-}
-
-/// Runs `work`; if it has not finished after `defer_after` (at once when that is zero), first
-/// tells Discord the answer is coming with `defer`. Returns the result and whether it deferred.
-async fn answer_or_defer<T>(
-    defer_after: Duration,
-    work: impl Future<Output = T>,
-    defer: impl Future<Output = Result<(), serenity::Error>>,
-) -> Result<(T, bool), serenity::Error> {
-    let mut work = std::pin::pin!(work);
-    if !defer_after.is_zero() {
-        if let Ok(result) = tokio::time::timeout(defer_after, &mut work).await {
-            return Ok((result, false));
-        }
-    }
-    defer.await?;
-    Ok((work.await, true))
-}
-
-/// The reply, or the refusal or apology the player sees privately.
-fn reply_or_apology(result: Result<Reply, ServiceError>) -> Reply {
-    match result {
-        Ok(reply) => reply,
-        Err(e) => {
-            if !e.is_refusal() {
-                tracing::error!(error = %e, "a command failed");
-            }
-            Reply::private(e.player_message())
-        }
-    }
-}
-
 /// The invoking player, named as the server shows them.
 async fn actor(ctx: Context<'_>) -> Actor {
     let user = ctx.author();
@@ -374,6 +297,45 @@ async fn actor(ctx: Context<'_>) -> Actor {
 /// A user named in an option.
 fn actor_of(user: &serenity::User) -> Actor {
     Actor::with_kind(UserId(user.id.get()), user.display_name(), user.bot)
+}
+
+/// Where an interaction came from, as Discord describes it with the interaction.
+#[derive(Clone, Copy, Debug)]
+pub struct Venue {
+    pub place: Place,
+    /// The bot's permissions there (`app_permissions`), when Discord sent them.
+    pub granted: Option<serenity::Permissions>,
+    /// The channel is a thread.
+    pub in_thread: bool,
+}
+
+/// Whether an interaction's channel is a thread.
+fn is_thread(channel: Option<&serenity::PartialChannel>) -> bool {
+    channel.is_some_and(|c| {
+        matches!(
+            c.kind,
+            serenity::ChannelType::PublicThread
+                | serenity::ChannelType::PrivateThread
+                | serenity::ChannelType::NewsThread
+        )
+    })
+}
+
+/// The place of a command, with the bot's permissions there.
+fn venue(ctx: Context<'_>) -> Result<Venue, ServiceError> {
+    let place = place(ctx)?;
+    Ok(match ctx {
+        poise::Context::Application(app) => Venue {
+            place,
+            granted: app.interaction.app_permissions,
+            in_thread: is_thread(app.interaction.channel.as_ref()),
+        },
+        poise::Context::Prefix(_) => Venue {
+            place,
+            granted: None,
+            in_thread: false,
+        },
+    })
 }
 
 /// The server and channel (or thread) of the command.

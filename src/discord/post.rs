@@ -21,18 +21,6 @@ pub struct Message {
 }
 
 impl Message {
-    pub fn poise(self) -> poise::CreateReply {
-        let mut reply = poise::CreateReply::default()
-            .content(self.content)
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(self.mentions)
-            .components(self.components);
-        for a in self.attachments {
-            reply = reply.attachment(a);
-        }
-        reply
-    }
-
     pub fn response(self) -> serenity::CreateInteractionResponseMessage {
         serenity::CreateInteractionResponseMessage::new()
             .content(self.content)
@@ -40,6 +28,18 @@ impl Message {
             .allowed_mentions(self.mentions)
             .components(self.components)
             .add_files(self.attachments)
+    }
+
+    /// The edit that fills in a deferred response.
+    pub fn edit(self) -> serenity::EditInteractionResponse {
+        let mut edit = serenity::EditInteractionResponse::new()
+            .content(self.content)
+            .allowed_mentions(self.mentions)
+            .components(self.components);
+        for a in self.attachments {
+            edit = edit.new_attachment(a);
+        }
+        edit
     }
 
     pub fn followup(self) -> serenity::CreateInteractionResponseFollowup {

@@ -7,12 +7,13 @@ use super::error::{refuse, Result};
 use super::outcome::{Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
+use super::room::{open_room, room_name, Room};
 use super::text::Text;
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
-    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, MatchId, NewChallenge, NewMatch,
-    SideChoice, StoreError, Tx,
+    Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, SideChoice,
+    StoreError, Tx,
 };
 
 /// What a challenger may choose; `None` means the default.
@@ -132,17 +133,18 @@ impl Service {
         Ok(challenge)
     }
 
-    /// The opponent accepts; battle 1 begins in `match_channel` (a thread of its own) or, by
-    /// default, in the channel of the challenge.
+    /// The opponent accepts; battle 1 begins in a `room` of its own (a thread in the channel
+    /// of the challenge, opened once the challenge is closed) or in the channel itself.
     pub async fn accept(
         &self,
         place: Place,
         actor: &Actor,
         id: Option<ChallengeId>,
-        match_channel: Option<ChannelId>,
+        room: Option<Room<'_>>,
     ) -> Result<Reply> {
         let challenge = self.challenge_to_accept(place, actor, id).await?;
         self.see(actor).await?;
+        let challenger = self.store.name_of(challenge.challenger).await?;
         let now = self.now();
         let challenger_first = match challenge.side {
             SideChoice::Dwarfs => true,
@@ -162,9 +164,12 @@ impl Service {
         {
             return refuse(Refusal::ChallengeClosed);
         }
+        // The challenge is ours now: a concurrent accept waits on it and is then refused.
+        let name = room_name(&challenger, &actor.name);
+        let channel = open_room(room, challenge.channel, name).await;
         let new = NewMatch {
             guild: challenge.guild,
-            channel: match_channel.unwrap_or(challenge.channel),
+            channel,
             challenge: Some(challenge.id),
             players,
             variant: challenge.variant,

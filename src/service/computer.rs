@@ -16,13 +16,13 @@ use super::error::{refuse, Result, ServiceError};
 use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
 use super::refusal::Refusal;
+use super::room::{open_room, room_name, Room};
 use super::text::Text;
 use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
 use crate::game::MoveText;
 use crate::store::{
-    ChannelId, ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, SideChoice, StoreError,
-    StoredMatch,
+    ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, SideChoice, StoreError, StoredMatch,
 };
 
 /// How long a process may think about one turn before another may take it over.
@@ -40,7 +40,7 @@ pub(super) fn searches_at_once() -> usize {
 
 impl Service {
     /// `challenger` plays `computer` (the bot's own account) at `level` (default 3): the match
-    /// begins at once, here or in `match_channel` (a thread of its own). It is never rated.
+    /// begins at once, here or in a `room` of its own (a thread). It is never rated.
     pub async fn challenge_computer(
         &self,
         place: Place,
@@ -48,7 +48,7 @@ impl Service {
         computer: &Actor,
         level: Option<u8>,
         options: &ChallengeOptions,
-        match_channel: Option<ChannelId>,
+        room: Option<Room<'_>>,
     ) -> Result<Reply> {
         let level = match level {
             None => Level::DEFAULT,
@@ -76,9 +76,11 @@ impl Service {
         let mut tx = self.store.begin().await?;
         tx.save_player(&challenger.player(), now).await?;
         tx.save_player(&computer.player(), now).await?;
+        let name = room_name(&challenger.name, &computer.name);
+        let channel = open_room(room, place.channel, name).await;
         let new = NewMatch {
             guild: place.guild,
-            channel: match_channel.unwrap_or(place.channel),
+            channel,
             challenge: None,
             players,
             variant,

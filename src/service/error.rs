@@ -20,6 +20,12 @@ pub enum ServiceError {
     Unsure(String),
 }
 
+impl From<Refusal> for ServiceError {
+    fn from(refusal: Refusal) -> ServiceError {
+        ServiceError::Refused(refusal)
+    }
+}
+
 impl ServiceError {
     /// What to tell the player.
     pub fn player_message(&self) -> Text {

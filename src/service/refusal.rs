@@ -36,6 +36,11 @@ pub enum Refusal {
     ResumeChannelBusy,
     /// Aborting needs the Manage Server permission.
     NotAModerator,
+    /// The bot may not post where the match would be played, so nobody would hear of it;
+    /// `permission` is what a moderator must grant, as Discord names it.
+    BotCannotPost {
+        permission: &'static str,
+    },
 
     // ----- challenges ------------------------------------------------------------------
     ChallengeSelf,
@@ -169,6 +174,12 @@ impl Refusal {
         let prose = |s: &str| Text::prose(s);
         match self {
             NotInAServer => "Thud is played in server channels; use /thud in a server.".into(),
+            BotCannotPost { permission } => Text::prose(
+                "thudbot may not post in this channel, so nobody would hear of the match's moves. \
+                 A moderator can allow it ",
+            )
+            .strong(*permission)
+            .plain(" in the channel's permissions; until then, play in another channel."),
             NoMatchHere => prose("There is no match in play in this channel. Start one with `/thud challenge`."),
             NoMatchYet => prose("No match has been played in this channel; name one with `match:`."),
             NotAPlayer => prose("You are not playing in this match. Anyone can watch with `/thud board`; only the two players act."),

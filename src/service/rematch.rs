@@ -5,21 +5,22 @@ use super::computer::computer_actor;
 use super::error::{refuse, Result};
 use super::outcome::Reply;
 use super::refusal::Refusal;
+use super::room::Room;
 use super::{Actor, ChallengeOptions, Names, Place, Service};
 use crate::game::Seat;
-use crate::store::{ChannelId, MatchId, MatchState, SideChoice};
+use crate::store::{MatchId, MatchState, SideChoice};
 
 impl Service {
     /// `actor` asks for a rematch of match `id`, here: a challenge to the other player (the
     /// other player accepts as for any challenge), or against the computer a new match at once
-    /// at the same level, in `match_channel` if given. Whoever commanded the dwarfs first in
+    /// at the same level, in a `room` of its own if one opens. Whoever commanded the dwarfs first in
     /// match `id` commands the trolls first in the rematch.
     pub async fn rematch(
         &self,
         place: Place,
         actor: &Actor,
         id: MatchId,
-        match_channel: Option<ChannelId>,
+        room: Option<Room<'_>>,
     ) -> Result<Reply> {
         let Some(m) = self.store.load_match(id).await? else {
             return refuse(Refusal::NoSuchMatch);
@@ -48,14 +49,7 @@ impl Service {
             options.rated = None;
             let computer = computer_actor(seat, &names);
             return self
-                .challenge_computer(
-                    place,
-                    actor,
-                    &computer,
-                    Some(seat.level),
-                    &options,
-                    match_channel,
-                )
+                .challenge_computer(place, actor, &computer, Some(seat.level), &options, room)
                 .await;
         }
         let other = m.player(seat.other());

@@ -10,6 +10,7 @@ mod clocks;
 mod computer;
 pub mod connect;
 mod error;
+mod hints;
 mod ids;
 mod match_rows;
 mod matches;

@@ -40,6 +40,7 @@ mod rules_notation;
 mod service;
 mod service_days;
 mod service_refusals;
+mod service_rooms;
 mod service_variants;
 mod store;
 mod vacation;

@@ -126,9 +126,8 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
     let still = service.store().challenge(id2).await.unwrap().unwrap();
     assert_eq!(still.state, thudbot::store::ChallengeState::Pending);
     // In a thread of its own the second match can begin.
-    ok(service
-        .accept(at, &alice(), Some(id2), Some(ChannelId(4_001)))
-        .await);
+    let room: thudbot::service::Room = Box::new(|_, _| Box::pin(async { Some(ChannelId(4_001)) }));
+    ok(service.accept(at, &alice(), Some(id2), Some(room)).await);
     assert!(service
         .store()
         .active_match_in(ChannelId(4_001))

@@ -196,6 +196,11 @@ impl FakeDiscord {
         self.inject(route, times, Failure::Disconnect);
     }
 
+    /// `times` requests on `route` that are never answered.
+    pub fn hang(&self, route: &str, times: usize) {
+        self.inject(route, times, Failure::Hang);
+    }
+
     /// The per-route limit advertised in rate-limit headers: `limit` requests a `window`
     /// (default 5 a second; not enforced, inject 429s to see one).
     pub fn set_advertised_rate_limit(&self, limit: u32, window: Duration) {

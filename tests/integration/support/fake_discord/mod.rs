@@ -356,12 +356,15 @@ impl FakeDiscord {
         &self.shared.gateway_url
     }
 
-    /// A serenity `Http` aimed at the fake: the proxy set, the ratelimiter off.
+    /// A serenity `Http` aimed at the fake, as the bot makes it: the proxy set, the ratelimiter
+    /// off, requests bounded by 10 s.
     pub fn http(&self) -> serenity::http::Http {
-        serenity::http::HttpBuilder::new(TOKEN)
-            .proxy(self.rest_url())
-            .ratelimiter_disabled(true)
-            .build()
+        self.http_with_timeout(Duration::from_secs(10))
+    }
+
+    /// Like [`Self::http`], with requests bounded by `timeout`.
+    pub fn http_with_timeout(&self, timeout: Duration) -> serenity::http::Http {
+        thudbot::discord::http(TOKEN, Some(self.rest_url()), timeout)
     }
 
     /// A serenity `Http` with its own rate limiter on, as the bot runs without a proxy: it

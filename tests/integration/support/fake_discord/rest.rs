@@ -90,7 +90,7 @@ impl Shared {
                     let status = match failure {
                         world::Failure::RateLimited { .. } => 429,
                         world::Failure::Status(status) => *status,
-                        world::Failure::Disconnect => 0,
+                        world::Failure::Disconnect | world::Failure::Hang => 0,
                     };
                     world::Answer {
                         status,
@@ -149,6 +149,7 @@ impl Shared {
                     .map(|b| b.to_string().into_bytes())
                     .unwrap_or_default(),
                 disconnect: injected == Some(world::Failure::Disconnect),
+                hang: injected == Some(world::Failure::Hang),
             }
         });
         self.notify();
@@ -163,6 +164,8 @@ struct Reply {
     body: Vec<u8>,
     /// Close the connection without answering (an injected network failure).
     disconnect: bool,
+    /// Never answer; wait for the client to close the connection.
+    hang: bool,
 }
 
 pub(super) async fn serve_rest(listener: TcpListener, shared: Arc<Shared>) {
@@ -187,6 +190,13 @@ async fn rest_connection<S: AsyncRead + AsyncWrite + Unpin>(stream: S, shared: A
         let close = request.wants_close();
         let reply = shared.handle(request);
         if reply.disconnect {
+            return;
+        }
+        if reply.hang {
+            // Until the client gives up and closes (or a minute, so no test leaks a task).
+            let mut rest = [0u8; 1024];
+            let wait = async { while matches!(reader.read(&mut rest).await, Ok(n) if n > 0) {} };
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(60), wait).await;
             return;
         }
         if http1::write_response(&mut write, reply.status, &reply.headers, &reply.body, close)

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::validation::{validate_choices, validate_message};
 use super::{at, flag, parse_id, str_len, Answer, World};
-use crate::support::fake_discord::fixture::APPLICATION_ID;
+use crate::support::fake_discord::fixture::{permission, APPLICATION_ID};
 use crate::support::fake_discord::record::{snowflake, RecordedFile};
 
 impl World {
@@ -163,6 +163,14 @@ impl World {
                 parse_id(text).filter(|id| interaction.messages.contains(id))
             }
         };
+        // Since 2023-11-01 edits of responses and followups follow the bot's own permissions
+        // (docs/change-log, "Fix Message Edit Interaction Response Permissions"): files need
+        // ATTACH_FILES in the channel.
+        if matches!(method, "POST" | "PATCH") && !files.is_empty() {
+            if let Err(refused) = self.require(interaction.channel_id, permission::ATTACH_FILES) {
+                return refused;
+            }
+        }
         match (method, rest) {
             ("POST", []) => {
                 if let Err(answer) = validate_message(body, files, true, &[]) {

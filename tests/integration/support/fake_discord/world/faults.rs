@@ -27,6 +27,9 @@ pub enum Failure {
     Status(u16),
     /// The connection is closed without an answer.
     Disconnect,
+    /// No answer ever comes: the connection stays open until the client gives up (a request
+    /// Discord never answers; only a client with a timeout gets past it).
+    Hang,
 }
 
 /// "Fail the next `times` requests matching `route` with `failure`".
@@ -105,7 +108,7 @@ pub fn failure_body(failure: &Failure) -> Option<Value> {
             "message": format!("{status}: {}", reason(*status)),
             "code": 0,
         })),
-        Failure::Disconnect => None,
+        Failure::Disconnect | Failure::Hang => None,
     }
 }
 

@@ -1,0 +1,36 @@
+//! A room of a match's own: a thread the front-end opens for it. The service asks for it only
+//! once it has decided that the match starts (the challenge closed in the same transaction),
+//! so a refusal or a raced second accept never leaves an empty thread behind.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::store::ChannelId;
+
+/// Opens a room named by the second argument inside the channel of the first; `None` when none
+/// could be opened, and the match is then played in that channel.
+pub type Room<'a> = Box<
+    dyn FnOnce(ChannelId, String) -> Pin<Box<dyn Future<Output = Option<ChannelId>> + Send + 'a>>
+        + Send
+        + 'a,
+>;
+
+/// Where a match that begins in `channel` is played: a room of its own when `room` opens one.
+pub(super) async fn open_room(
+    room: Option<Room<'_>>,
+    channel: ChannelId,
+    name: String,
+) -> ChannelId {
+    match room {
+        Some(open) => open(channel, name).await.unwrap_or(channel),
+        None => channel,
+    }
+}
+
+/// The name of a match's room, as the channel list shows it (Discord allows 100 characters).
+pub(super) fn room_name(first: &str, second: &str) -> String {
+    format!("Thud: {first} vs {second}")
+        .chars()
+        .take(100)
+        .collect()
+}
