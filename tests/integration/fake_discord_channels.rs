@@ -123,7 +123,7 @@ async fn the_bot_has_its_invite_permissions_and_overwrites_refuse_it() {
         (403, 50013)
     );
 
-    // Interaction responses are webhooks: no channel permission is checked.
+    // Interaction responses are webhooks: no channel permission is checked for them.
     fake.remove_overwrite(THUD_CHANNEL, EVERYONE_ROLE)
         .expect("players see #thud again");
     register_test_commands(&http).await;
@@ -154,18 +154,27 @@ async fn the_bot_has_its_invite_permissions_and_overwrites_refuse_it() {
     )
     .await
     .expect("interaction responses need no channel permission");
-    http.create_followup_message(
-        &pick.token,
-        &json!({"content": "followed up"}),
-        vec![serenity::CreateAttachment::bytes(
-            vec![1, 2, 3],
-            "board.png",
-        )],
-    )
-    .await
-    .expect("nor do followups");
+    http.create_followup_message(&pick.token, &json!({"content": "followed up"}), vec![])
+        .await
+        .expect("nor do followups without files");
+    // Since 2023-11-01 followups and edits follow the bot's permissions (the change log's
+    // "Fix Message Edit Interaction Response Permissions"): a file needs Attach Files.
+    let refused = http
+        .create_followup_message(
+            &pick.token,
+            &json!({"content": "with a board"}),
+            vec![serenity::CreateAttachment::bytes(
+                vec![1, 2, 3],
+                "board.png",
+            )],
+        )
+        .await;
+    assert!(
+        matches!(&refused, Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) if r.error.code == 50013),
+        "{refused:?}"
+    );
 
-    assert_eq!(fake.refused_with(50013).len(), 5);
+    assert_eq!(fake.refused_with(50013).len(), 6);
     assert_eq!(fake.refused_with(50001).len(), 2);
     let update = fake
         .wait_for_frame(

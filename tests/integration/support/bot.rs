@@ -118,7 +118,7 @@ impl Bot {
         self.fake
             .wait_for(
                 |r| {
-                    (r.method == "POST" && r.webhook_token() == Some(token.as_str()))
+                    (r.webhook_token() == Some(token.as_str()) && answers(r))
                         || (r
                             .interaction_callback()
                             .is_some_and(|(id, _)| id == sent.id)
@@ -162,12 +162,13 @@ impl Bot {
         (click, reply)
     }
 
-    /// The first followup of an interaction.
+    /// The first message of an interaction after its first response: a followup, or the edit
+    /// that fills in a deferred response (an edit that only spends buttons does not count).
     pub async fn followup(&self, interaction: &Dispatched) -> RecordedRequest {
         let token = interaction.token.clone();
         self.fake
             .wait_for(
-                |r| r.method == "POST" && r.webhook_token() == Some(token.as_str()),
+                |r| r.webhook_token() == Some(token.as_str()) && answers(r),
                 WAIT,
             )
             .await
@@ -220,6 +221,15 @@ impl Bot {
             self.logs.lines().join("\n")
         );
     }
+}
+
+/// Whether a request on an interaction's webhook carries an answer: a followup, or an edit of
+/// the original response with content.
+pub fn answers(request: &RecordedRequest) -> bool {
+    request.method == "POST"
+        || (request.method == "PATCH"
+            && request.path.ends_with("/messages/@original")
+            && request.content().is_some())
 }
 
 /// The PNG attached to a request, decoded.

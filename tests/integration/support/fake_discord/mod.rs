@@ -134,8 +134,10 @@
 //!   bits)`, `permissions_in(user, channel)`. Every REST call of the bot into a guild channel is
 //!   checked: no VIEW_CHANNEL → 403 50001; missing SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a
 //!   thread), ATTACH_FILES, CREATE_PUBLIC/PRIVATE_THREADS, MANAGE_THREADS, MANAGE_CHANNELS →
-//!   403 50013; a reply without READ_MESSAGE_HISTORY → 160002. Interaction callbacks and
-//!   webhooks are not checked, as on Discord. Interactions carry the current `permissions` and
+//!   403 50013; a reply without READ_MESSAGE_HISTORY → 160002. Interaction callbacks are not
+//!   checked, as on Discord; followups and edits of responses carrying files need ATTACH_FILES
+//!   (the change log of 2023-11-01, "Fix Message Edit Interaction Response Permissions": they
+//!   follow the bot's permissions). Interactions carry the current `permissions` and
 //!   `app_permissions`; a user who cannot see a channel cannot send a command from it.
 //! - **Deletion and removal.** `delete_channel(id)` (CHANNEL_DELETE; its threads go too),
 //!   `delete_thread(id)` (THREAD_DELETE), `was_deleted(id)`: later calls get 404 10003.
@@ -154,7 +156,8 @@
 //!   thread needs MANAGE_THREADS. `thread_is_archived(id)`.
 //! - **Injected failures** (world/faults.rs, after docs/topics/rate-limits.md).
 //!   `inject(route, times, Failure)`, `rate_limit(route, times, retry_after)`,
-//!   `fail_with_status(route, times, 502)`, `drop_connection(route, times)`: `route` is
+//!   `fail_with_status(route, times, 502)`, `drop_connection(route, times)`, `hang(route,
+//!   times)` (no answer until the client gives up): `route` is
 //!   `"[METHOD ]/path"` below `/api/v10` with `*` for a segment and a final `**` for any rest.
 //!   A 429 carries `Retry-After` (whole seconds, rounded up), `X-RateLimit-Limit/Remaining/
 //!   Reset/Reset-After/Bucket/Scope` (`X-RateLimit-Global` for a global one) and

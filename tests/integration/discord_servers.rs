@@ -1,0 +1,302 @@
+//! End to end through serenity, for servers as people configure them: channels where the bot
+//! may not attach files or post, defers that fail, requests that never answer, threads
+//! raced by two accepts.
+
+use std::time::Duration;
+
+use chrono::Duration as Span;
+
+use crate::discord_delivery::{
+    first_move_announced_since, posted_since, posts_to, stored_match,
+};
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
+
+/// How many files a request carried.
+fn files_of(request: &RecordedRequest) -> usize {
+    request.attachments().len()
+}
+
+#[tokio::test]
+async fn a_move_whose_defer_fails_is_saved_and_reaches_the_channel() {
+    // The answer is deferred at once, and Discord fails the defer.
+    let bot = start_bot(|o| o.defer_after = Duration::ZERO).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    bot.fake
+        .fail_with_status("POST /interactions/*/*/callback", 1, 500);
+    let mark = bot.fake.mark();
+    bot.fake
+        .run_command(
+            &SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The move was still played, and the channel hears of it through the outbox.
+    first_move_announced_since(&bot, mark).await;
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses() {
+    // A chat channel where @everyone may not attach files: the bot's role does not help.
+    let bot = start_bot(|o| o.defer_after = Duration::ZERO).await;
+    bot.fake
+        .set_overwrite(
+            GENERAL_CHANNEL,
+            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
+        )
+        .unwrap();
+    // The match's opening board is text, and the players are told once what to grant.
+    let opening = start_match(&bot, GENERAL_CHANNEL).await;
+    assert_eq!(files_of(&opening), 0);
+    let text = content(&opening);
+    assert!(text.contains("```") && text.contains("Attach Files"), "{text}");
+
+    // A deferred move is answered by editing the original response, with the text board.
+    let (sent, deferred) = bot
+        .command(
+            SlashCommand::thud("move")
+                .option("from", "F1")
+                .option("to", "F5"),
+        )
+        .await;
+    assert_eq!(deferred.interaction_response_type(), Some(5));
+    let answer = bot.followup(&sent).await;
+    assert_eq!(answer.method, "PATCH", "{}", answer.summary());
+    assert!((200..300).contains(&answer.status), "{}", answer.summary());
+    assert_eq!(files_of(&answer), 0);
+    let text = content(&answer);
+    assert!(text.contains("plays `dF1-F5`") && text.contains("```"), "{text}");
+    assert!(!text.contains("Attach Files"), "the hint is given once: {text}");
+    assert_eq!(answer.pinged_users(), [BOB.id]);
+    assert!(stored_match(&bot, GENERAL_CHANNEL).await.trouble.is_none());
+
+    // A replay says plainly what is missing.
+    let (sent, _) = bot.command(SlashCommand::thud("replay")).await;
+    let replay = bot.followup(&sent).await;
+    assert_eq!(files_of(&replay), 0);
+    assert!(content(&replay).contains("Attach Files"), "{}", content(&replay));
+    bot.finish().await;
+}
+
+/// ALICE plays the computer (level 1, ALICE the dwarfs) in #general.
+async fn play_the_computer(bot: &Bot) {
+    bot.say(
+        SlashCommand::thud("challenge")
+            .option("opponent", THUDBOT)
+            .option("side", 0i64)
+            .option("level", 1i64),
+    )
+    .await;
+}
+
+/// ALICE moves in her match against the computer; returns the post of the computer's
+/// answering move, made unasked through the outbox.
+async fn computer_answers(bot: &Bot) -> RecordedRequest {
+    let mark = bot.fake.mark();
+    bot.command(
+        SlashCommand::thud("move")
+            .option("from", "F1")
+            .option("to", "F5"),
+    )
+    .await;
+    posted_since(bot, mark, GENERAL_CHANNEL).await
+}
+
+#[tokio::test]
+async fn the_computers_moves_come_as_text_where_the_bot_may_not_attach_files() {
+    let bot = start_bot(|_| {}).await;
+    bot.fake
+        .set_overwrite(
+            GENERAL_CHANNEL,
+            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
+        )
+        .unwrap();
+    // The cache knows the channel's overwrites: nothing is refused.
+    play_the_computer(&bot).await;
+    let reply = computer_answers(&bot).await;
+    assert_eq!(files_of(&reply), 0);
+    assert!(content(&reply).contains("```"), "{}", content(&reply));
+    assert!(bot.fake.refused_with(50013).is_empty());
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_notice_refused_for_its_picture_is_sent_as_text_when_the_cache_did_not_know() {
+    let bot = start_bot(|_| {}).await;
+    play_the_computer(&bot).await;
+    // The overwrite is made while the bot hears nothing: its cache still grants files.
+    bot.fake.lose_events(true);
+    bot.fake
+        .set_overwrite(
+            GENERAL_CHANNEL,
+            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
+        )
+        .unwrap();
+    bot.fake.lose_events(false);
+    let reply = computer_answers(&bot).await;
+    assert_eq!(files_of(&reply), 0);
+    assert!(content(&reply).contains("```"), "{}", content(&reply));
+    let refused = bot.fake.refused_with(50013);
+    assert_eq!(refused.len(), 1, "the picture refused once, then the text taken");
+    assert!(posts_to(GENERAL_CHANNEL)(&refused[0]));
+    assert!(stored_match(&bot, GENERAL_CHANNEL).await.trouble.is_none());
+    bot.finish_expecting(|r| r.error_code() == Some(50013))
+        .await;
+}
+
+#[tokio::test]
+async fn a_challenge_where_the_bot_may_not_post_is_refused_up_front() {
+    let bot = start_bot(|_| {}).await;
+    bot.fake
+        .deny_bot(GENERAL_CHANNEL, permission::SEND_MESSAGES)
+        .unwrap();
+    let refused = bot
+        .say(SlashCommand::thud("challenge").option("opponent", BOB))
+        .await;
+    assert!(refused.is_ephemeral());
+    assert!(
+        content(&refused).contains("Send Messages"),
+        "{}",
+        content(&refused)
+    );
+    assert!(bot
+        .service
+        .store()
+        .latest_match_in(thudbot::store::ChannelId(GENERAL_CHANNEL))
+        .await
+        .unwrap()
+        .is_none());
+    // Nothing was stored: the same challenge in #thud is the first.
+    let made = bot
+        .say(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .in_channel(THUD_CHANNEL),
+        )
+        .await;
+    assert!(!made.is_ephemeral(), "{}", made.summary());
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_hung_request_holds_up_neither_other_channels_nor_its_own_notice() {
+    let timeout = Duration::from_secs(2);
+    let bot = start_bot_with(|fake| fake.http_with_timeout(timeout), |_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    start_match(&bot, THUD_CHANNEL).await;
+    let general = format!("POST /channels/{GENERAL_CHANNEL}/messages");
+    bot.fake.hang(&general, 1);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(40));
+    // #thud's reminder is posted while #general's request hangs.
+    let thud = posted_since(&bot, mark, THUD_CHANNEL).await;
+    let hung = bot
+        .fake
+        .wait_for_since(mark, |r| posts_to(GENERAL_CHANNEL)(r) && r.injected, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        thud.received < hung.received + timeout,
+        "#thud waited for #general's hung request"
+    );
+    // The hung request times out and counts as a failure to try again: the reminder comes
+    // once its retry falls due (the clock moves on until it does).
+    let retried = |r: &RecordedRequest| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let general = loop {
+        if let Some(found) = bot.fake.requests().into_iter().skip(hung.seq + 1).find(retried) {
+            break found;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the reminder never came");
+        bot.clock.advance(Span::seconds(5));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(content(&general).contains("reminder"), "{}", content(&general));
+    let reminders = bot
+        .fake
+        .channel_messages(GENERAL_CHANNEL)
+        .iter()
+        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains("reminder")))
+        .count();
+    assert_eq!(reminders, 1);
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn two_accepts_racing_open_one_thread() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (sent, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64),
+        )
+        .await;
+    let message = bot.message_id(&sent).await;
+    let mark = bot.fake.mark();
+    // Bob presses Accept twice at once (a double tap, or two devices).
+    let (first, second) = tokio::join!(
+        bot.press(BOB, message, "thud:accept:"),
+        bot.press(BOB, message, "thud:accept:")
+    );
+    assert!(first.1.status < 300 && second.1.status < 300);
+    let created = bot
+        .fake
+        .wait_for_since(mark, |r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
+    // The match opens in its thread; the other press was refused, with no thread of its own.
+    bot.fake
+        .wait_for_since(mark, posts_to(thread), WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let clicks = [first.0.clone(), second.0.clone()];
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.is_ephemeral()
+                    && clicks.iter().any(|click| {
+                        r.webhook_token() == Some(click.token.as_str())
+                            || r.interaction_callback().is_some_and(|(id, _)| id == click.id)
+                    })
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("one press is told the challenge was answered: {e}"));
+    let threads = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
+        .count();
+    assert_eq!(threads, 1, "one thread for one match");
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_refused_challenge_to_the_computer_opens_no_thread() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let mark = bot.fake.mark();
+    let refused = bot
+        .say(
+            SlashCommand::thud("challenge")
+                .option("opponent", THUDBOT)
+                .option("rated", true),
+        )
+        .await;
+    assert!(refused.is_ephemeral());
+    assert!(bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .all(|r| !r.path.ends_with("/threads")));
+    bot.finish().await;
+}
