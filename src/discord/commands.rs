@@ -12,6 +12,8 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
 #[poise::command(
     slash_command,
     guild_only,
+    install_context = "Guild",
+    interaction_context = "Guild",
     subcommands(
         "challenge",
         "accept",

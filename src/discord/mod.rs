@@ -32,7 +32,8 @@ use crate::store::{ChannelId, GuildId, UserId};
 /// How the bot behaves on Discord.
 #[derive(Clone, Debug)]
 pub struct BotOptions {
-    /// Register commands in this guild only (instant) instead of globally (up to an hour).
+    /// Register commands in this guild only instead of globally (and remove them from the
+    /// other scope).
     pub development_guild: Option<u64>,
     /// Open a thread for each accepted match.
     pub threads: bool,
@@ -180,7 +181,7 @@ pub async fn start(
     options: BotOptions,
 ) -> Result<RunningBot, startup::StartError> {
     let commands = vec![commands::thud()];
-    startup::register(&http, &commands, &options).await?;
+    startup::register(&http, service.store(), &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
     let data = Data {
         service: service.clone(),

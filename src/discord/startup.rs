@@ -7,6 +7,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::{BotOptions, Data, Error};
+use crate::store::Store;
 
 /// Why the bot could not start.
 #[derive(Debug, thiserror::Error)]
@@ -25,10 +26,16 @@ pub enum StartError {
 const FIRST_PAUSE: Duration = Duration::from_millis(500);
 const MAX_PAUSE: Duration = Duration::from_secs(30);
 
+/// The key under which the store remembers the guild the commands were last registered in.
+const COMMANDS_GUILD: &str = "commands-guild";
+
 /// Learns the application's id and registers the commands, in the development guild or
-/// globally.
+/// globally, then removes them from the other scope, so `/thud` never shows twice: registering
+/// in the development guild empties the global list, and registering globally empties the
+/// guild the commands were last registered in (remembered in the store).
 pub(super) async fn register(
     http: &serenity::Http,
+    store: &Store,
     commands: &[poise::Command<Data, Error>],
     options: &BotOptions,
 ) -> Result<(), StartError> {
@@ -43,6 +50,13 @@ pub(super) async fn register(
     })?;
     http.set_application_id(application.id);
     let builders = poise::builtins::create_application_commands(commands);
+    let earlier = match store.bot_state(COMMANDS_GUILD).await {
+        Ok(guild) => guild.and_then(|g| g.parse::<u64>().ok()),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read where the commands were registered before");
+            None
+        }
+    };
     let registered = match options.development_guild {
         Some(guild) => {
             let guild = serenity::GuildId::new(guild.max(1));
@@ -52,6 +66,14 @@ pub(super) async fn register(
             .await;
             if done.is_ok() {
                 tracing::info!(%guild, "commands registered in the development guild");
+                remember(store, Some(guild.get())).await;
+                let no_commands = Vec::new();
+                if let Err(e) = serenity::Command::set_global_commands(http, no_commands).await {
+                    tracing::warn!(error = %e, "could not remove the global commands");
+                }
+                if let Some(before) = earlier.filter(|g| *g != guild.get()) {
+                    forget_guild_commands(http, before).await;
+                }
             }
             done.map(|_| ())
         }
@@ -61,9 +83,11 @@ pub(super) async fn register(
             })
             .await;
             if done.is_ok() {
-                tracing::info!(
-                    "commands registered globally (Discord may take up to an hour to show them)"
-                );
+                tracing::info!("commands registered globally");
+                if let Some(before) = earlier {
+                    forget_guild_commands(http, before).await;
+                    remember(store, None).await;
+                }
             }
             done.map(|_| ())
         }
@@ -72,6 +96,26 @@ pub(super) async fn register(
         Failure::Token => StartError::Token,
         Failure::GaveUp(last) => StartError::Registration { patience, last },
     })
+}
+
+/// Remembers the guild the commands are registered in (`None`: globally).
+async fn remember(store: &Store, guild: Option<u64>) {
+    let value = guild.map(|g| g.to_string());
+    if let Err(e) = store.set_bot_state(COMMANDS_GUILD, value.as_deref()).await {
+        tracing::warn!(error = %e, "could not remember where the commands are registered");
+    }
+}
+
+/// Removes the commands registered in `guild` by an earlier run (the bot may have left it:
+/// then there is nothing to remove).
+async fn forget_guild_commands(http: &serenity::Http, guild: u64) {
+    let guild = serenity::GuildId::new(guild.max(1));
+    match guild.set_commands(http, Vec::new()).await {
+        Ok(_) => tracing::info!(%guild, "removed the commands of the earlier development guild"),
+        Err(e) => {
+            tracing::warn!(%guild, error = %e, "could not remove the commands of the earlier development guild")
+        }
+    }
 }
 
 enum Failure {

@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use chrono::Duration as Span;
 
-use crate::discord_delivery::{
-    first_move_announced_since, posted_since, posts_to, stored_match,
-};
+use crate::discord_delivery::{first_move_announced_since, posted_since, posts_to, stored_match};
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
@@ -52,7 +50,10 @@ async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses(
     let opening = start_match(&bot, GENERAL_CHANNEL).await;
     assert_eq!(files_of(&opening), 0);
     let text = content(&opening);
-    assert!(text.contains("```") && text.contains("Attach Files"), "{text}");
+    assert!(
+        text.contains("```") && text.contains("Attach Files"),
+        "{text}"
+    );
 
     // A deferred move is answered by editing the original response, with the text board.
     let (sent, deferred) = bot
@@ -68,8 +69,14 @@ async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses(
     assert!((200..300).contains(&answer.status), "{}", answer.summary());
     assert_eq!(files_of(&answer), 0);
     let text = content(&answer);
-    assert!(text.contains("plays `dF1-F5`") && text.contains("```"), "{text}");
-    assert!(!text.contains("Attach Files"), "the hint is given once: {text}");
+    assert!(
+        text.contains("plays `dF1-F5`") && text.contains("```"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Attach Files"),
+        "the hint is given once: {text}"
+    );
     assert_eq!(answer.pinged_users(), [BOB.id]);
     assert!(stored_match(&bot, GENERAL_CHANNEL).await.trouble.is_none());
 
@@ -77,7 +84,11 @@ async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses(
     let (sent, _) = bot.command(SlashCommand::thud("replay")).await;
     let replay = bot.followup(&sent).await;
     assert_eq!(files_of(&replay), 0);
-    assert!(content(&replay).contains("Attach Files"), "{}", content(&replay));
+    assert!(
+        content(&replay).contains("Attach Files"),
+        "{}",
+        content(&replay)
+    );
     bot.finish().await;
 }
 
@@ -140,7 +151,11 @@ async fn a_notice_refused_for_its_picture_is_sent_as_text_when_the_cache_did_not
     assert_eq!(files_of(&reply), 0);
     assert!(content(&reply).contains("```"), "{}", content(&reply));
     let refused = bot.fake.refused_with(50013);
-    assert_eq!(refused.len(), 1, "the picture refused once, then the text taken");
+    assert_eq!(
+        refused.len(),
+        1,
+        "the picture refused once, then the text taken"
+    );
     assert!(posts_to(GENERAL_CHANNEL)(&refused[0]));
     assert!(stored_match(&bot, GENERAL_CHANNEL).await.trouble.is_none());
     bot.finish_expecting(|r| r.error_code() == Some(50013))
@@ -204,22 +219,40 @@ async fn a_hung_request_holds_up_neither_other_channels_nor_its_own_notice() {
     );
     // The hung request times out and counts as a failure to try again: the reminder comes
     // once its retry falls due (the clock moves on until it does).
-    let retried = |r: &RecordedRequest| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status);
+    let retried =
+        |r: &RecordedRequest| posts_to(GENERAL_CHANNEL)(r) && (200..300).contains(&r.status);
     let deadline = tokio::time::Instant::now() + WAIT;
     let general = loop {
-        if let Some(found) = bot.fake.requests().into_iter().skip(hung.seq + 1).find(retried) {
+        if let Some(found) = bot
+            .fake
+            .requests()
+            .into_iter()
+            .skip(hung.seq + 1)
+            .find(retried)
+        {
             break found;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the reminder never came");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the reminder never came"
+        );
         bot.clock.advance(Span::seconds(5));
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    assert!(content(&general).contains("reminder"), "{}", content(&general));
+    assert!(
+        content(&general).contains("reminder"),
+        "{}",
+        content(&general)
+    );
     let reminders = bot
         .fake
         .channel_messages(GENERAL_CHANNEL)
         .iter()
-        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains("reminder")))
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("reminder"))
+        })
         .count();
     assert_eq!(reminders, 1);
     bot.finish_expecting(|r| r.injected).await;
@@ -245,7 +278,11 @@ async fn two_accepts_racing_open_one_thread() {
     assert!(first.1.status < 300 && second.1.status < 300);
     let created = bot
         .fake
-        .wait_for_since(mark, |r| r.method == "POST" && r.path.ends_with("/threads"), WAIT)
+        .wait_for_since(
+            mark,
+            |r| r.method == "POST" && r.path.ends_with("/threads"),
+            WAIT,
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let thread = snowflake(&created.response.clone().expect("a thread")["id"]).expect("an id");
@@ -262,7 +299,8 @@ async fn two_accepts_racing_open_one_thread() {
                 r.is_ephemeral()
                     && clicks.iter().any(|click| {
                         r.webhook_token() == Some(click.token.as_str())
-                            || r.interaction_callback().is_some_and(|(id, _)| id == click.id)
+                            || r.interaction_callback()
+                                .is_some_and(|(id, _)| id == click.id)
                     })
             },
             WAIT,
@@ -298,5 +336,86 @@ async fn a_refused_challenge_to_the_computer_opens_no_thread() {
         .into_iter()
         .skip(mark)
         .all(|r| !r.path.ends_with("/threads")));
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn thud_is_a_guild_command_that_user_installs_cannot_reach() {
+    let bot = start_bot(|o| o.development_guild = None).await;
+    let thud = bot
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "thud")
+        .expect("/thud is registered globally");
+    assert_eq!(thud["integration_types"], serde_json::json!([0]), "{thud}");
+    assert_eq!(thud["contexts"], serde_json::json!([0]), "{thud}");
+    // Even with User Install enabled, /thud cannot be used where the bot is not a member.
+    bot.fake.enable_user_install();
+    bot.fake.remove_bot_from_guild();
+    let refused = bot.fake.run_command(&SlashCommand::thud("board")).await;
+    assert!(
+        matches!(refused, Err(FakeError::Rejected(_))),
+        "{refused:?}"
+    );
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
+    // First run: in the development guild, and nothing global.
+    let mut bot = start_bot(|_| {}).await;
+    let names = |list: Vec<serde_json::Value>| -> Vec<String> {
+        list.iter()
+            .filter_map(|c| c["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(names(bot.fake.commands(Some(GUILD_ID))), ["thud"]);
+    bot.fake
+        .wait_for(
+            |r| r.method == "PUT" && r.path == format!("/applications/{APPLICATION_ID}/commands"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(bot.fake.commands(None).is_empty());
+
+    // The operator removes `development_guild`: the next run registers globally and removes
+    // the guild's copy it registered before.
+    let first = bot.running.take().expect("running");
+    first.shutdown().await.expect("stopped");
+    bot.fake
+        .wait_until_disconnected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mark = bot.fake.mark();
+    let options = thudbot::discord::BotOptions {
+        development_guild: None,
+        threads: false,
+        clock_interval: Duration::from_millis(50),
+        shards: thudbot::config::Shards::Auto,
+        defer_after: thudbot::discord::DEFER_AFTER,
+        startup_patience: Duration::from_secs(5),
+        delivery_interval: Duration::from_millis(50),
+    };
+    let second = thudbot::discord::start(bot.fake.http(), bot.service.clone(), options)
+        .await
+        .expect("the bot starts again");
+    bot.running = Some(second);
+    bot.fake
+        .wait_until_connected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let guild_commands = format!("/applications/{APPLICATION_ID}/guilds/{GUILD_ID}/commands");
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| r.method == "PUT" && r.path == guild_commands,
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(names(bot.fake.commands(None)), ["thud"]);
+    assert!(bot.fake.commands(Some(GUILD_ID)).is_empty());
     bot.finish().await;
 }

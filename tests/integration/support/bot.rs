@@ -68,6 +68,10 @@ pub async fn start_bot_with(
     fake.wait_for(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
+    // Connected, so that a test that asks nothing of the gateway still stops cleanly.
+    fake.wait_until_connected(WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     Bot {
         fake,
         running: Some(running),

@@ -196,6 +196,12 @@ impl FakeDiscord {
         self.inject(route, times, Failure::Disconnect);
     }
 
+    /// The application's owner enables User Install (developer portal, Installation): users
+    /// can then run commands that allow it in guilds without the bot.
+    pub fn enable_user_install(&self) {
+        self.shared.with_world(|world| world.user_install = true);
+    }
+
     /// `times` requests on `route` that are never answered.
     pub fn hang(&self, route: &str, times: usize) {
         self.inject(route, times, Failure::Hang);

@@ -54,10 +54,21 @@ impl FakeDiscord {
             let channel = world.channel(command.channel).ok_or_else(|| {
                 FakeError::Rejected(format!("unknown channel {}", command.channel))
             })?;
-            refuse_interaction_in(world, &channel, command.user.id, true)?;
+            // Through a user install the command reaches a guild the bot is not in
+            // (docs/interactions/application-commands.md, "Installation Context").
+            let user_installed =
+                world.user_install && !world.bot_in_guild() && installable_by_users(&registered);
+            if !user_installed {
+                refuse_interaction_in(world, &channel, command.user.id, true)?;
+            }
             let id = world.next_id();
             let token = interaction_token(id);
             let mut payload = command.to_json(&registered, &channel, id, &token)?;
+            if user_installed {
+                payload["authorizing_integration_owners"] =
+                    serde_json::json!({"1": command.user.id.to_string()});
+                payload["context"] = serde_json::json!(0);
+            }
             current_permissions(world, &mut payload, command.user.id);
             Ok(payload)
         })
@@ -102,6 +113,16 @@ impl FakeDiscord {
     ) -> Result<Dispatched, FakeError> {
         let payload = self.button_payload(user, message_id, custom_id)?;
         self.dispatch_interaction(payload).await
+    }
+}
+
+/// Whether users may install the app for themselves and use this command (a global command's
+/// `integration_types` includes USER_INSTALL, 1; left out, it takes the app's configured
+/// contexts, which include user installs once the owner enabled them).
+fn installable_by_users(command: &Value) -> bool {
+    match command.get("integration_types").and_then(Value::as_array) {
+        Some(types) => types.iter().any(|t| t.as_u64() == Some(1)),
+        None => true,
     }
 }
 

@@ -154,6 +154,9 @@ pub struct World {
     role_permissions: BTreeMap<u64, u64>,
     /// False once the bot was removed from the test guild.
     bot_in_guild: bool,
+    /// The application's owner enabled User Install in the developer portal: users may add the
+    /// app to their account and use its commands where the bot is not a member.
+    pub user_install: bool,
     /// Channels and threads that were deleted.
     deleted_channels: HashSet<u64>,
     /// Users who do not accept DMs from the bot.
@@ -217,6 +220,7 @@ impl World {
                 })
                 .collect(),
             bot_in_guild: true,
+            user_install: false,
             deleted_channels: HashSet::new(),
             closed_dms: HashSet::new(),
             thread_activity: HashMap::new(),
