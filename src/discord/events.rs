@@ -11,7 +11,10 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
     let s = &data.service;
     let done = match event {
         serenity::FullEvent::ChannelDelete { channel, .. } => {
-            s.channel_gone(ChannelId(channel.id.get())).await
+            let done = s.channel_gone(ChannelId(channel.id.get())).await;
+            // Its threads went with it, and Discord sends no THREAD_DELETE for them.
+            threads_of_deleted_channel(ctx, data, channel).await;
+            done
         }
         serenity::FullEvent::ThreadDelete { thread, .. } => {
             s.channel_gone(ChannelId(thread.id.get())).await
@@ -64,11 +67,46 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         }
         return;
     }
+    // Discord archives a thread only after days without activity, and reopening is activity:
+    // archived again within the hour, a moderator closed it on purpose, twice. It stays
+    // closed, and the players are told where they can carry the match on.
+    let now = data.service.now();
+    if data.reopened_lately(channel, now) {
+        let guild = GuildId(thread.guild_id.get());
+        let parent = thread.parent_id.map(|p| ChannelId(p.get()));
+        match data.service.thread_closed(guild, channel, parent).await {
+            Ok(_) => {
+                tracing::info!(%channel, "a moderator closed a match thread twice; its match is paused")
+            }
+            Err(e) => {
+                tracing::error!(error = %e, %channel, "could not pause the match of a closed thread")
+            }
+        }
+        return;
+    }
     let reopen = serenity::EditThread::new().archived(false);
     match thread.id.edit_thread(&ctx.http, reopen).await {
-        Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),
+        Ok(_) => {
+            data.reopened(channel, now);
+            tracing::info!(%channel, "reopened the archived thread of a match in play");
+        }
         Err(e) => tracing::warn!(error = %e, %channel, "could not reopen a match thread"),
     }
+}
+
+/// A channel was deleted: the threads of matches inside it went too. Each match channel of
+/// its server that the cache no longer lists as a channel is looked up.
+async fn threads_of_deleted_channel(
+    ctx: &serenity::Context,
+    data: &Data,
+    deleted: &serenity::GuildChannel,
+) {
+    let listed: Vec<serenity::ChannelId> = match ctx.cache.guild(deleted.guild_id) {
+        Some(guild) => guild.channels.keys().copied().collect(),
+        None => Vec::new(),
+    };
+    let seen = |c: ChannelId| c.0 == deleted.id.get() || listed.iter().any(|l| l.get() == c.0);
+    check_unseen(ctx, data, GuildId(deleted.guild_id.get()), seen).await;
 }
 
 /// When the bot (re)connects, Discord sends each server's channels and its active threads, but
@@ -76,20 +114,27 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
 /// events). A match whose channel is not among them is looked up: an archived thread is opened
 /// again, a locked one, a deleted channel or one the bot can no longer see pauses its match.
 async fn check_match_channels(ctx: &serenity::Context, data: &Data, guild: &serenity::Guild) {
-    let channels = match data
-        .service
-        .match_channels_in(GuildId(guild.id.get()))
-        .await
-    {
+    let seen = |c: ChannelId| {
+        let id = serenity::ChannelId::new(c.0.max(1));
+        guild.channels.contains_key(&id) || guild.threads.iter().any(|t| t.id == id)
+    };
+    check_unseen(ctx, data, GuildId(guild.id.get()), seen).await;
+}
+
+/// Looks up each match channel of `guild` that is not `seen`: an archived thread is opened
+/// again, a locked one, a deleted channel or one the bot can no longer see pauses its match.
+async fn check_unseen(
+    ctx: &serenity::Context,
+    data: &Data,
+    guild: GuildId,
+    seen: impl Fn(ChannelId) -> bool,
+) {
+    let channels = match data.service.match_channels_in(guild).await {
         Ok(channels) => channels,
         Err(e) => {
             tracing::warn!(error = %e, "could not list the match channels of a server");
             return;
         }
-    };
-    let seen = |c: ChannelId| {
-        let id = serenity::ChannelId::new(c.0);
-        guild.channels.contains_key(&id) || guild.threads.iter().any(|t| t.id == id)
     };
     for channel in channels.into_iter().filter(|c| c.0 != 0 && !seen(*c)) {
         let id = serenity::ChannelId::new(channel.0);

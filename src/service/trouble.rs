@@ -4,6 +4,7 @@
 //! `/thud games` from anywhere, and either of them can carry the match on in another channel
 //! or stop it, unrated.
 
+use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::{refuse, Result};
 use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
@@ -29,6 +30,57 @@ impl Service {
     pub async fn channel_hidden(&self, channel: ChannelId) -> Result<usize> {
         self.pause_matches(None, Some(channel), "the bot can no longer see its channel")
             .await
+    }
+
+    /// A moderator archived a match's thread again soon after the bot had reopened it: the
+    /// bot leaves it closed, the match's clock stops, and its players are told in `parent`
+    /// (the channel the thread belongs to), where either of them can carry it on.
+    pub async fn thread_closed(
+        &self,
+        guild: GuildId,
+        thread: ChannelId,
+        parent: Option<ChannelId>,
+    ) -> Result<usize> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let ids = tx.lock_matches_in(None, Some(thread)).await?;
+        for &id in &ids {
+            tx.pause_clock(id, "a moderator closed its thread", now)
+                .await?;
+            let (Some(parent), Some(m)) = (parent, tx.lock_match(id).await?) else {
+                continue;
+            };
+            let names = names_in(&mut tx, &m).await?;
+            let [first, second] = m.players;
+            let text = Text::new()
+                .strong(format!("Match #{id}"))
+                .plain(" is paused: a moderator closed its thread ")
+                .channel(thread)
+                .plain(" again after the bot had reopened it. ")
+                .player(first, names.of(first))
+                .plain(" and ")
+                .player(second, names.of(second))
+                .plain(": either of you can carry it on here from ")
+                .code("/thud games")
+                .plain(" (its clock stands still meanwhile).");
+            let mut reply = Reply::public(text);
+            for player in m
+                .players
+                .into_iter()
+                .filter(|p| m.computer.is_none_or(|c| c.player != *p))
+            {
+                reply = reply.mention(player);
+            }
+            let body = NoticeBody::new(NoticeKind::Announcement, &reply);
+            let there = Place {
+                guild,
+                channel: parent,
+            };
+            queue(&mut tx, there, Some(id), &body, now).await?;
+        }
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(ids.len())
     }
 
     /// The channels of the matches in play on `guild`, to check when the bot (re)connects.

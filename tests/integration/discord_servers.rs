@@ -419,3 +419,70 @@ async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
     assert!(bot.fake.commands(Some(GUILD_ID)).is_empty());
     bot.finish().await;
 }
+
+/// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`.
+async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "PATCH"
+                    && r.path == format!("/channels/{thread}")
+                    && (200..300).contains(&r.status)
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn a_match_in_a_thread_of_a_deleted_channel_pauses() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
+    // The moderator deletes #general; its threads go with it, with no THREAD_DELETE.
+    bot.fake.delete_channel(GENERAL_CHANNEL).unwrap();
+    let paused = crate::discord_delivery::until_match(&bot, thread, |m| m.trouble.is_some()).await;
+    assert_eq!(paused.trouble.as_deref(), Some("its channel was deleted"));
+    assert!(paused.clock.unwrap().paused_at.is_some());
+    bot.finish_expecting(|r| r.error_code() == Some(10003))
+        .await;
+}
+
+#[tokio::test]
+async fn a_thread_a_moderator_closes_twice_stays_closed_and_its_players_are_told() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
+    // Archived once: reopened at once.
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    reopened_since(&bot, mark, thread).await;
+    assert!(!bot.fake.thread_is_archived(thread));
+    // Two hours later, archived again: still a thread in use, reopened again.
+    bot.clock.advance(Span::hours(2));
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    reopened_since(&bot, mark, thread).await;
+
+    // Archived again within the hour: a moderator means it. It stays archived, the match is
+    // paused, and the players hear of it in the channel the thread belongs to.
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    let told = posted_since(&bot, mark, GENERAL_CHANNEL).await;
+    let text = content(&told);
+    assert!(
+        text.contains("paused") && text.contains("/thud games"),
+        "{text}"
+    );
+    assert_eq!(told.pinged_users(), [ALICE.id, BOB.id]);
+    let m = stored_match(&bot, thread).await;
+    assert!(m.trouble.is_some() && m.clock.unwrap().paused_at.is_some());
+    assert!(bot.fake.thread_is_archived(thread));
+    assert!(bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .all(|r| !(r.method == "PATCH" && r.path == format!("/channels/{thread}"))));
+    bot.finish().await;
+}
