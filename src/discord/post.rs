@@ -7,6 +7,8 @@ use crate::service::{Button, ButtonStyle, Reply};
 
 /// Discord's limit on a message's text.
 const MAX_CONTENT: usize = 2000;
+/// Discord's limit on a message's buttons: five action rows of five.
+const MAX_BUTTONS: usize = 25;
 /// Discord's limit on an attachment's description (its alt text).
 const MAX_DESCRIPTION: usize = 1024;
 
@@ -61,11 +63,13 @@ impl Message {
 }
 
 /// The messages that carry a reply, in order: long text is split at line ends, and the last
-/// message carries the files and buttons.
+/// message carries the files and the first [`MAX_BUTTONS`] buttons; any more buttons follow in
+/// messages of their own, so none is dropped.
 pub fn messages(reply: &Reply) -> Vec<Message> {
     let parts = split_text(&super::markup::markdown(&reply.text));
     let last = parts.len() - 1;
-    parts
+    let mut button_sets = reply.buttons.chunks(MAX_BUTTONS);
+    let mut out: Vec<Message> = parts
         .into_iter()
         .enumerate()
         .map(|(i, content)| Message {
@@ -77,13 +81,22 @@ pub fn messages(reply: &Reply) -> Vec<Message> {
             } else {
                 Vec::new()
             },
-            components: if i == last {
-                components(&reply.buttons)
-            } else {
-                Vec::new()
+            components: match button_sets.next().filter(|_| i == last) {
+                Some(set) => components(set),
+                None => Vec::new(),
             },
         })
-        .collect()
+        .collect();
+    for set in button_sets {
+        out.push(Message {
+            content: String::new(),
+            ephemeral: reply.private,
+            mentions: serenity::CreateAllowedMentions::new(),
+            attachments: Vec::new(),
+            components: components(set),
+        });
+    }
+    out
 }
 
 /// Only the users the reply names are pinged; every other `<@id>` shows as a name.
@@ -114,11 +127,11 @@ fn attachments(reply: &Reply) -> Vec<serenity::CreateAttachment> {
         .collect()
 }
 
-/// Buttons in rows of five, as Discord lays them out.
+/// Buttons in rows of five, as Discord lays them out (at most [`MAX_BUTTONS`]: five rows).
 pub fn components(buttons: &[Button]) -> Vec<serenity::CreateActionRow> {
     buttons
         .chunks(5)
-        .take(5)
+        .take(MAX_BUTTONS / 5)
         .map(|row| {
             serenity::CreateActionRow::Buttons(
                 row.iter()
@@ -191,7 +204,32 @@ fn split_text(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_text;
+    use super::{messages, split_text};
+    use crate::service::{Action, ButtonStyle, Reply};
+    use crate::store::MatchId;
+
+    #[test]
+    fn no_message_carries_more_than_25_buttons_and_none_is_dropped() {
+        let mut reply = Reply::public("Pick one.");
+        for i in 0..30 {
+            reply = reply.button(Action::Rematch(MatchId(i)), "Rematch", ButtonStyle::Primary);
+        }
+        let sent = messages(&reply);
+        let counts: Vec<usize> = sent
+            .iter()
+            .map(|m| {
+                let json = serde_json::to_value(&m.components).unwrap();
+                json.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|row| row["components"].as_array().unwrap().len())
+                    .sum()
+            })
+            .collect();
+        assert_eq!(counts, [25, 5]);
+        assert!(sent.iter().all(|m| m.components.len() <= 5));
+        assert_eq!(sent[0].content, "Pick one.");
+    }
 
     #[test]
     fn long_text_is_split_at_line_ends_within_discords_limit() {
