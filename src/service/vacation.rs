@@ -1,6 +1,6 @@
 //! Vacation: a player stops every clock of theirs for a while, within an allowance per year.
 //!
-//! The rules players see (also in the README): a vacation runs for the days asked (by default
+//! The rules players see (also in the README and `/thud rules`): a vacation runs for the days asked (by default
 //! all the allowance left) and ends by itself then, or earlier with `/thud vacation end`; only
 //! the time actually taken counts against the allowance of any 365 days. While it runs, each
 //! turn of theirs stands still, new turns included, and their deadlines move on by the time

@@ -201,6 +201,18 @@ fn player_texts() -> Vec<(String, String)> {
             "README.md".to_string(),
             include_str!("../../README.md").to_string(),
         ),
+        (
+            "docs/engine.md".to_string(),
+            include_str!("../../docs/engine.md").to_string(),
+        ),
+        (
+            "docs/computer.md".to_string(),
+            include_str!("../../docs/computer.md").to_string(),
+        ),
+        (
+            "docs/pictures.md".to_string(),
+            include_str!("../../docs/pictures.md").to_string(),
+        ),
         ("the console's help".to_string(), thudbot::console::help()),
         (
             "the registered commands".to_string(),
