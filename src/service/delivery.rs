@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::{Result, ServiceError};
-use super::outcome::{channel_link, message_link, offer_rematch, Action, Reply};
+use super::outcome::{channel_link, message_link, offer_rematch, Button, Reply};
 use super::pictures::{board_at, finish_drawing};
 use super::text::Text;
 use super::{Names, Place, Service};
@@ -64,7 +64,11 @@ pub struct NoticeBody {
     pub text: Text,
     pub mentions: Vec<UserId>,
     pub board: Option<BoardShot>,
-    /// A finished match whose result this is: the message offers a rematch.
+    /// The message's buttons (Accept / Decline, Agree / Keep playing, Rematch …), checked
+    /// against the state when pressed, as any button is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buttons: Vec<Button>,
+    /// Notices queued by earlier versions kept only a rematch button, here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<MatchId>,
     /// Sent as a direct message to this player rather than to a channel.
@@ -116,10 +120,8 @@ impl NoticeBody {
             text: reply.text.clone(),
             mentions: reply.mentions.clone(),
             board: reply.board,
-            rematch: reply.buttons.iter().find_map(|b| match b.action {
-                Action::Rematch(id) => Some(id),
-                _ => None,
-            }),
+            buttons: reply.buttons.clone(),
+            rematch: None,
             dm: None,
         }
     }
@@ -237,6 +239,7 @@ impl Service {
         }
         let mut reply = Reply::public(body.text);
         reply.mentions = body.mentions;
+        reply.buttons = body.buttons;
         if let Some(id) = body.rematch {
             reply = offer_rematch(reply, id);
         }
@@ -391,6 +394,11 @@ mod tests {
                 battle: 2,
                 plies: 41,
             }),
+            buttons: vec![Button {
+                action: crate::service::Action::Rematch(MatchId(3)),
+                label: "Rematch".into(),
+                style: crate::service::ButtonStyle::Primary,
+            }],
             rematch: Some(MatchId(3)),
             dm: Some(UserId(7)),
         };

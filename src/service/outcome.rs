@@ -2,6 +2,8 @@
 //! Only the users in [`Reply::mentions`] may be pinged; every other player in the text is
 //! shown as a name without a notification.
 
+use serde::{Deserialize, Serialize};
+
 use super::delivery::BoardShot;
 use super::text::Text;
 use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
@@ -14,7 +16,8 @@ pub struct Attachment {
 }
 
 /// How a button looks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ButtonStyle {
     Primary,
     Secondary,
@@ -101,9 +104,10 @@ impl Action {
     }
 }
 
-/// A button under a message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A button under a message. Kept with a queued notice, its action as its custom id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Button {
+    #[serde(with = "action_as_id")]
     pub action: Action,
     pub label: String,
     pub style: ButtonStyle,
@@ -181,6 +185,22 @@ impl Reply {
     }
 }
 
+/// An action stored as the custom id it has on Discord, which [`Action::parse`] reads back.
+mod action_as_id {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    use super::Action;
+
+    pub fn serialize<S: Serializer>(action: &Action, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&action.custom_id())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let id = String::deserialize(d)?;
+        Action::parse(&id).ok_or_else(|| D::Error::custom(format!("not a button of ours: {id}")))
+    }
+}
+
 /// A link to a channel on any server, for lists that span servers.
 pub fn channel_link(guild: GuildId, channel: ChannelId) -> String {
     format!("https://discord.com/channels/{guild}/{channel}")
@@ -217,10 +237,19 @@ mod tests {
             Action::ConfirmResign(MatchId(u64::MAX)),
             Action::Resume(MatchId(4)),
             Action::AbortUnreachable(MatchId(5)),
+            Action::Rematch(MatchId(6)),
         ];
         for a in actions {
             assert!(a.custom_id().len() <= 100);
             assert_eq!(Action::parse(&a.custom_id()), Some(a));
+            // Kept with a notice, a button reads back as it was.
+            let button = Button {
+                action: a,
+                label: "Go".into(),
+                style: ButtonStyle::Success,
+            };
+            let stored = serde_json::to_value(&button).unwrap();
+            assert_eq!(serde_json::from_value::<Button>(stored).unwrap(), button);
         }
         for bad in [
             "",

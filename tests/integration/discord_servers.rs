@@ -486,3 +486,33 @@ async fn a_thread_a_moderator_closes_twice_stays_closed_and_its_players_are_told
         .all(|r| !(r.method == "PATCH" && r.path == format!("/channels/{thread}"))));
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn a_challenge_whose_answer_failed_keeps_its_buttons_in_the_channel() {
+    let bot = start_bot(|_| {}).await;
+    bot.fake
+        .fail_with_status("POST /interactions/*/*/callback", 1, 500);
+    let mark = bot.fake.mark();
+    bot.fake
+        .run_command(
+            &SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The challenge reaches the channel through the outbox, with its buttons.
+    let posted = posted_since(&bot, mark, GENERAL_CHANNEL).await;
+    let ids = custom_ids(&posted);
+    assert!(
+        ids.iter().any(|id| id.starts_with("thud:accept:"))
+            && ids.iter().any(|id| id.starts_with("thud:decline:")),
+        "{ids:?}"
+    );
+    // Bob accepts with the button of the posted message: the match begins.
+    let message = snowflake(&posted.response.clone().expect("the message")["id"]).expect("an id");
+    let (click, _) = bot.press(BOB, message, "thud:accept:").await;
+    let begins = bot.followup(&click).await;
+    assert!(content(&begins).contains("begins"), "{}", content(&begins));
+    bot.finish_expecting(|r| r.injected).await;
+}
