@@ -392,7 +392,9 @@ async fn start_up_retries_reaching_discord_and_registering_then_fails_with_the_r
     let registered = fake
         .requests()
         .iter()
-        .filter(|r| r.method == "PUT" && r.path.contains("/guilds/") && r.path.ends_with("/commands"))
+        .filter(|r| {
+            r.method == "PUT" && r.path.contains("/guilds/") && r.path.ends_with("/commands")
+        })
         .map(|r| r.status)
         .collect::<Vec<_>>();
     assert_eq!(registered, [503, 503, 200]);

@@ -193,6 +193,52 @@ async fn a_challenge_where_the_bot_may_not_post_is_refused_up_front() {
         )
         .await;
     assert!(!made.is_ephemeral(), "{}", made.summary());
+    // The bot loses the right to post in #thud before Bob accepts: the accept is refused, and
+    // the challenge stays open.
+    bot.fake
+        .deny_bot(THUD_CHANNEL, permission::SEND_MESSAGES)
+        .unwrap();
+    let refused = bot
+        .say(
+            SlashCommand::thud("accept")
+                .by(BOB)
+                .in_channel(THUD_CHANNEL),
+        )
+        .await;
+    assert!(refused.is_ephemeral());
+    assert!(
+        content(&refused).contains("Send Messages"),
+        "{}",
+        content(&refused)
+    );
+    assert!(bot
+        .service
+        .store()
+        .latest_match_in(thudbot::store::ChannelId(THUD_CHANNEL))
+        .await
+        .unwrap()
+        .is_none());
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_private_answer_is_deferred_privately_and_a_public_one_edited_in() {
+    let bot = start_bot(|o| o.defer_after = Duration::ZERO).await;
+    let (sent, deferred) = bot.command(SlashCommand::thud("games")).await;
+    assert_eq!(deferred.interaction_response_type(), Some(5));
+    assert!(deferred.is_ephemeral(), "{}", deferred.summary());
+    let answer = bot.followup(&sent).await;
+    assert_eq!(answer.method, "PATCH", "{}", answer.summary());
+    // A public answer fills in its public "thinking…" (no followup standing in for it).
+    let (sent, deferred) = bot
+        .command(SlashCommand::thud("challenge").option("opponent", BOB))
+        .await;
+    assert!(!deferred.is_ephemeral());
+    let answer = bot.followup(&sent).await;
+    assert_eq!(answer.method, "PATCH", "{}", answer.summary());
+    assert!(custom_ids(&answer)
+        .iter()
+        .any(|id| id.starts_with("thud:accept:")));
     bot.finish().await;
 }
 
