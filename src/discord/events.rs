@@ -84,12 +84,11 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         }
         return;
     }
+    // Noted before asking, so an archive that races the answer already counts as the second.
+    data.reopened(channel, now);
     let reopen = serenity::EditThread::new().archived(false);
     match thread.id.edit_thread(&ctx.http, reopen).await {
-        Ok(_) => {
-            data.reopened(channel, now);
-            tracing::info!(%channel, "reopened the archived thread of a match in play");
-        }
+        Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),
         Err(e) => tracing::warn!(error = %e, %channel, "could not reopen a match thread"),
     }
 }

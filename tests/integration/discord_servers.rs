@@ -10,6 +10,30 @@ use crate::discord_delivery::{first_move_announced_since, posted_since, posts_to
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
+/// @everyone may not attach files in `channel`, as in many chat channels.
+fn deny_everyone_files(bot: &Bot, channel: u64) {
+    bot.fake
+        .set_overwrite(
+            channel,
+            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
+        )
+        .unwrap();
+}
+
+/// The first move of a match, ALICE's dwarf F1-F5.
+fn first_move() -> SlashCommand {
+    SlashCommand::thud("move")
+        .option("from", "F1")
+        .option("to", "F5")
+}
+
+/// ALICE challenges BOB (ALICE commanding the dwarfs first) here.
+fn challenge_bob() -> SlashCommand {
+    SlashCommand::thud("challenge")
+        .option("opponent", BOB)
+        .option("side", 0i64)
+}
+
 /// How many files a request carried.
 fn files_of(request: &RecordedRequest) -> usize {
     request.attachments().len()
@@ -24,11 +48,7 @@ async fn a_move_whose_defer_fails_is_saved_and_reaches_the_channel() {
         .fail_with_status("POST /interactions/*/*/callback", 1, 500);
     let mark = bot.fake.mark();
     bot.fake
-        .run_command(
-            &SlashCommand::thud("move")
-                .option("from", "F1")
-                .option("to", "F5"),
-        )
+        .run_command(&first_move())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // The move was still played, and the channel hears of it through the outbox.
@@ -40,12 +60,7 @@ async fn a_move_whose_defer_fails_is_saved_and_reaches_the_channel() {
 async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses() {
     // A chat channel where @everyone may not attach files: the bot's role does not help.
     let bot = start_bot(|o| o.defer_after = Duration::ZERO).await;
-    bot.fake
-        .set_overwrite(
-            GENERAL_CHANNEL,
-            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
-        )
-        .unwrap();
+    deny_everyone_files(&bot, GENERAL_CHANNEL);
     // The match's opening board is text, and the players are told once what to grant.
     let opening = start_match(&bot, GENERAL_CHANNEL).await;
     assert_eq!(files_of(&opening), 0);
@@ -56,13 +71,7 @@ async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses(
     );
 
     // A deferred move is answered by editing the original response, with the text board.
-    let (sent, deferred) = bot
-        .command(
-            SlashCommand::thud("move")
-                .option("from", "F1")
-                .option("to", "F5"),
-        )
-        .await;
+    let (sent, deferred) = bot.command(first_move()).await;
     assert_eq!(deferred.interaction_response_type(), Some(5));
     let answer = bot.followup(&sent).await;
     assert_eq!(answer.method, "PATCH", "{}", answer.summary());
@@ -107,24 +116,14 @@ async fn play_the_computer(bot: &Bot) {
 /// answering move, made unasked through the outbox.
 async fn computer_answers(bot: &Bot) -> RecordedRequest {
     let mark = bot.fake.mark();
-    bot.command(
-        SlashCommand::thud("move")
-            .option("from", "F1")
-            .option("to", "F5"),
-    )
-    .await;
+    bot.command(first_move()).await;
     posted_since(bot, mark, GENERAL_CHANNEL).await
 }
 
 #[tokio::test]
 async fn the_computers_moves_come_as_text_where_the_bot_may_not_attach_files() {
     let bot = start_bot(|_| {}).await;
-    bot.fake
-        .set_overwrite(
-            GENERAL_CHANNEL,
-            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
-        )
-        .unwrap();
+    deny_everyone_files(&bot, GENERAL_CHANNEL);
     // The cache knows the channel's overwrites: nothing is refused.
     play_the_computer(&bot).await;
     let reply = computer_answers(&bot).await;
@@ -140,12 +139,7 @@ async fn a_notice_refused_for_its_picture_is_sent_as_text_when_the_cache_did_not
     play_the_computer(&bot).await;
     // The overwrite is made while the bot hears nothing: its cache still grants files.
     bot.fake.lose_events(true);
-    bot.fake
-        .set_overwrite(
-            GENERAL_CHANNEL,
-            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
-        )
-        .unwrap();
+    deny_everyone_files(&bot, GENERAL_CHANNEL);
     bot.fake.lose_events(false);
     let reply = computer_answers(&bot).await;
     assert_eq!(files_of(&reply), 0);
@@ -307,13 +301,7 @@ async fn a_hung_request_holds_up_neither_other_channels_nor_its_own_notice() {
 #[tokio::test]
 async fn two_accepts_racing_open_one_thread() {
     let bot = start_bot(|o| o.threads = true).await;
-    let (sent, _) = bot
-        .command(
-            SlashCommand::thud("challenge")
-                .option("opponent", BOB)
-                .option("side", 0i64),
-        )
-        .await;
+    let (sent, _) = bot.command(challenge_bob()).await;
     let message = bot.message_id(&sent).await;
     let mark = bot.fake.mark();
     // Bob presses Accept twice at once (a double tap, or two devices).
@@ -540,11 +528,7 @@ async fn a_challenge_whose_answer_failed_keeps_its_buttons_in_the_channel() {
         .fail_with_status("POST /interactions/*/*/callback", 1, 500);
     let mark = bot.fake.mark();
     bot.fake
-        .run_command(
-            &SlashCommand::thud("challenge")
-                .option("opponent", BOB)
-                .option("side", 0i64),
-        )
+        .run_command(&challenge_bob())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // The challenge reaches the channel through the outbox, with its buttons.
