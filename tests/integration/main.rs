@@ -9,6 +9,7 @@ mod rules_support;
 mod support;
 
 mod after_a_match;
+mod analysis;
 mod classic_brute;
 mod computer;
 mod computer_matches;
