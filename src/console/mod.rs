@@ -16,12 +16,15 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use crate::game::Variant;
 use crate::render::Theme;
 use crate::service::{
-    Action, Actor, Button, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
-    ServiceError, Verb,
+    progress_text, Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope,
+    MoveRequest, Place, Reply, Service, ServiceError, Verb,
 };
 use crate::store::{
     BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, SideChoice, UserId,
 };
+
+/// How often the console tells how far an analysis has got.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The console's one server.
 const GUILD: GuildId = GuildId(1);
@@ -86,7 +89,11 @@ impl<'a> Console<'a> {
             Ok(a) => a,
             Err(e) => return writeln!(out, "! {}", e.player_message()),
         };
-        let result = self.dispatch(&line, place, &actor).await;
+        let result = match self.analysis_wanted(&line, place) {
+            Some(Ok(id)) => self.analyse(place, &actor, id, out).await?,
+            Some(Err(e)) => Err(e),
+            None => self.dispatch(&line, place, &actor).await,
+        };
         match result {
             Ok(reply) => self.print(place, Some(&actor), &reply, out).await?,
             Err(e) => {
@@ -384,7 +391,106 @@ impl<'a> Console<'a> {
             Action::Resume(id) => s.resume(place, actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
             Action::Rematch(id) => s.rematch(place, actor, id, None).await,
+            // Normally taken before dispatch (see `analysis_wanted`), which judges and prints
+            // as it goes; here it says where the analysis stands.
+            Action::Analyse(id) => match s.analysis(place, Some(id)).await? {
+                AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
+            },
         }
+    }
+
+    /// The match whose analysis the line asks for (`analysis [match:<id>]`, or the Analyse
+    /// button); `None` for any other line.
+    fn analysis_wanted(
+        &self,
+        line: &Line,
+        place: Place,
+    ) -> Option<Result<Option<MatchId>, ServiceError>> {
+        match line.subcommand.as_str() {
+            "analysis" => Some(match line.get("match") {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .trim_start_matches('#')
+                    .parse()
+                    .map(|n| Some(MatchId(n)))
+                    .map_err(|_| {
+                        refused(format!(
+                            "match: `{}` is not a number",
+                            crate::service::echo(v)
+                        ))
+                    }),
+            }),
+            "press" => {
+                let wanted = line
+                    .get("button")
+                    .unwrap_or_default()
+                    .trim()
+                    .to_ascii_lowercase();
+                let buttons = self.buttons.get(&place.channel)?;
+                buttons
+                    .iter()
+                    .find(|b| {
+                        !wanted.is_empty() && b.label.to_ascii_lowercase().starts_with(&wanted)
+                    })
+                    .and_then(|b| match b.action {
+                        Action::Analyse(id) => Some(Ok(Some(id))),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        }
+    }
+
+    /// Shows a match's analysis. The console is its own analysis worker: when the analysis
+    /// is still to be made, it judges the positions here, telling how far it got every few
+    /// seconds, and then prints the report.
+    async fn analyse(
+        &mut self,
+        place: Place,
+        actor: &Actor,
+        id: Option<MatchId>,
+        out: &mut impl Write,
+    ) -> std::io::Result<Result<Reply, ServiceError>> {
+        let s = self.service;
+        let id = match s.analysis(place, id).await {
+            Ok(AnalysisAnswer::Report(reply)) => return Ok(Ok(reply)),
+            Ok(AnalysisAnswer::UnderWay {
+                reply, match_id, ..
+            }) => {
+                self.print(place, Some(actor), &reply, out).await?;
+                match_id
+            }
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut told = std::time::Instant::now();
+        loop {
+            let status = match s.store().analysis_status(id).await {
+                Ok(Some(status)) => status,
+                Ok(None) => break,
+                Err(e) => return Ok(Err(e.into())),
+            };
+            if status.finished_at.is_some() {
+                break;
+            }
+            if told.elapsed() >= PROGRESS_EVERY {
+                let now = s.now();
+                writeln!(out, "thudbot: {}", progress_text(&status).to_plain(now))?;
+                told = std::time::Instant::now();
+            }
+            match s.analyse_some(5).await {
+                // Another process holds it, or another analysis came first and is done.
+                Ok(0) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
+                Ok(_) => {}
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+        Ok(s.analysis(place, Some(id))
+            .await
+            .and_then(|answer| match answer {
+                AnalysisAnswer::Report(reply) => Ok(reply),
+                AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
+            }))
     }
 
     /// Prints a reply as the bot would post it.
@@ -519,6 +625,7 @@ pub fn help() -> String {
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
          vacation start [days:<n>] | vacation end\n\
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
+         analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")

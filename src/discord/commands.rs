@@ -2,6 +2,7 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::analysis::analysis;
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::{actor, actor_of, answer, place, Context, Error};
@@ -31,6 +32,7 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "history",
         "record",
         "replay",
+        "analysis",
         "settings",
         "vacation",
         "rules",

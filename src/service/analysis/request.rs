@@ -98,3 +98,25 @@ pub(super) fn positions_of(m: &StoredMatch) -> u32 {
         .map(|b| b.moves().len() as u32 + 1)
         .sum()
 }
+
+impl Service {
+    /// The analyses whose progress message has something new to show.
+    pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
+        Ok(self.store.analyses_to_show().await?)
+    }
+
+    /// The progress message of match `id`'s analysis now says `judged` positions.
+    pub async fn analysis_progress_shown(&self, id: MatchId, judged: u32) -> Result<()> {
+        Ok(self.store.analysis_shown(id, judged).await?)
+    }
+
+    /// Claims the showing of match `id`'s finished report: true for exactly one caller.
+    pub async fn claim_analysis_report(&self, id: MatchId) -> Result<bool> {
+        Ok(self.store.claim_report(id, self.now()).await?)
+    }
+
+    /// The report could not be shown: a later round tries again.
+    pub async fn unclaim_analysis_report(&self, id: MatchId) -> Result<()> {
+        Ok(self.store.unclaim_report(id).await?)
+    }
+}
