@@ -41,6 +41,8 @@ pub struct Judgement {
     pub best: Option<Move>,
     /// The deepest full iteration of the search.
     pub depth: u8,
+    /// Positions the search visited.
+    pub nodes: u64,
 }
 
 /// The score of a battle decided by force (a Koom Valley objective in sight).
@@ -53,6 +55,7 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
             score: for_dwarfs(winner, DECIDED),
             best: None,
             depth: 0,
+            nodes: 0,
         };
     }
     let settings = Settings {
@@ -67,6 +70,7 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
             score: final_value(position),
             best: None,
             depth: 0,
+            nodes: 0,
         },
         Some(thought) => {
             let score = match position.side_to_move() {
@@ -77,6 +81,7 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
                 score: tame(score),
                 best: Some(thought.best),
                 depth: thought.depth,
+                nodes: thought.nodes,
             }
         }
     }

@@ -119,6 +119,7 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
                 score: found.map_or(0, |j| j.score),
                 best,
                 depth: found.map_or(0, |j| j.depth),
+                nodes: 0,
             }
         })
         .collect()
