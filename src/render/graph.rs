@@ -39,11 +39,11 @@ pub const MISTAKE: Rgb = [204, 28, 28];
 const INK: Rgb = [40, 40, 40];
 
 /// Where things are in a graph of `battles` panels, so callers and tests can find them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphLayout {
-    pub battles: usize,
-    /// The score at the top of every plot (and its negation at the bottom).
-    pub full_scale: i32,
+    /// The score at the top of each panel's plot (and its negation at the bottom): each
+    /// battle has its own, so a close battle's swings show beside a lopsided one.
+    pub scales: Vec<i32>,
 }
 
 pub const WIDTH: u32 = 720;
@@ -58,24 +58,32 @@ const LEGEND: u32 = 30;
 const PLOT_WIDTH: u32 = WIDTH - LEFT - RIGHT;
 
 impl GraphLayout {
-    /// The layout for `battles`, scaled to the largest score shown (at least a troll, at
-    /// most a forced win, rounded up to whole trolls).
+    /// The layout for `battles`, each panel scaled to its largest score (at least a troll,
+    /// at most ten, rounded up to whole trolls).
     pub fn for_battles(battles: &[GraphBattle]) -> GraphLayout {
-        let largest = battles
+        let scales = battles
             .iter()
-            .flat_map(|b| b.scores.iter())
-            .map(|s| s.saturating_abs())
-            .max()
-            .unwrap_or(0)
-            .clamp(400, 4_000);
-        GraphLayout {
-            battles: battles.len(),
-            full_scale: (largest + 399) / 400 * 400,
-        }
+            .map(|b| {
+                let largest = b
+                    .scores
+                    .iter()
+                    .map(|s| s.saturating_abs())
+                    .max()
+                    .unwrap_or(0)
+                    .clamp(400, 4_000);
+                (largest + 399) / 400 * 400
+            })
+            .collect();
+        GraphLayout { scales }
+    }
+
+    /// The score at the top of panel `panel`.
+    pub fn full_scale(&self, panel: usize) -> i32 {
+        self.scales.get(panel).copied().unwrap_or(400)
     }
 
     pub fn height(&self) -> u32 {
-        TOP + PANEL * self.battles.max(1) as u32 + LEGEND
+        TOP + PANEL * self.scales.len().max(1) as u32 + LEGEND
     }
 
     /// The plot of panel `panel`: left, top, width, height.
@@ -98,8 +106,9 @@ impl GraphLayout {
     pub fn y(&self, panel: usize, score: i32) -> u32 {
         let (_, top, _, height) = self.plot(panel);
         let half = (height / 2) as i64;
-        let clamped = score.clamp(-self.full_scale, self.full_scale) as i64;
-        let offset = clamped * (half - 1) / self.full_scale as i64;
+        let full = self.full_scale(panel);
+        let clamped = score.clamp(-full, full) as i64;
+        let offset = clamped * (half - 1) / full as i64;
         (top as i64 + half - offset) as u32
     }
 }
@@ -109,10 +118,11 @@ pub fn evaluation_graph(battles: &[GraphBattle]) -> Vec<u8> {
     let layout = GraphLayout::for_battles(battles);
     let font = FontRef::try_from_slice(super::text::REGULAR).expect("the committed font is valid");
     let mut image = RgbImage::from_pixel(WIDTH, layout.height(), Pixel(BACKGROUND));
+    let layout = &layout;
     for (panel, battle) in battles.iter().enumerate() {
-        draw_panel(&mut image, &font, &layout, panel, battle);
+        draw_panel(&mut image, &font, layout, panel, battle);
     }
-    draw_legend(&mut image, &font, &layout);
+    draw_legend(&mut image, &font, layout);
     let key = [
         BACKGROUND,
         PLOT,
@@ -165,13 +175,18 @@ fn draw_panel(
             rect(image, left + px, from, 1, to - from + 1, colour);
         }
     }
-    // Grid: a line for each troll's worth of score, and the ply ticks.
-    let mut level = 400;
-    while level < layout.full_scale {
+    // Grid: up to four lines each side of zero, at whole trolls, and the ply ticks.
+    let full = layout.full_scale(panel);
+    let grid = [400, 800, 1200, 2000]
+        .into_iter()
+        .find(|&s| full / s <= 4)
+        .unwrap_or(4000);
+    let mut level = grid;
+    while level < full {
         for s in [level, -level] {
             hline(image, left, width, layout.y(panel, s), GRID);
         }
-        level += 400;
+        level += grid;
     }
     let step = tick_step(n);
     let mut ply = 0;
@@ -192,7 +207,7 @@ fn draw_panel(
     }
     hline(image, left, width, zero, AXIS);
     rect(image, left, top, 1, height, AXIS);
-    let dwarfs = layout.full_scale / 100;
+    let dwarfs = full / 100;
     text(image, font, 12.0, 6, top as i32 - 2, &format!("+{dwarfs}"));
     text(image, font, 12.0, 14, zero as i32 - 7, "0");
     text(

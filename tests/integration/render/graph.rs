@@ -49,7 +49,7 @@ fn the_graph_shows_both_battles_with_axes_shading_captures_and_mistakes() {
     let img = decode(&png);
     let layout = GraphLayout::for_battles(&battles);
     assert_eq!((img.width(), img.height()), (WIDTH, layout.height()));
-    assert_eq!(layout.full_scale, 800);
+    assert_eq!(layout.scales, [800, 400]);
 
     for panel in 0..2 {
         let (left, top, width, height) = layout.plot(panel);
