@@ -487,9 +487,8 @@ impl<'a> Console<'a> {
         }
         Ok(s.analysis(place, Some(id))
             .await
-            .and_then(|answer| match answer {
-                AnalysisAnswer::Report(reply) => Ok(reply),
-                AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
+            .map(|answer| match answer {
+                AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => reply,
             }))
     }
 

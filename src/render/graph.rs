@@ -300,9 +300,8 @@ fn text(image: &mut RgbImage, font: &FontRef<'_>, px: f32, x: i32, y: i32, s: &s
             }
             let under = image.get_pixel_mut(px as u32, py as u32);
             let a = coverage.clamp(0.0, 1.0);
-            for k in 0..3 {
-                let mixed = under.0[k] as f32 * (1.0 - a) + INK[k] as f32 * a;
-                under.0[k] = mixed.round() as u8;
+            for (channel, ink) in under.0.iter_mut().zip(INK) {
+                *channel = (*channel as f32 * (1.0 - a) + ink as f32 * a).round() as u8;
             }
         });
     }
