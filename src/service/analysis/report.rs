@@ -61,7 +61,7 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
         let outcome = battle
             .result()
             .map(|r| battle_result_line(m.variant, number, &r))
-            .unwrap_or_else(|| format!("Battle {number} stopped"));
+            .unwrap_or_else(|| "unfinished when the match ended".to_string());
         lines.push(
             Text::new()
                 .strong(format!("Battle {number}"))
