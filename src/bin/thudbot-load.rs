@@ -7,7 +7,9 @@
 //! - whole moves through the service (validate, store, draw the board PNG) from `--clients`
 //!   concurrent clients: moves per second and latency; with `--computer-matches N`, while N
 //!   matches against the computer at level 5 are played alongside by the bot's own worker,
-//!   to show the searches do not slow the other players' commands.
+//!   to show the searches do not slow the other players' commands; with `--analyses N`, while
+//!   N finished matches of `--analysis-moves` moves are analysed by the bot's analysis worker
+//!   (one position at a time, as `discord::analysis::judging_worker` does).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,6 +47,12 @@ struct Args {
     /// Matches against the computer (level 5) played alongside the service phase.
     #[arg(long, default_value_t = 0)]
     computer_matches: u64,
+    /// Finished matches analysed alongside the service phase.
+    #[arg(long, default_value_t = 0)]
+    analyses: u64,
+    /// Moves of each match analysed alongside.
+    #[arg(long, default_value_t = 100)]
+    analysis_moves: usize,
 }
 
 const GUILD: GuildId = GuildId(1);
@@ -145,6 +153,69 @@ async fn computer_matches(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     worker.await?
+}
+
+/// Plays `n` matches of `moves` random moves in channels after `first`, ends them, asks for
+/// their analyses, then judges positions as the bot's worker does until `stop` is set.
+/// Returns the positions judged.
+async fn analyses(
+    ready: tokio::sync::oneshot::Sender<()>,
+    service: Arc<Service>,
+    first: u64,
+    n: u64,
+    moves: usize,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<usize> {
+    use std::sync::atomic::Ordering;
+    let mut rng = StdRng::seed_from_u64(11);
+    for channel in first..first + n {
+        start_match(&service, channel).await?;
+        let (a, b) = players(channel);
+        for _ in 0..moves {
+            let Some(m) = service.store().active_match_in(ChannelId(channel)).await? else {
+                break;
+            };
+            let who = if m.player_to_move() == Some(a.id) {
+                &a
+            } else {
+                &b
+            };
+            let legal = m.game.current_battle().position().legal_moves();
+            let Some(mv) = legal.choose(&mut rng) else {
+                break;
+            };
+            let request = MoveRequest::Notation(mv.to_string());
+            service
+                .play(place(channel), who, &request)
+                .await
+                .map_err(|e| anyhow::anyhow!("move {mv}: {e:?}"))?;
+        }
+        if service
+            .store()
+            .active_match_in(ChannelId(channel))
+            .await?
+            .is_some()
+        {
+            service
+                .resign(place(channel), &a, None)
+                .await
+                .map_err(|e| anyhow::anyhow!("resign: {e:?}"))?;
+        }
+        service
+            .analysis(place(channel), None)
+            .await
+            .map_err(|e| anyhow::anyhow!("analysis: {e:?}"))?;
+    }
+    let _ = ready.send(());
+    let mut judged = 0;
+    while !stop.load(Ordering::Relaxed) {
+        match service.analyse_some(1).await {
+            Ok(0) => tokio::time::sleep(Duration::from_millis(20)).await,
+            Ok(k) => judged += k,
+            Err(e) => return Err(anyhow::anyhow!("analysis: {e}")),
+        }
+    }
+    Ok(judged)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -272,6 +343,23 @@ async fn main() -> anyhow::Result<()> {
             stop.clone(),
         ))
     });
+    let (ready_tx, ready) = tokio::sync::oneshot::channel();
+    let ready = (args.analyses > 0).then_some(ready);
+    let analysed = (args.analyses > 0).then(|| {
+        tokio::spawn(analyses(
+            ready_tx,
+            service.clone(),
+            args.matches + args.computer_matches + 1,
+            args.analyses,
+            args.analysis_moves,
+            stop.clone(),
+        ))
+    });
+    // The analyses' matches are played first, so the service phase runs beside the judging
+    // alone.
+    if let Some(ready) = ready {
+        ready.await?;
+    }
     let began = Instant::now();
     let mut tasks = Vec::new();
     for client in 0..args.clients.max(1) {
@@ -338,6 +426,14 @@ async fn main() -> anyhow::Result<()> {
         println!(
             "alongside: {} matches against the computer at level 5, {played} computer moves played in {:.1} s",
             args.computer_matches,
+            wall.as_secs_f64()
+        );
+    }
+    if let Some(analysed) = analysed {
+        let judged = analysed.await??;
+        println!(
+            "alongside: {} finished matches analysed, {judged} positions judged in {:.1} s",
+            args.analyses,
             wall.as_secs_f64()
         );
     }

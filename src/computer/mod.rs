@@ -12,6 +12,7 @@
 //! assert!(start.legal_moves().contains(&mv));
 //! ```
 
+pub mod analysis;
 mod assessment;
 pub mod baseline;
 mod candidates;

@@ -3,6 +3,7 @@
 //! up by name on first use; everyone may press buttons with `/thud press button:<label>` and
 //! act as a moderator, since the console is the operator's own table.
 
+mod analysis;
 mod line;
 
 pub use line::{parse, Line, LineError};
@@ -16,8 +17,8 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use crate::game::Variant;
 use crate::render::Theme;
 use crate::service::{
-    Action, Actor, Button, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service,
-    ServiceError, Verb,
+    Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope, MoveRequest, Place,
+    Reply, Service, ServiceError, Verb,
 };
 use crate::store::{
     BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, SideChoice, UserId,
@@ -86,7 +87,11 @@ impl<'a> Console<'a> {
             Ok(a) => a,
             Err(e) => return writeln!(out, "! {}", e.player_message()),
         };
-        let result = self.dispatch(&line, place, &actor).await;
+        let result = match self.analysis_wanted(&line, place) {
+            Some(Ok(id)) => self.analyse(place, &actor, id, out).await?,
+            Some(Err(e)) => Err(e),
+            None => self.dispatch(&line, place, &actor).await,
+        };
         match result {
             Ok(reply) => self.print(place, Some(&actor), &reply, out).await?,
             Err(e) => {
@@ -384,6 +389,11 @@ impl<'a> Console<'a> {
             Action::Resume(id) => s.resume(place, actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
             Action::Rematch(id) => s.rematch(place, actor, id, None).await,
+            // Normally taken before dispatch (see `analysis_wanted`), which judges and prints
+            // as it goes; here it says where the analysis stands.
+            Action::Analyse(id) => match s.analysis(place, Some(id)).await? {
+                AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
+            },
         }
     }
 
@@ -519,6 +529,7 @@ pub fn help() -> String {
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
          vacation start [days:<n>] | vacation end\n\
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
+         analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")

@@ -2,6 +2,7 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::analysis::analysis;
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
@@ -33,6 +34,7 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "history",
         "record",
         "replay",
+        "analysis",
         "settings",
         "vacation",
         "rules",

@@ -2,6 +2,7 @@
 //! serenity and poise. It holds no game logic: every command reads its options, asks the
 //! service, and posts the [`Reply`](crate::service::Reply) it gets back.
 
+mod analysis;
 mod answer;
 mod autocomplete;
 mod buttons;
@@ -244,6 +245,12 @@ pub async fn start(
             stopped.clone(),
         )),
         tokio::spawn(computer_worker(service.clone(), stopped.clone())),
+        tokio::spawn(analysis::judging_worker(service.clone(), stopped.clone())),
+        tokio::spawn(analysis::progress_worker(
+            service.clone(),
+            client.http.clone(),
+            stopped.clone(),
+        )),
         tokio::spawn(delivery::delivery_worker(
             service,
             delivery::Discord {

@@ -8,6 +8,7 @@
 mod assets;
 mod canvas;
 mod encode;
+pub mod graph;
 pub mod layout;
 mod picture;
 mod replay;

@@ -273,7 +273,7 @@ impl Service {
     }
 
     /// Runs the computer's `work` on a blocking thread, once one of the search places is free.
-    async fn think<T: Send + 'static>(
+    pub(super) async fn think<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {

@@ -6,6 +6,7 @@
 //! Nothing here knows of Discord: the same service runs the bot and the offline console.
 
 mod agreement;
+mod analysis;
 mod board;
 mod challenges;
 mod clock;
@@ -29,6 +30,7 @@ mod timekeeping;
 mod trouble;
 mod vacation;
 
+pub use analysis::{progress_text, AnalysisAnswer};
 pub use challenges::ChallengeOptions;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use delivery::{BoardShot, Delivery, DeliveryFailure, NoticeBody, NoticeKind};
@@ -182,7 +184,13 @@ pub struct Service {
     /// Woken whenever it may be the computer's move, so its worker need not wait.
     computer_signal: Arc<tokio::sync::Notify>,
     /// Bounds the computer's searches running at once, so they never take every core.
+    /// Analyses judge under the same permits, so their searches and the computer's together
+    /// keep within that bound.
     thinking: Arc<tokio::sync::Semaphore>,
+    /// How hard an analysis looks at each position.
+    analysis_budget: crate::computer::analysis::Budget,
+    /// Woken whenever an analysis is asked for.
+    analysis_signal: Arc<tokio::sync::Notify>,
 }
 
 impl Service {
@@ -200,7 +208,16 @@ impl Service {
             outbox_signal: Arc::new(tokio::sync::Notify::new()),
             computer_signal: Arc::new(tokio::sync::Notify::new()),
             thinking: Arc::new(tokio::sync::Semaphore::new(computer::searches_at_once())),
+            analysis_budget: crate::computer::analysis::Budget::STANDARD,
+            analysis_signal: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// The same service judging each position of an analysis under `budget` (tests and
+    /// benchmarks shrink it).
+    pub fn with_analysis_budget(mut self, budget: crate::computer::analysis::Budget) -> Service {
+        self.analysis_budget = budget;
+        self
     }
 
     /// Notified whenever it may be the computer's move in some match.

@@ -48,6 +48,8 @@ pub enum Action {
     AbortUnreachable(MatchId),
     /// Challenge the other player of a finished match again, the roles swapped.
     Rematch(MatchId),
+    /// Show (asking for it first if needed) the analysis of a finished match.
+    Analyse(MatchId),
 }
 
 impl Action {
@@ -65,6 +67,7 @@ impl Action {
             Action::Resume(m) => format!("thud:resume:{m}"),
             Action::AbortUnreachable(m) => format!("thud:stop:{m}"),
             Action::Rematch(m) => format!("thud:rematch:{m}"),
+            Action::Analyse(m) => format!("thud:analyse:{m}"),
         }
     }
 
@@ -99,6 +102,7 @@ impl Action {
             ("resume", None) => Action::Resume(MatchId(first)),
             ("stop", None) => Action::AbortUnreachable(MatchId(first)),
             ("rematch", None) => Action::Rematch(MatchId(first)),
+            ("analyse", None) => Action::Analyse(MatchId(first)),
             _ => return None,
         })
     }
@@ -211,9 +215,12 @@ pub fn message_link(guild: GuildId, channel: ChannelId, message: u64) -> String 
     format!("https://discord.com/channels/{guild}/{channel}/{message}")
 }
 
-/// `reply`, announcing the end of match `id`, with a button to play it again.
+/// `reply`, announcing the end of match `id`, with a button to play it again and one to
+/// look back at it with the engine.
 pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
-    reply.button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
+    reply
+        .button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
+        .button(Action::Analyse(id), "Analyse", ButtonStyle::Secondary)
 }
 
 #[cfg(test)]
@@ -238,6 +245,7 @@ mod tests {
             Action::Resume(MatchId(4)),
             Action::AbortUnreachable(MatchId(5)),
             Action::Rematch(MatchId(6)),
+            Action::Analyse(MatchId(7)),
         ];
         for a in actions {
             assert!(a.custom_id().len() <= 100);

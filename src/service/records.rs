@@ -11,7 +11,11 @@ use crate::store::{MatchId, StoredMatch};
 
 impl Service {
     /// The match `id` of this server, or the latest one played in this channel.
-    async fn match_for_record(&self, place: Place, id: Option<MatchId>) -> Result<StoredMatch> {
+    pub(super) async fn match_for_record(
+        &self,
+        place: Place,
+        id: Option<MatchId>,
+    ) -> Result<StoredMatch> {
         let id = match id {
             Some(id) => id,
             None => match self.store.latest_match_in(place.channel).await? {

@@ -142,6 +142,9 @@ pub enum Refusal {
     RematchOfStopped(MatchId),
     NeedsNoResuming(MatchId),
     StopOnlyUnreachable(MatchId),
+    /// Analysis is for finished matches only, so nobody can consult it while playing.
+    AnalysisDuringPlay(MatchId),
+    NothingToAnalyse(MatchId),
 
     // ----- settings and vacations --------------------------------------------------------
     NotABoardStyle {
@@ -255,6 +258,8 @@ impl Refusal {
                 .plain("."),
             NeedsNoResuming(id) => format!("Match #{id} needs no resuming: the bot can reach its channel.").into(),
             StopOnlyUnreachable(id) => format!("Match #{id} can only be stopped this way while the bot cannot reach its channel. Resign or ask a moderator instead.").into(),
+            AnalysisDuringPlay(id) => format!("Match #{id} is still in play. It can be analysed once it is over, so that nobody can consult the engine during a match.").into(),
+            NothingToAnalyse(id) => format!("Match #{id} has no moves to analyse.").into(),
 
             NotABoardStyle { given } => Text::new().code(given).plain(" is not a board style; choose full or brief."),
             NotATheme { given } => Text::new().code(given).plain(" is not a theme; choose default or high-contrast."),

@@ -5,6 +5,7 @@
 //! place concurrency is decided, so two submissions of the same turn are taken one at a time
 //! and the second sees the first's result. The unique `(battle, ply)` key backs it up.
 
+mod analyses;
 mod challenges;
 mod clocks;
 mod computer;
@@ -26,6 +27,7 @@ pub mod scratch;
 mod summaries;
 mod vacations;
 
+pub use analyses::{AnalysisStatus, StoredJudgement};
 pub use challenges::{Challenge, ChallengeState, NewChallenge, SideChoice};
 pub use clocks::{DueReminder, TurnClock};
 pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};

@@ -6,7 +6,11 @@ use std::process::{Command, Stdio};
 use crate::common::TempDir;
 use thudbot::store::ScratchDatabase;
 
-fn run_console(db: &ScratchDatabase, dir: &TempDir, input: &str) -> (String, String, bool) {
+pub(crate) fn run_console(
+    db: &ScratchDatabase,
+    dir: &TempDir,
+    input: &str,
+) -> (String, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_thudbot"))
         .arg("local")
         .arg("--pictures")

@@ -45,6 +45,7 @@ async fn a_whole_match_is_played_through_discord() {
             "history",
             "record",
             "replay",
+            "analysis",
             "settings",
             "vacation",
             "rules",

@@ -9,13 +9,16 @@ mod rules_support;
 mod support;
 
 mod after_a_match;
+mod analysis;
 mod classic_brute;
 mod computer;
 mod computer_matches;
 mod console;
+mod console_analysis;
 mod database;
 mod delivery;
 mod discord;
+mod discord_analysis;
 mod discord_away;
 mod discord_computer;
 mod discord_delivery;

@@ -5,6 +5,7 @@
 mod board;
 mod command;
 mod docs;
+mod graph;
 mod replay;
 mod text_board;
 

@@ -1,0 +1,251 @@
+//! A look back at a battle: every position judged by the full search at a fixed budget, the
+//! score ply by ply from the dwarfs' side, and what each move cost the side that played it.
+//!
+//! Judging a position is the expensive part (one search each) and the only part a caller
+//! stores: [`judge`] one position at a time (so the work can stop and resume anywhere), then
+//! [`review`] turns the judgements and the moves into costs, which is instant.
+
+use std::time::Duration;
+
+use crate::game::{Move, Position, Side};
+
+use super::evaluation::{final_value, WIN};
+use super::level::Settings;
+
+/// How hard each position is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The search stops after visiting this many positions: the same budget gives the same
+    /// judgement on any machine.
+    pub nodes: u64,
+    /// ... or after this long, whichever comes first, so a loaded machine still finishes.
+    pub time: Duration,
+}
+
+impl Budget {
+    /// The budget the bot analyses with: about a quarter of a second of one core, so a
+    /// battle of 150 plies takes well under a minute (see docs/analysis.md).
+    pub const STANDARD: Budget = Budget {
+        nodes: 120_000,
+        time: Duration::from_millis(350),
+    };
+}
+
+/// What the search thinks of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// From the dwarfs' side, in hundredths of a dwarf (a troll is 400); a won or lost Koom
+    /// Valley battle is ±[`DECIDED`].
+    pub score: i32,
+    /// The move the search would play; `None` when the position has no legal move.
+    pub best: Option<Move>,
+    /// The deepest full iteration of the search.
+    pub depth: u8,
+    /// Positions the search visited.
+    pub nodes: u64,
+}
+
+/// The score of a battle decided by force (a Koom Valley objective in sight).
+pub const DECIDED: i32 = 10_000;
+
+/// Judges `position` under `budget`.
+pub fn judge(position: &Position, budget: &Budget) -> Judgement {
+    if let Some(winner) = position.objective_reached() {
+        return Judgement {
+            score: for_dwarfs(winner, DECIDED),
+            best: None,
+            depth: 0,
+            nodes: 0,
+        };
+    }
+    let settings = Settings {
+        depth: 32,
+        time: budget.time,
+        nodes: budget.nodes.max(1),
+        temperature: 0,
+        plain_evaluation: false,
+    };
+    match super::think(position, &settings, 0) {
+        None => Judgement {
+            score: final_value(position),
+            best: None,
+            depth: 0,
+            nodes: 0,
+        },
+        Some(thought) => {
+            let score = match position.side_to_move() {
+                Side::Dwarfs => thought.score,
+                Side::Trolls => -thought.score,
+            };
+            Judgement {
+                score: tame(score),
+                best: Some(thought.best),
+                depth: thought.depth,
+                nodes: thought.nodes,
+            }
+        }
+    }
+}
+
+/// Search scores of forced Koom Valley wins (30,000 less the distance) become ±[`DECIDED`].
+fn tame(score: i32) -> i32 {
+    if score.abs() > WIN - 1_000 {
+        DECIDED * score.signum()
+    } else {
+        score.clamp(-DECIDED + 1, DECIDED - 1)
+    }
+}
+
+fn for_dwarfs(side: Side, value: i32) -> i32 {
+    match side {
+        Side::Dwarfs => value,
+        Side::Trolls => -value,
+    }
+}
+
+/// One move of a battle, looked back at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveReview {
+    /// The move's number in the battle, from 1.
+    pub ply: usize,
+    pub side: Side,
+    pub played: Move,
+    /// What the search preferred before the move; `None` when it agrees with the move played.
+    pub better: Option<Move>,
+    /// What the move cost the side that played it, in hundredths of a dwarf (0 or more).
+    pub cost: i32,
+    /// The score before and after the move, from the dwarfs' side.
+    pub before: i32,
+    pub after: i32,
+    /// Pieces the move captured.
+    pub captures: usize,
+}
+
+/// Reviews the moves of a battle from its `start`, given a judgement of every position
+/// (`judgements[i]` of the position after `i` moves, so one more than there are moves).
+/// Moves without both judgements are left out.
+pub fn review(start: &Position, moves: &[Move], judgements: &[Judgement]) -> Vec<MoveReview> {
+    let mut reviews = Vec::with_capacity(moves.len());
+    let mut position = start.clone();
+    for (i, mv) in moves.iter().enumerate() {
+        let side = position.side_to_move();
+        position.make(mv);
+        let (Some(before), Some(after)) = (judgements.get(i), judgements.get(i + 1)) else {
+            break;
+        };
+        let agreed = before.best == Some(*mv);
+        let lost = for_dwarfs(side, before.score - after.score);
+        // The move the search itself prefers costs nothing: a deeper look afterwards is no
+        // fault of the player's.
+        let cost = if agreed { 0 } else { lost.max(0) };
+        reviews.push(MoveReview {
+            ply: i + 1,
+            side,
+            played: *mv,
+            better: before.best.filter(|_| !agreed && cost > 0),
+            cost,
+            before: before.score,
+            after: after.score,
+            captures: mv.captured().len(),
+        });
+    }
+    reviews
+}
+
+/// The costliest moves of `side`, worst first, at least `threshold` each, at most `limit`.
+pub fn mistakes(
+    reviews: &[MoveReview],
+    side: Side,
+    threshold: i32,
+    limit: usize,
+) -> Vec<MoveReview> {
+    let mut found: Vec<MoveReview> = reviews
+        .iter()
+        .filter(|r| r.side == side && r.cost >= threshold && r.better.is_some())
+        .copied()
+        .collect();
+    found.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.ply.cmp(&b.ply)));
+    found.truncate(limit);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Battle, MoveText};
+
+    /// Trolls to move; a line of three dwarfs on column H reaches H5 to H7, so the troll on
+    /// I6 stepping onto H7 is hurled and lost.
+    const PLANTED: &str = "5/7/9/3T7/13/15/15/7R7/15/8T6/13/5d5/4d4/3d3/5 t";
+
+    fn planted() -> Position {
+        PLANTED.parse().expect("the planted position reads")
+    }
+
+    fn play(position: &Position, text: &str) -> Move {
+        let mut battle = Battle::from_position(position.clone());
+        let text: MoveText = text.parse().expect("move text");
+        battle.play(&text).expect("legal")
+    }
+
+    #[test]
+    fn the_planted_position_is_what_the_test_says() {
+        let p = planted();
+        assert_eq!(p.side_to_move(), Side::Trolls);
+        assert_eq!(p.trolls().len(), 2);
+        assert_eq!(p.dwarfs().len(), 3);
+        let blunder = play(&p, "TI6-H7");
+        let after = p.after(&blunder);
+        let hurl = play(&after, "dH4-H7xH7");
+        assert_eq!(after.after(&hurl).trolls().len(), 1);
+    }
+
+    #[test]
+    fn a_troll_walked_into_a_hurl_is_the_trolls_worst_move_and_a_better_one_is_named() {
+        let start = planted();
+        let blunder = play(&start, "TI6-H7");
+        let after = start.after(&blunder);
+        let hurl = play(&after, "dH4-H7xH7");
+        let moves = [blunder, hurl];
+        let budget = Budget {
+            nodes: 20_000,
+            time: Duration::from_secs(5),
+        };
+        let mut position = start.clone();
+        let mut judgements = vec![judge(&position, &budget)];
+        for mv in &moves {
+            position.make(mv);
+            judgements.push(judge(&position, &budget));
+        }
+        let reviews = review(&start, &moves, &judgements);
+        assert_eq!(reviews.len(), 2);
+        let first = reviews[0];
+        assert_eq!(first.side, Side::Trolls);
+        assert!(first.cost >= 250, "{first:?}");
+        let better = first.better.expect("a better move is named");
+        assert_ne!(better, blunder);
+        // The better move keeps the troll: after it, no hurl takes one.
+        let saved = start.after(&better);
+        let mut replies = saved.legal_moves();
+        replies.retain(|m| !m.captured().is_empty());
+        assert!(replies.iter().all(|r| saved.after(r).trolls().len() == 2));
+        // The hurl was the dwarfs' best: it costs nothing.
+        assert_eq!(reviews[1].cost, 0, "{:?}", reviews[1]);
+        assert_eq!(reviews[1].captures, 1);
+        let worst = mistakes(&reviews, Side::Trolls, 100, 3);
+        assert_eq!(worst.len(), 1);
+        assert_eq!(worst[0].played, blunder);
+        assert!(mistakes(&reviews, Side::Dwarfs, 100, 3).is_empty());
+    }
+
+    #[test]
+    fn a_finished_position_is_judged_by_the_rules() {
+        // Trolls to move with no troll left: the battle is over, dwarfs ahead by 3.
+        let over: Position = "5/7/9/11/13/15/15/7R7/15/15/13/5d5/4d4/3d3/5 t"
+            .parse()
+            .expect("reads");
+        let j = judge(&over, &Budget::STANDARD);
+        assert_eq!(j.best, None);
+        assert_eq!(j.score, 300);
+    }
+}

@@ -1,0 +1,122 @@
+//! Asking for a match's analysis, and where it stands.
+
+use super::super::error::{refuse, Result};
+use super::super::outcome::Reply;
+use super::super::refusal::Refusal;
+use super::super::text::Text;
+use super::super::{Place, Service};
+use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
+
+/// The answer to a request for an analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalysisAnswer {
+    /// The analysis is finished: its report.
+    Report(Reply),
+    /// The analysis is under way. `reply` says so; when no message shows its progress yet,
+    /// `show_progress` asks the front-end to post one (and tell the service where).
+    UnderWay {
+        reply: Reply,
+        match_id: MatchId,
+        status: AnalysisStatus,
+        show_progress: bool,
+    },
+}
+
+impl Service {
+    /// The analysis of match `id` (the latest in this channel by default): its report when
+    /// finished, else where it stands, asking for it first if nobody had.
+    pub async fn analysis(&self, place: Place, id: Option<MatchId>) -> Result<AnalysisAnswer> {
+        let m = self.match_for_record(place, id).await?;
+        if m.state == MatchState::Active {
+            return refuse(Refusal::AnalysisDuringPlay(m.id));
+        }
+        let positions = positions_of(&m);
+        if positions == 0 {
+            return refuse(Refusal::NothingToAnalyse(m.id));
+        }
+        let status = self
+            .store
+            .request_analysis(m.id, positions, self.analysis_budget.nodes, self.now())
+            .await?;
+        if status.finished_at.is_some() {
+            return Ok(AnalysisAnswer::Report(self.analysis_report(&m).await?));
+        }
+        self.analysis_signal.notify_one();
+        let show_progress = status.progress.is_none();
+        let text = if show_progress {
+            progress_text(&status)
+        } else {
+            progress_text(&status)
+                .plain(" Its progress is shown in the message the bot edits as it goes.")
+        };
+        Ok(AnalysisAnswer::UnderWay {
+            reply: Reply::private(text),
+            match_id: m.id,
+            status,
+            show_progress,
+        })
+    }
+
+    /// The message `message` in `channel` shows the progress of match `id`'s analysis; false
+    /// when another message already does (this one may then be left as it is).
+    pub async fn analysis_shown_in(
+        &self,
+        id: MatchId,
+        channel: ChannelId,
+        message: u64,
+    ) -> Result<bool> {
+        Ok(self
+            .store
+            .set_analysis_message(id, channel, message)
+            .await?)
+    }
+
+    /// Notified whenever an analysis is asked for, so the worker need not wait for its round.
+    pub fn analysis_signal(&self) -> std::sync::Arc<tokio::sync::Notify> {
+        self.analysis_signal.clone()
+    }
+}
+
+/// "Analysing match #3: 40 of 212 positions judged (18 %)."
+pub fn progress_text(status: &AnalysisStatus) -> Text {
+    let percent = status.judged as u64 * 100 / status.positions.max(1) as u64;
+    Text::new()
+        .strong(format!("Analysing match #{}", status.match_id))
+        .plain(format!(
+            ": {} of {} positions judged ({percent} %).",
+            status.judged.min(status.positions),
+            status.positions
+        ))
+}
+
+/// Positions to judge: every position of every battle that has moves.
+pub(super) fn positions_of(m: &StoredMatch) -> u32 {
+    m.game
+        .battles()
+        .iter()
+        .filter(|b| !b.moves().is_empty())
+        .map(|b| b.moves().len() as u32 + 1)
+        .sum()
+}
+
+impl Service {
+    /// The analyses whose progress message has something new to show.
+    pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
+        Ok(self.store.analyses_to_show().await?)
+    }
+
+    /// The progress message of match `id`'s analysis now says `judged` positions.
+    pub async fn analysis_progress_shown(&self, id: MatchId, judged: u32) -> Result<()> {
+        Ok(self.store.analysis_shown(id, judged).await?)
+    }
+
+    /// Claims the showing of match `id`'s finished report: true for exactly one caller.
+    pub async fn claim_analysis_report(&self, id: MatchId) -> Result<bool> {
+        Ok(self.store.claim_report(id, self.now()).await?)
+    }
+
+    /// The report could not be shown: a later round tries again.
+    pub async fn unclaim_analysis_report(&self, id: MatchId) -> Result<()> {
+        Ok(self.store.unclaim_report(id).await?)
+    }
+}

@@ -1,0 +1,278 @@
+//! Analyses of finished matches: the request, the lease of the process judging it, each
+//! position's judgement, and the Discord message showing its progress.
+//!
+//! Two processes never judge the same match at once: a process claims a match by setting
+//! `busy_until` (a lease, renewed with every judgement it saves) on a row no live lease holds.
+//! A judgement is saved once (`ON CONFLICT DO NOTHING` on its key), so even a process whose
+//! lease ran out while it thought cannot store a position twice.
+
+use chrono::{DateTime, Utc};
+
+use super::error::Result;
+use super::ids::{ChannelId, MatchId};
+use super::Store;
+
+/// Where an analysis stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisStatus {
+    pub match_id: MatchId,
+    /// Positions to judge in all.
+    pub positions: u32,
+    /// Positions judged so far.
+    pub judged: u32,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The message showing its progress, once one was posted.
+    pub progress: Option<(ChannelId, u64)>,
+    /// How far the progress message has been told.
+    pub shown: u32,
+    pub reported_at: Option<DateTime<Utc>>,
+}
+
+/// One stored judgement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredJudgement {
+    pub battle: u8,
+    /// The position after this many moves of the battle.
+    pub ply: u32,
+    /// From the dwarfs' side, in hundredths of a dwarf.
+    pub score: i32,
+    /// The move the search prefers, in notation.
+    pub best: Option<String>,
+    pub depth: u8,
+}
+
+impl Store {
+    /// Asks for match `id`'s analysis of `positions` positions, unless it was asked for
+    /// already; returns where it stands.
+    pub async fn request_analysis(
+        &self,
+        id: MatchId,
+        positions: u32,
+        budget_nodes: u64,
+        now: DateTime<Utc>,
+    ) -> Result<AnalysisStatus> {
+        sqlx::query!(
+            "INSERT INTO analyses (match_id, positions, budget_nodes, requested_at)
+             VALUES ($1, $2, $3, $4) ON CONFLICT (match_id) DO NOTHING",
+            id.db(),
+            positions as i32,
+            budget_nodes.min(i64::MAX as u64) as i64,
+            now,
+        )
+        .execute(&self.pool)
+        .await?;
+        match self.analysis_status(id).await? {
+            Some(status) => Ok(status),
+            None => Err(super::StoreError::Corrupt(format!(
+                "the analysis of match {id} vanished as it was asked for"
+            ))),
+        }
+    }
+
+    /// Where the analysis of match `id` stands, if it was ever asked for.
+    pub async fn analysis_status(&self, id: MatchId) -> Result<Option<AnalysisStatus>> {
+        let row = sqlx::query!(
+            r#"SELECT a.positions, a.finished_at, a.progress_channel, a.progress_message,
+                      a.shown_positions, a.reported_at,
+                      (SELECT count(*) FROM analysis_positions p WHERE p.match_id = a.match_id)
+                          AS "judged!"
+               FROM analyses a WHERE a.match_id = $1"#,
+            id.db()
+        )
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| AnalysisStatus {
+            match_id: id,
+            positions: r.positions as u32,
+            judged: r.judged as u32,
+            finished_at: r.finished_at,
+            progress: r
+                .progress_channel
+                .zip(r.progress_message)
+                .map(|(c, m)| (ChannelId::from_db(c), m as u64)),
+            shown: r.shown_positions as u32,
+            reported_at: r.reported_at,
+        }))
+    }
+
+    /// Claims the longest-waiting unfinished analysis that no process holds, holding it until
+    /// `busy_until`.
+    pub async fn claim_analysis(
+        &self,
+        now: DateTime<Utc>,
+        busy_until: DateTime<Utc>,
+    ) -> Result<Option<MatchId>> {
+        Ok(sqlx::query_scalar!(
+            r#"UPDATE analyses SET busy_until = $2
+               WHERE match_id = (
+                   SELECT match_id FROM analyses
+                   WHERE finished_at IS NULL AND (busy_until IS NULL OR busy_until <= $1)
+                   ORDER BY requested_at, match_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                 AND (busy_until IS NULL OR busy_until <= $1)
+               RETURNING match_id AS "id: MatchId""#,
+            now,
+            busy_until,
+        )
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Lets go of a claimed analysis, unfinished, so any process may take it on at once.
+    pub async fn release_analysis(&self, id: MatchId) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET busy_until = NULL WHERE match_id = $1",
+            id.db()
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The judgements stored for match `id`, by battle and ply.
+    pub async fn judgements(&self, id: MatchId) -> Result<Vec<StoredJudgement>> {
+        let rows = sqlx::query!(
+            "SELECT battle, ply, score, best, depth FROM analysis_positions
+             WHERE match_id = $1 ORDER BY battle, ply",
+            id.db()
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| StoredJudgement {
+                battle: r.battle as u8,
+                ply: r.ply as u32,
+                score: r.score,
+                best: r.best,
+                depth: r.depth.clamp(0, 255) as u8,
+            })
+            .collect())
+    }
+
+    /// Saves a judgement of match `id` (a second save of the same position is ignored) and
+    /// renews the lease; false when the position had been judged already.
+    pub async fn save_judgement(
+        &self,
+        id: MatchId,
+        judgement: &StoredJudgement,
+        busy_until: DateTime<Utc>,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let saved = sqlx::query!(
+            "INSERT INTO analysis_positions (match_id, battle, ply, score, best, depth)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            id.db(),
+            i16::from(judgement.battle),
+            judgement.ply as i32,
+            judgement.score,
+            judgement.best,
+            i16::from(judgement.depth),
+        )
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        sqlx::query!(
+            "UPDATE analyses SET busy_until = $2 WHERE match_id = $1 AND finished_at IS NULL",
+            id.db(),
+            busy_until,
+        )
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(saved)
+    }
+
+    /// Marks the analysis of match `id` finished, once every position is judged.
+    pub async fn finish_analysis(&self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET finished_at = coalesce(finished_at, $2), busy_until = NULL
+             WHERE match_id = $1",
+            id.db(),
+            now,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Remembers the message showing the analysis's progress, unless one was posted already;
+    /// false then.
+    pub async fn set_analysis_message(
+        &self,
+        id: MatchId,
+        channel: ChannelId,
+        message: u64,
+    ) -> Result<bool> {
+        Ok(sqlx::query!(
+            "UPDATE analyses SET progress_channel = $2, progress_message = $3
+             WHERE match_id = $1 AND progress_message IS NULL",
+            id.db(),
+            channel.db(),
+            message as i64,
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// The analyses whose progress message has something new to show: more positions judged
+    /// than it says, or the analysis finished and not yet reported.
+    pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
+        let ids = sqlx::query_scalar!(
+            r#"SELECT a.match_id AS "id: MatchId" FROM analyses a
+               WHERE a.progress_message IS NOT NULL AND a.reported_at IS NULL
+                 AND (a.finished_at IS NOT NULL OR a.shown_positions <
+                      (SELECT count(*) FROM analysis_positions p WHERE p.match_id = a.match_id))
+               ORDER BY a.requested_at LIMIT 20"#
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut found = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(status) = self.analysis_status(id).await? {
+                found.push(status);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The progress message now says `shown` positions.
+    pub async fn analysis_shown(&self, id: MatchId, shown: u32) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET shown_positions = greatest(shown_positions, $2) WHERE match_id = $1",
+            id.db(),
+            shown as i32,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Claims the report of a finished analysis for its progress message: true for exactly
+    /// one caller, who then shows it (or gives it back with [`Store::unclaim_report`]).
+    pub async fn claim_report(&self, id: MatchId, now: DateTime<Utc>) -> Result<bool> {
+        Ok(sqlx::query!(
+            "UPDATE analyses SET reported_at = $2
+             WHERE match_id = $1 AND reported_at IS NULL AND finished_at IS NOT NULL",
+            id.db(),
+            now,
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// The report could not be shown: another round tries again.
+    pub async fn unclaim_report(&self, id: MatchId) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET reported_at = NULL WHERE match_id = $1",
+            id.db()
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}

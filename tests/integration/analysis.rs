@@ -1,0 +1,249 @@
+//! Analysis of finished matches through the service and the store: refused while a match is
+//! in play, judged once whatever the number of processes, resumed after a restart, and
+//! reported with the graph and the players' mistakes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::common::{alice, bob, ok, place, refusal, service, TestService};
+use thudbot::computer::analysis::Budget;
+use thudbot::render::Renderer;
+use thudbot::service::{
+    AnalysisAnswer, ChallengeOptions, MoveRequest, Refusal, Reply, Service, ServiceConfig,
+    ServiceError,
+};
+use thudbot::store::{ChannelId, MatchId, SideChoice, Store};
+
+/// A budget small enough for tests, and the same on any machine (the node limit comes first).
+pub(crate) const TINY: Budget = Budget {
+    nodes: 1_500,
+    time: Duration::from_secs(5),
+};
+
+/// A second process: another service over the same database.
+fn another_process(test: &TestService) -> Service {
+    Service::new(
+        Store::new(test.db.pool().clone()),
+        Arc::new(Renderer::new()),
+        test.clock.clone(),
+        ServiceConfig::default(),
+    )
+    .with_analysis_budget(TINY)
+}
+
+/// alice (dwarfs) plays bob in channel 1: `moves` in battle 1, then bob resigns.
+pub(crate) async fn finished_match(service: &Service, moves: &[&str]) -> MatchId {
+    let at = place(1);
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        ..ChallengeOptions::default()
+    };
+    ok(service.challenge(at, &alice(), &bob(), &options).await);
+    ok(service.accept(at, &bob(), None, None).await);
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        ok(service
+            .play(at, &who, &MoveRequest::Notation(mv.to_string()))
+            .await);
+    }
+    ok(service.resign(at, &bob(), None).await);
+    service
+        .store()
+        .latest_match_in(ChannelId(1))
+        .await
+        .unwrap()
+        .expect("a match")
+}
+
+fn analysis(result: Result<AnalysisAnswer, ServiceError>) -> AnalysisAnswer {
+    result.unwrap_or_else(|e| panic!("expected an answer, got {e:?}"))
+}
+
+fn refused(result: Result<AnalysisAnswer, ServiceError>) -> Refusal {
+    refusal(result.map(|_| Reply::default()))
+}
+
+fn report(answer: AnalysisAnswer) -> Reply {
+    match answer {
+        AnalysisAnswer::Report(reply) => reply,
+        other => panic!("expected the report, got {other:?}"),
+    }
+}
+
+/// dA7-F7 walks a dwarf up to the trolls, and a troll takes it.
+const GIVEN_AWAY: [&str; 4] = ["dA7-F7", "TG8-F8xF7", "dO7-O8", "TF8-F9"];
+
+#[tokio::test]
+async fn analysis_is_refused_while_the_match_is_in_play_and_without_moves() {
+    let test = service().await;
+    let at = place(1);
+    let options = ChallengeOptions {
+        side: Some(SideChoice::Dwarfs),
+        ..ChallengeOptions::default()
+    };
+    ok(test.challenge(at, &alice(), &bob(), &options).await);
+    ok(test.accept(at, &bob(), None, None).await);
+    let id = test
+        .store()
+        .latest_match_in(ChannelId(1))
+        .await
+        .unwrap()
+        .unwrap();
+    ok(test
+        .play(at, &alice(), &MoveRequest::Notation("dA7-F7".into()))
+        .await);
+    let during = refused(test.analysis(at, Some(id)).await);
+    assert_eq!(during, Refusal::AnalysisDuringPlay(id));
+    assert!(during.to_string().contains("still in play"), "{during}");
+    // Nothing was asked for: the refusal changed nothing.
+    assert_eq!(test.store().analysis_status(id).await.unwrap(), None);
+    assert_eq!(
+        refused(test.analysis(at, Some(MatchId(999))).await),
+        Refusal::NotOnThisServer(MatchId(999))
+    );
+
+    // A match resigned before any move has nothing to analyse.
+    ok(test.resign(at, &bob(), None).await);
+    let at2 = place(2);
+    ok(test.challenge(at2, &alice(), &bob(), &options).await);
+    ok(test.accept(at2, &bob(), None, None).await);
+    ok(test.resign(at2, &alice(), None).await);
+    let empty = test
+        .store()
+        .latest_match_in(ChannelId(2))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        refused(test.analysis(at2, Some(empty)).await),
+        Refusal::NothingToAnalyse(empty)
+    );
+}
+
+#[tokio::test]
+async fn progress_and_judgements_survive_a_restart_and_nothing_is_judged_twice() {
+    let test = service().await;
+    let first = another_process(&test);
+    let id = finished_match(&first, &GIVEN_AWAY).await;
+    let at = place(1);
+    let AnalysisAnswer::UnderWay {
+        status,
+        show_progress,
+        reply,
+        ..
+    } = analysis(first.analysis(at, None).await)
+    else {
+        panic!("a fresh analysis is under way")
+    };
+    assert!(show_progress);
+    assert!(reply.private);
+    assert_eq!((status.judged, status.positions), (0, 5));
+    assert!(reply.text.contains("0 of 5 positions"), "{}", reply.text);
+
+    assert_eq!(first.analyse_some(2).await.unwrap(), 2);
+    drop(first);
+
+    // After the restart, asking again shows the progress kept, and the work resumes there.
+    let second = another_process(&test);
+    let AnalysisAnswer::UnderWay { status, .. } = analysis(second.analysis(at, Some(id)).await)
+    else {
+        panic!("still under way")
+    };
+    assert_eq!(status.judged, 2);
+    assert_eq!(second.analyse_some(100).await.unwrap(), 3);
+    assert_eq!(second.analyse_some(100).await.unwrap(), 0);
+    let status = test.store().analysis_status(id).await.unwrap().unwrap();
+    assert!(status.finished_at.is_some());
+    assert_eq!(test.store().judgements(id).await.unwrap().len(), 5);
+
+    let done = report(analysis(second.analysis(at, Some(id)).await));
+    assert!(!done.private);
+    assert!(done.text.contains("Analysis of match #1"), "{}", done.text);
+    assert_eq!(done.attachments.len(), 1);
+    assert!(done.attachments[0].filename.ends_with(".png"));
+}
+
+#[tokio::test]
+async fn two_processes_judge_a_match_once_between_them() {
+    let test = service().await;
+    let a = another_process(&test);
+    let b = another_process(&test);
+    let moves = [
+        "dA7-F7",
+        "TG8-F8xF7",
+        "dO7-O8",
+        "TF8-F9",
+        "dA9-B9",
+        "TI8-J8",
+        "dB5-B6",
+        "TJ8-J9",
+    ];
+    let id = finished_match(&a, &moves).await;
+    analysis(a.analysis(place(1), Some(id)).await);
+    let work = |s: Service| async move {
+        let mut judged = 0;
+        loop {
+            judged += s.analyse_some(1).await.unwrap();
+            let status = s.store().analysis_status(id).await.unwrap().unwrap();
+            if status.finished_at.is_some() {
+                return judged;
+            }
+            tokio::task::yield_now().await;
+        }
+    };
+    let (by_a, by_b) = tokio::join!(tokio::spawn(work(a)), tokio::spawn(work(b)));
+    let (by_a, by_b) = (by_a.unwrap(), by_b.unwrap());
+    assert_eq!(by_a + by_b, 9, "a judged {by_a}, b judged {by_b}");
+    assert_eq!(test.store().judgements(id).await.unwrap().len(), 9);
+}
+
+#[tokio::test]
+async fn an_analysis_left_by_a_process_that_died_is_taken_over_after_its_lease() {
+    let test = service().await;
+    let survivor = another_process(&test);
+    let id = finished_match(&survivor, &GIVEN_AWAY).await;
+    analysis(survivor.analysis(place(1), Some(id)).await);
+    // A process claims it and dies without a word.
+    let now = test.now();
+    let claimed = test
+        .store()
+        .claim_analysis(now, now + chrono::Duration::seconds(60))
+        .await
+        .unwrap();
+    assert_eq!(claimed, Some(id));
+    assert_eq!(survivor.analyse_some(100).await.unwrap(), 0);
+    test.clock.advance(chrono::Duration::seconds(61));
+    assert_eq!(survivor.analyse_some(100).await.unwrap(), 5);
+}
+
+#[tokio::test]
+async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
+    let test = service().await;
+    let s = another_process(&test).with_analysis_budget(Budget {
+        nodes: 20_000,
+        time: Duration::from_secs(10),
+    });
+    let id = finished_match(&s, &GIVEN_AWAY).await;
+    analysis(s.analysis(place(1), Some(id)).await);
+    while s.analyse_some(10).await.unwrap() > 0 {}
+    let done = report(analysis(s.analysis(place(1), Some(id)).await));
+    let text = done.text.to_plain(test.now());
+    assert!(
+        text.contains("Battle 1 (alice dwarfs, bob trolls)"),
+        "{text}"
+    );
+    assert!(text.contains("alice (dwarfs): 2 moves"), "{text}");
+    assert!(text.contains("bob (trolls): 2 moves"), "{text}");
+    // The first move loses a dwarf for nothing: it is alice's listed mistake, with a better
+    // move named.
+    let line = text
+        .lines()
+        .find(|l| l.contains("move 1 dA7-F7") || l.contains("move 1 `dA7-F7`"))
+        .unwrap_or_else(|| panic!("the blunder is not listed: {text}"));
+    assert!(line.contains("better"), "{line}");
+    assert!(text.contains("Score every 10 moves"), "{text}");
+    let graph = image::load_from_memory(&done.attachments[0].bytes)
+        .expect("a PNG")
+        .to_rgb8();
+    assert_eq!(graph.width(), thudbot::render::graph::WIDTH);
+}
