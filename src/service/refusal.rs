@@ -160,6 +160,9 @@ pub enum Refusal {
 
     /// A front-end's own reading of its input failed (the console's line syntax, say).
     Input(String),
+
+    /// A tournament command that cannot be done (see `service::tournaments`).
+    Tournament(super::tournaments::TournamentRefusal),
 }
 
 impl Refusal {
@@ -168,6 +171,7 @@ impl Refusal {
         use Refusal::*;
         let prose = |s: &str| Text::prose(s);
         match self {
+            Tournament(why) => why.text(),
             NotInAServer => "Thud is played in server channels; use /thud in a server.".into(),
             NoMatchHere => prose("There is no match in play in this channel. Start one with `/thud challenge`."),
             NoMatchYet => prose("No match has been played in this channel; name one with `match:`."),
