@@ -42,4 +42,5 @@ mod service_days;
 mod service_refusals;
 mod service_variants;
 mod store;
+mod tournaments;
 mod vacation;
