@@ -3,12 +3,13 @@
 
 use super::refusal::TournamentRefusal as Why;
 use super::refuse_tournament;
+use crate::render::{table_png, Table, MAX_ROWS};
 use crate::service::error::Result;
 use crate::service::outcome::Reply;
 use crate::service::text::Text;
 use crate::service::{Names, Place, Service};
 use crate::store::{Entrant, StoredTournament, TournamentGame, TournamentState, Tx, UserId};
-use crate::tournament::{Cell, Game, HalfPoints, Standings, TieBreaks};
+use crate::tournament::{Cell, Format, Game, HalfPoints, Standings, TieBreaks};
 
 /// Lines of standings a round's announcement shows (a message has room for about this many).
 const ANNOUNCED_LINES: usize = 10;
@@ -37,9 +38,7 @@ fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> 
     let tie_breaks = match s.tie_breaks {
         TieBreaks::SonnebornBerger(sb) => format!("SB {sb}"),
         TieBreaks::Swiss { buchholz, margin } => {
-            let sign = if margin < 0 { "−" } else { "+" };
-            let m = HalfPoints(margin.unsigned_abs().try_into().unwrap_or(u32::MAX));
-            format!("Buchholz {buchholz}, margin {sign}{m}")
+            format!("Buchholz {buchholz}, margin {}", signed(margin))
         }
     };
     let rank_of = |seed: usize| {
@@ -47,23 +46,9 @@ fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> 
             .lines
             .iter()
             .find(|l| l.player == seed)
-            .map(|l| l.rank)
-            .unwrap_or(0)
+            .map_or(0, |l| l.rank)
     };
-    let results: Vec<String> = s
-        .cells
-        .iter()
-        .map(|c| match *c {
-            Cell::Won { opponent, .. } => format!("+{}", rank_of(opponent)),
-            Cell::Drawn { opponent } => format!("={}", rank_of(opponent)),
-            Cell::Lost { opponent, .. } => format!("−{}", rank_of(opponent)),
-            Cell::ForfeitWon { .. } => "+F".into(),
-            Cell::ForfeitLost { .. } => "−F".into(),
-            Cell::Bye => "bye".into(),
-            Cell::Playing { opponent } => format!("…{}", rank_of(opponent)),
-            Cell::Absent => "·".into(),
-        })
-        .collect();
+    let results: Vec<String> = s.cells.iter().map(|c| cell_text(*c, &rank_of)).collect();
     let points = if s.points.0 == 2 {
         "1 point".to_string()
     } else {
@@ -75,6 +60,125 @@ fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> 
         name(s.player),
         results.join(" ")
     ))
+}
+
+/// The margin as "+3", "−1½".
+fn signed(margin: i64) -> String {
+    let sign = if margin < 0 { "−" } else { "+" };
+    let m = HalfPoints(margin.unsigned_abs().try_into().unwrap_or(u32::MAX));
+    format!("{sign}{m}")
+}
+
+/// The standings as a table to draw: a crosstable for a round robin (each cell the row
+/// player's result against the column's), a standings table for a Swiss (results by round
+/// against the opponent's rank).
+pub(super) fn standings_table(
+    title: String,
+    standings: &Standings,
+    name: &dyn Fn(usize) -> String,
+) -> Table {
+    let rank_of = |seed: usize| {
+        standings
+            .lines
+            .iter()
+            .find(|l| l.player == seed)
+            .map_or(0, |l| l.rank)
+    };
+    let mut headings: Vec<String> = vec!["#".into(), "Player".into()];
+    let mut rows = Vec::new();
+    let footer;
+    match standings.format {
+        Format::RoundRobin => {
+            headings.extend((1..=standings.lines.len()).map(|i| i.to_string()));
+            headings.extend(["Points".into(), "SB".into()]);
+            for (i, line) in standings.lines.iter().enumerate() {
+                let mut row = vec![line.rank.to_string(), name(line.player)];
+                for (j, other) in standings.lines.iter().enumerate() {
+                    if i == j {
+                        row.push("×".into());
+                        continue;
+                    }
+                    let met = line
+                        .cells
+                        .iter()
+                        .find(|c| c.opponent() == Some(other.player));
+                    row.push(
+                        match met {
+                            Some(Cell::Won { .. }) => "1",
+                            Some(Cell::Drawn { .. }) => "½",
+                            Some(Cell::Lost { .. }) => "0",
+                            Some(Cell::ForfeitWon { .. }) => "+",
+                            Some(Cell::ForfeitLost { .. }) => "−",
+                            Some(Cell::Playing { .. }) => "…",
+                            _ => "",
+                        }
+                        .into(),
+                    );
+                }
+                row.push(line.points.to_string());
+                row.push(match line.tie_breaks {
+                    TieBreaks::SonnebornBerger(sb) => sb.to_string(),
+                    TieBreaks::Swiss { buchholz, .. } => buchholz.to_string(),
+                });
+                rows.push(row);
+            }
+            footer = "1 won, ½ drawn, 0 lost, + − by forfeit, … in play. SB: Sonneborn–Berger."
+                .to_string();
+        }
+        Format::Swiss { .. } => {
+            headings.extend(["Points".into(), "Buchholz".into(), "Margin".into()]);
+            headings.extend((1..=standings.rounds).map(|r| format!("R{r}")));
+            for line in &standings.lines {
+                let mut row = vec![
+                    line.rank.to_string(),
+                    name(line.player),
+                    line.points.to_string(),
+                ];
+                match line.tie_breaks {
+                    TieBreaks::Swiss { buchholz, margin } => {
+                        row.push(buchholz.to_string());
+                        row.push(signed(margin));
+                    }
+                    TieBreaks::SonnebornBerger(sb) => {
+                        row.push(sb.to_string());
+                        row.push(String::new());
+                    }
+                }
+                row.extend(line.cells.iter().map(|c| cell_text(*c, &rank_of)));
+                rows.push(row);
+            }
+            footer = "+n won, =n drew, −n lost against the player ranked n; F by forfeit; … in play. Ties: Buchholz, then margin.".to_string();
+        }
+    }
+    let shown = rows.len().min(MAX_ROWS);
+    let footer = if rows.len() > shown {
+        format!("{footer} ({} more players not shown.)", rows.len() - shown)
+    } else {
+        footer
+    };
+    Table {
+        title,
+        headings,
+        highlighted: (0..shown)
+            .filter(|i| standings.lines[*i].rank == 1)
+            .collect(),
+        rows,
+        footer,
+    }
+}
+
+/// A Swiss cell: "+4", "=2", "−7", "+F", "bye", "…3", "·".
+fn cell_text(c: Cell, rank_of: &dyn Fn(usize) -> usize) -> String {
+    match c {
+        Cell::Won { opponent, .. } => format!("+{}", rank_of(opponent)),
+        Cell::Drawn { opponent } => format!("={}", rank_of(opponent)),
+        Cell::Lost { opponent, .. } => format!("−{}", rank_of(opponent)),
+        Cell::ForfeitWon { .. } => "+F".into(),
+        Cell::ForfeitLost { .. } => "−F".into(),
+        Cell::Bye => "bye".into(),
+        Cell::Playing { opponent } => format!("…{}", rank_of(opponent)),
+        Cell::Absent => "·".into(),
+    }
 }
 
 /// The standings as lines of text, at most `limit` players.
@@ -140,7 +244,18 @@ impl Service {
             TournamentState::Cancelled => "cancelled".into(),
         };
         let body = standings_lines(&mut tx, &entrants, &standings, 40).await?;
+        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+        let names = Names(tx.names(&users).await?);
         tx.rollback().await?;
+        let name = |seed: usize| match entrants.get(seed) {
+            Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
+            Some(e) => names.of(e.user),
+            None => format!("seed {seed}"),
+        };
+        let table = standings_table(format!("{} — {state}", t.name), &standings, &name);
+        let png = tokio::task::spawn_blocking(move || table_png(&table))
+            .await
+            .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))?;
         let key = match t.format {
             crate::tournament::Format::RoundRobin => "SB: Sonneborn–Berger.",
             crate::tournament::Format::Swiss { .. } => "Ties: Buchholz, then margin.",
@@ -154,6 +269,7 @@ impl Service {
                 .plain(format!(
                     "+n won, =n drew, −n lost against the player ranked n; F a forfeit. {key}"
                 )),
-        ))
+        )
+        .attach(format!("tournament-{}-standings.png", t.id), png))
     }
 }
