@@ -213,9 +213,27 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     assert!(last.contains("Autumn Cup is over. p02 wins it."), "{last}");
     assert!(last.contains("1. p02 — 3 points (SB 3)"), "{last}");
 
-    let standings = ok(s.tournament_standings(hall).await)
-        .text
-        .to_plain(start_time());
+    let reply = ok(s.tournament_standings(hall).await);
+    let standings = reply.text.to_plain(start_time());
+    // The crosstable picture: a real PNG, the winner's row highlighted.
+    let picture = reply.attachments.first().expect("the standings picture");
+    assert!(picture.filename.ends_with(".png"));
+    let image = image::load_from_memory(&picture.bytes)
+        .expect("a PNG")
+        .to_rgb8();
+    assert!(
+        image.width() > 400 && image.height() > 150,
+        "{:?}",
+        image.dimensions()
+    );
+    let highlighted = image::Rgb([255, 226, 140]);
+    let leader_row = 40 + 26 + 13;
+    assert!((0..image.width()).any(|x| *image.get_pixel(x, leader_row) == highlighted));
+    let second_row = 40 + 2 * 26 + 13;
+    assert!(!(0..image.width()).any(|x| *image.get_pixel(x, second_row) == highlighted));
+    if let Ok(dir) = std::env::var("THUDBOT_PICTURES") {
+        std::fs::write(format!("{dir}/round-robin-standings.png"), &picture.bytes).unwrap();
+    }
     assert!(standings.contains("finished"), "{standings}");
     assert!(
         standings.contains("4. p01 — 0 points (SB 0)"),
@@ -326,10 +344,8 @@ async fn two_processes_ticking_together_pair_a_swiss_of_fifty_once_a_round() {
         .await
         .into_iter()
         .filter(|d| {
-            d.reply
-                .text
-                .to_plain(start_time())
-                .contains("Autumn Cup is over")
+            let said = d.reply.text.to_plain(start_time());
+            said.contains(" wins it.") || said.contains("share first place")
         })
         .count();
     assert_eq!(finals, 1, "the winner is announced once");
@@ -390,10 +406,18 @@ async fn a_withdrawal_forfeits_the_match_in_play_and_later_rounds_skip_the_playe
             .count(),
         1
     );
-    let standings = ok(s.tournament_standings(hall).await)
-        .text
-        .to_plain(start_time());
+    let reply = ok(s.tournament_standings(hall).await);
+    let standings = reply.text.to_plain(start_time());
     assert!(standings.contains("p00 (withdrawn)"), "{standings}");
+    let picture = &reply
+        .attachments
+        .first()
+        .expect("the standings picture")
+        .bytes;
+    image::load_from_memory(picture).expect("a PNG");
+    if let Ok(dir) = std::env::var("THUDBOT_PICTURES") {
+        std::fs::write(format!("{dir}/swiss-standings.png"), picture).unwrap();
+    }
 }
 
 #[tokio::test]
