@@ -11,6 +11,7 @@ mod events;
 mod markup;
 mod post;
 mod startup;
+mod tournament;
 
 pub use startup::StartError;
 
@@ -187,6 +188,12 @@ pub async fn start(
             stopped.clone(),
         )),
         tokio::spawn(computer_worker(service.clone(), stopped.clone())),
+        tokio::spawn(tournament::seat_worker(
+            service.clone(),
+            client.http.clone(),
+            options.clock_interval,
+            stopped.clone(),
+        )),
         tokio::spawn(delivery::delivery_worker(
             service,
             client.http.clone(),

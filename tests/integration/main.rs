@@ -20,6 +20,7 @@ mod discord_away;
 mod discord_computer;
 mod discord_delivery;
 mod discord_notify;
+mod discord_tournament;
 mod examples;
 mod fake_discord_channels;
 mod fake_discord_failures;
