@@ -54,12 +54,13 @@ async fn a_round_robin_of_four_is_run_through_discord() {
         .map(|u| (u.id, u))
         .collect();
 
-    // Only an organiser (Manage Server) creates; the refusal is private.
+    // Only an organiser (Manage Server) creates; the refusal is private. Format 1 is
+    // round-robin.
     let refused = bot
         .say(
             tournament("create")
                 .option("name", "Ankh Cup")
-                .option("format", "round-robin")
+                .option("format", 1i64)
                 .by(CAROL),
         )
         .await;
@@ -68,7 +69,7 @@ async fn a_round_robin_of_four_is_run_through_discord() {
         .say(
             tournament("create")
                 .option("name", "Ankh Cup")
-                .option("format", "round-robin")
+                .option("format", 1i64)
                 .by(VIMES),
         )
         .await;
@@ -91,7 +92,7 @@ async fn a_round_robin_of_four_is_run_through_discord() {
 
     let started = bot.say(tournament("start").by(VIMES)).await;
     assert!(
-        content(&started).contains("Round 1 of Ankh Cup is paired"),
+        content(&started).contains("Round 1 of Ankh Cup** is paired"),
         "{}",
         content(&started)
     );
@@ -126,7 +127,7 @@ async fn a_round_robin_of_four_is_run_through_discord() {
                         r.method == "POST"
                             && r.path == format!("/channels/{THUD_CHANNEL}/messages")
                             && content(r)
-                                .contains(&format!("Round {} of Ankh Cup is paired", round + 1))
+                                .contains(&format!("Round {} of Ankh Cup** is paired", round + 1))
                     },
                     WAIT,
                 )
@@ -140,7 +141,7 @@ async fn a_round_robin_of_four_is_run_through_discord() {
             |r| {
                 r.method == "POST"
                     && r.path == format!("/channels/{THUD_CHANNEL}/messages")
-                    && content(r).contains("Ankh Cup is over.")
+                    && content(r).contains("**Ankh Cup is over.**")
             },
             WAIT,
         )
