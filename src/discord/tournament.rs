@@ -46,6 +46,8 @@ fn is_organiser(ctx: Context<'_>) -> bool {
 }
 
 /// Announce a tournament in this channel; players join until it starts (needs Manage Server)
+// Each argument is one of the command's options, as Discord shows them.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 async fn create(
     ctx: Context<'_>,

@@ -52,8 +52,8 @@ fn the_bye_goes_to_the_lowest_who_has_not_had_one() {
     let mut field = fresh(5);
     field[4].had_bye = true;
     field[3].score = HalfPoints(0);
-    for p in 0..3 {
-        field[p].score = HalfPoints(2);
+    for c in field.iter_mut().take(3) {
+        c.score = HalfPoints(2);
     }
     let pairings = pair_swiss(&field).unwrap();
     assert_eq!(pairings.last(), Some(&Pairing::Bye(3)));
@@ -63,14 +63,14 @@ fn the_bye_goes_to_the_lowest_who_has_not_had_one() {
 fn no_pairing_without_a_rematch_is_unpairable() {
     // Four players who have all met: nothing is left.
     let mut field = fresh(4);
-    for a in 0..4 {
-        field[a].opponents = (0..4).filter(|b| *b != a).collect();
+    for c in field.iter_mut() {
+        c.opponents = (0..4).filter(|b| *b != c.player).collect();
     }
     assert_eq!(pair_swiss(&field), Err(Unpairable));
     // Three players who have all met, two of whom had their bye.
     let mut field = fresh(3);
-    for a in 0..3 {
-        field[a].opponents = (0..3).filter(|b| *b != a).collect();
+    for c in field.iter_mut() {
+        c.opponents = (0..3).filter(|b| *b != c.player).collect();
     }
     field[1].had_bye = true;
     field[2].had_bye = true;

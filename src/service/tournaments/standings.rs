@@ -86,8 +86,7 @@ pub(super) fn standings_table(
     };
     let mut headings: Vec<String> = vec!["#".into(), "Player".into()];
     let mut rows = Vec::new();
-    let footer;
-    match standings.format {
+    let footer = match standings.format {
         Format::RoundRobin => {
             headings.extend((1..=standings.lines.len()).map(|i| i.to_string()));
             headings.extend(["Points".into(), "SB".into()]);
@@ -122,8 +121,7 @@ pub(super) fn standings_table(
                 });
                 rows.push(row);
             }
-            footer = "1 won, ½ drawn, 0 lost, + − by forfeit, … in play. SB: Sonneborn–Berger."
-                .to_string();
+            "1 won, ½ drawn, 0 lost, + − by forfeit, … in play. SB: Sonneborn–Berger.".to_string()
         }
         Format::Swiss { .. } => {
             headings.extend(["Points".into(), "Buchholz".into(), "Margin".into()]);
@@ -147,9 +145,9 @@ pub(super) fn standings_table(
                 row.extend(line.cells.iter().map(|c| cell_text(*c, &rank_of)));
                 rows.push(row);
             }
-            footer = "+n won, =n drew, −n lost against the player ranked n; F by forfeit; … in play. Ties: Buchholz, then margin.".to_string();
+            "+n won, =n drew, −n lost against the player ranked n; F by forfeit; … in play. Ties: Buchholz, then margin.".to_string()
         }
-    }
+    };
     let shown = rows.len().min(MAX_ROWS);
     let footer = if rows.len() > shown {
         format!("{footer} ({} more players not shown.)", rows.len() - shown)
