@@ -387,6 +387,7 @@ impl<'a> Console<'a> {
             Action::Resume(id) => s.resume(place, actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
             Action::Rematch(id) => s.rematch(place, actor, id, None).await,
+            Action::JoinTournament(id) => s.join_tournament_numbered(actor, id).await,
         }
     }
 

@@ -69,6 +69,7 @@ async fn pressed(
             Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
             Action::Resume(id) => s.resume(place, &actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(&actor, id).await,
+            Action::JoinTournament(id) => s.join_tournament_numbered(&actor, id).await,
             // A rematch against the computer begins at once, in a thread when threads are on
             // (inside a finished match's thread, where none can open, in that thread).
             Action::Rematch(id) => {

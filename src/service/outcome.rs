@@ -4,7 +4,7 @@
 
 use super::delivery::BoardShot;
 use super::text::Text;
-use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, TournamentId, UserId};
 
 /// A file to attach: a board picture, a replay or a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +45,8 @@ pub enum Action {
     AbortUnreachable(MatchId),
     /// Challenge the other player of a finished match again, the roles swapped.
     Rematch(MatchId),
+    /// Join a tournament that is taking players.
+    JoinTournament(TournamentId),
 }
 
 impl Action {
@@ -62,6 +64,7 @@ impl Action {
             Action::Resume(m) => format!("thud:resume:{m}"),
             Action::AbortUnreachable(m) => format!("thud:stop:{m}"),
             Action::Rematch(m) => format!("thud:rematch:{m}"),
+            Action::JoinTournament(t) => format!("thud:join:{t}"),
         }
     }
 
@@ -96,6 +99,7 @@ impl Action {
             ("resume", None) => Action::Resume(MatchId(first)),
             ("stop", None) => Action::AbortUnreachable(MatchId(first)),
             ("rematch", None) => Action::Rematch(MatchId(first)),
+            ("join", None) => Action::JoinTournament(TournamentId(i64::try_from(first).ok()?)),
             _ => return None,
         })
     }

@@ -191,7 +191,7 @@ async fn a_round_robin_tournament_is_run_from_the_console() {
         "\
 olga: /thud tournament create name:Winter Cup format:round-robin days:3
 ann: /thud tournament join
-ben: /thud tournament join
+ben: /thud press button:join
 cat: /thud tournament join
 dan: /thud tournament join
 ann: /thud tournament join

@@ -65,8 +65,8 @@ async fn a_round_robin_of_four_is_run_through_discord() {
         )
         .await;
     assert!(refused.is_ephemeral(), "{}", refused.summary());
-    let created = bot
-        .say(
+    let (announced, created) = bot
+        .command(
             tournament("create")
                 .option("name", "Ankh Cup")
                 .option("format", 1i64)
@@ -80,9 +80,20 @@ async fn a_round_robin_of_four_is_run_through_discord() {
         content(&created)
     );
 
-    for user in [ALICE, BOB, CAROL, VETINARI] {
+    // Two join with the command, two with the announcement's Join button.
+    for user in [ALICE, BOB] {
         let joined = bot.say(tournament("join").by(user)).await;
         assert!(!joined.is_ephemeral(), "{}", joined.summary());
+    }
+    let announcement = bot.message_id(&announced).await;
+    for user in [CAROL, VETINARI] {
+        let (_, joined) = bot.press(user, announcement, "thud:join:").await;
+        assert_eq!(joined.interaction_response_type(), Some(4));
+        assert!(
+            content(&joined).contains("joins Ankh Cup"),
+            "{}",
+            content(&joined)
+        );
     }
     let twice = bot.say(tournament("join").by(ALICE)).await;
     assert!(twice.is_ephemeral());

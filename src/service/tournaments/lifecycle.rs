@@ -7,7 +7,7 @@ use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::delivery::{queue, queue_match_over, NoticeBody, NoticeKind};
 use crate::service::error::Result;
-use crate::service::outcome::Reply;
+use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};
@@ -97,17 +97,40 @@ impl Service {
             .code("/thud tournament join")
             .plain(". ")
             .then(start);
-        Ok(Reply::public(text).saved())
+        Ok(Reply::public(text).saved().button(
+            Action::JoinTournament(id),
+            "Join",
+            ButtonStyle::Success,
+        ))
     }
 
     /// A player joins the tournament open in this channel.
     pub async fn join_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let t = open_here(&mut tx, place).await?;
+        self.join(tx, t, actor).await
+    }
+
+    /// A player joins tournament `id` by its Join button.
+    pub async fn join_tournament_numbered(
+        &self,
+        actor: &Actor,
+        id: crate::store::TournamentId,
+    ) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let t = match tx.lock_tournament(id).await? {
+            Some(t) if t.state == TournamentState::Open => t,
+            Some(_) => return refuse_tournament(Why::AlreadyStarted),
+            None => return refuse_tournament(Why::NoTournamentHere),
+        };
+        self.join(tx, t, actor).await
+    }
+
+    async fn join(&self, mut tx: Tx, t: StoredTournament, actor: &Actor) -> Result<Reply> {
         if actor.is_bot {
             return refuse_tournament(Why::BotCannotJoin);
         }
         let now = self.now();
-        let mut tx = self.store.begin().await?;
-        let t = open_here(&mut tx, place).await?;
         tx.save_player(&actor.player(), now).await?;
         if !tx.add_entrant(t.id, actor.id, now).await? {
             return refuse_tournament(Why::AlreadyJoined);
