@@ -10,7 +10,7 @@ use tokio::sync::watch;
 
 use super::choices::VariantOption;
 use super::{actor, answer, place, Context, Error};
-use crate::service::{Place, Refusal, Service, ServiceError, TournamentOptions};
+use crate::service::{Place, Refusal, Service, ServiceError, TournamentOptions, TournamentRefusal};
 use crate::tournament::Format;
 
 /// How the players are paired.
@@ -76,8 +76,15 @@ async fn create(
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let organiser = is_organiser(ctx);
+    let threads = ctx.data().options.threads;
     let s = &ctx.data().service;
     answer(ctx, async {
+        if !threads {
+            // Each game needs a channel of its own, and only a thread can give it one.
+            return Err(ServiceError::Refused(Refusal::Tournament(
+                TournamentRefusal::NeedsThreads,
+            )));
+        }
         let starts_at = match starts.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(text) => Some(

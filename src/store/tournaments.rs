@@ -542,6 +542,18 @@ impl Tx {
         .collect()
     }
 
+    /// Of `ids`, the matches no longer in play: read without locking or replaying them, so
+    /// the clock's look at a round leaves the matches being played alone.
+    pub async fn matches_over(&mut self, ids: &[MatchId]) -> Result<Vec<MatchId>> {
+        let ids: Vec<i64> = ids.iter().map(|m| m.db()).collect();
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: MatchId" FROM matches WHERE id = ANY($1) AND state <> 'active'"#,
+            &ids
+        )
+        .fetch_all(&mut *self.tx)
+        .await?)
+    }
+
     /// Gives a game its match; false when it already has one (another process seated it).
     pub async fn seat_game(&mut self, game: i64, match_id: MatchId) -> Result<bool> {
         let done = sqlx::query!(

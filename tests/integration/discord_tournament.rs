@@ -183,3 +183,18 @@ async fn a_round_robin_of_four_is_run_through_discord() {
     assert!(image.width() > 400, "{:?}", image.dimensions());
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn without_threads_a_tournament_is_refused() {
+    let bot = start_bot(|o| o.threads = false).await;
+    let refused = bot
+        .say(tournament("create").option("name", "Ankh Cup").by(VIMES))
+        .await;
+    assert!(refused.is_ephemeral(), "{}", refused.summary());
+    assert!(
+        content(&refused).contains("need match threads"),
+        "{}",
+        content(&refused)
+    );
+    bot.finish().await;
+}

@@ -28,13 +28,15 @@ pub enum TournamentRefusal {
     StartsInThePast,
     /// The format does not fit the players (too few, too many, rounds).
     Format(FormatError),
+    /// The bot runs without match threads, and a tournament's games need one each.
+    NeedsThreads,
 }
 
 impl TournamentRefusal {
     pub fn text(&self) -> Text {
         use TournamentRefusal::*;
         match self {
-            NotOrganiser => Text::prose("Only an organiser (with the Manage Server permission, or the server's organiser role) can do that."),
+            NotOrganiser => "Only an organiser (a member with the Manage Server permission) can do that.".into(),
             NoTournamentHere => Text::prose("There is no tournament open or running in this channel. An organiser starts one with `/thud tournament create`."),
             ChannelHasOne => Text::prose("This channel already has a tournament open or running; finish or cancel it first, or use another channel."),
             AlreadyJoined => "You are already in this tournament.".into(),
@@ -48,6 +50,7 @@ impl TournamentRefusal {
             BadRoundFactor(f) => format!("A round lasts 1 to 50 times the days a move, not {f}.").into(),
             StartsInThePast => "The start time has passed; choose a later one, or start it by hand.".into(),
             Format(e) => format!("{}.", first_upper(&e.to_string())).into(),
+            NeedsThreads => Text::prose("Tournaments need match threads, which this bot has turned off (`threads = false`); ask its operator."),
         }
     }
 }

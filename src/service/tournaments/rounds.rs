@@ -285,8 +285,17 @@ impl Service {
     /// Reads the results of the matches of undecided games; true when any was decided.
     async fn learn_results(&self, tx: &mut Tx, games: &[TournamentGame]) -> Result<bool> {
         let mut changed = false;
+        let playing: Vec<MatchId> = games
+            .iter()
+            .filter(|g| g.outcome.is_none())
+            .filter_map(|g| g.match_id)
+            .collect();
+        if playing.is_empty() {
+            return Ok(false);
+        }
+        let over = tx.matches_over(&playing).await?;
         for game in games.iter().filter(|g| g.outcome.is_none()) {
-            let Some(match_id) = game.match_id else {
+            let Some(match_id) = game.match_id.filter(|id| over.contains(id)) else {
                 continue;
             };
             let Some(m) = tx.lock_match(match_id).await? else {
