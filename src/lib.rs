@@ -9,3 +9,4 @@ pub mod postgres;
 pub mod render;
 pub mod service;
 pub mod store;
+pub mod tournament;

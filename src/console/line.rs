@@ -85,7 +85,7 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
 }
 
 /// The commands that are groups of subcommands on Discord.
-const GROUPS: [&str; 1] = ["vacation"];
+const GROUPS: [&str; 2] = ["vacation", "tournament"];
 
 /// Splits `a:1 b:E5, F5 c:x` into pairs; a word followed by `:` starts a new option.
 fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {

@@ -5,6 +5,7 @@
 
 mod analysis;
 mod line;
+mod tournament;
 
 pub use line::{parse, Line, LineError};
 
@@ -109,6 +110,7 @@ impl<'a> Console<'a> {
         if let Err(e) = self.service.tick().await {
             writeln!(out, "! the clock failed: {}", e.player_message())?;
         }
+        self.seat_games(out).await?;
         // The computer answers before the next line is read, as the bot's worker would.
         loop {
             self.deliver(out).await?;
@@ -344,6 +346,7 @@ impl<'a> Console<'a> {
             },
             "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
             "abort" => s.abort(place, actor, true).await,
+            "tournament" => self.tournament(line, place, actor).await,
             "press" => {
                 self.press(place, actor, line.get("button").unwrap_or_default())
                     .await
@@ -394,6 +397,7 @@ impl<'a> Console<'a> {
             Action::Analyse(id) => match s.analysis(place, Some(id)).await? {
                 AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
             },
+            Action::JoinTournament(id) => s.join_tournament_numbered(actor, id).await,
         }
     }
 
@@ -531,6 +535,8 @@ pub fn help() -> String {
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
          analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
+         tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
+         tournament join | leave | start | withdraw | cancel | standings (a paired game is played in channel 10000 + its number)\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")
     )

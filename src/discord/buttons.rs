@@ -78,6 +78,7 @@ async fn pressed(
             Action::Resume(id) => s.resume(place, &actor, id).await,
             Action::AbortUnreachable(id) => s.abort_unreachable(&actor, id).await,
             Action::Analyse(id) => super::analysis::request(data, &ctx.http, place, Some(id)).await,
+            Action::JoinTournament(id) => s.join_tournament_numbered(&actor, id).await,
             // A rematch against the computer begins at once, in a thread when threads are on
             // (inside a finished match's thread, where none can open, in that thread).
             Action::Rematch(id) => {
@@ -187,7 +188,11 @@ pub fn thread_room(http: Arc<serenity::Http>) -> Room<'static> {
 /// Opens a thread named `name` for a match in `channel`; `None` when it cannot (a thread
 /// inside a thread, the server's thread limit, no permission), and the match is played in the
 /// channel.
-async fn match_thread(http: &serenity::Http, channel: ChannelId, name: &str) -> Option<ChannelId> {
+pub(super) async fn match_thread(
+    http: &serenity::Http,
+    channel: ChannelId,
+    name: &str,
+) -> Option<ChannelId> {
     let name: String = name.chars().take(100).collect();
     let thread = serenity::CreateThread::new(name)
         .kind(serenity::ChannelType::PublicThread)

@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::analysis::analysis;
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
+use super::tournament::tournament;
 use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
@@ -38,7 +39,8 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "settings",
         "vacation",
         "rules",
-        "abort"
+        "abort",
+        "tournament"
     ),
     subcommand_required
 )]

@@ -14,6 +14,7 @@ mod markup;
 mod permissions;
 mod post;
 mod startup;
+mod tournament;
 
 pub use startup::StartError;
 
@@ -249,6 +250,12 @@ pub async fn start(
         tokio::spawn(analysis::progress_worker(
             service.clone(),
             client.http.clone(),
+            stopped.clone(),
+        )),
+        tokio::spawn(tournament::seat_worker(
+            service.clone(),
+            client.http.clone(),
+            options.clock_interval,
             stopped.clone(),
         )),
         tokio::spawn(delivery::delivery_worker(

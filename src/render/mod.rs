@@ -13,6 +13,7 @@ pub mod layout;
 mod picture;
 mod replay;
 mod sketch;
+mod standings;
 mod text;
 mod text_board;
 mod theme;
@@ -20,6 +21,7 @@ mod theme;
 use crate::game::{Move, Position};
 
 pub use replay::{ReplaySpan, ReplayTooLarge};
+pub use standings::{table_png, Table, MAX_ROWS};
 pub use text_board::{ended_text_board, text_board, text_board_block};
 pub use theme::{Colours, Rgb, Theme, UnknownTheme};
 

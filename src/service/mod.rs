@@ -27,6 +27,7 @@ mod settings;
 mod suggestions;
 mod text;
 mod timekeeping;
+mod tournaments;
 mod trouble;
 mod vacation;
 
@@ -44,6 +45,7 @@ pub use settings::rules_text;
 pub use suggestions::Choice;
 pub use text::{Span, Text, TimeStyle};
 pub use timekeeping::TickReport;
+pub use tournaments::{GameToSeat, TournamentOptions, TournamentRefusal, TournamentTick};
 
 use std::collections::HashMap;
 use std::sync::Arc;

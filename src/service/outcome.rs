@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::delivery::BoardShot;
 use super::text::Text;
-use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
+use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, TournamentId, UserId};
 
 /// A file to attach: a board picture, a replay or a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub enum Action {
     Rematch(MatchId),
     /// Show (asking for it first if needed) the analysis of a finished match.
     Analyse(MatchId),
+    /// Join a tournament that is taking players.
+    JoinTournament(TournamentId),
 }
 
 impl Action {
@@ -68,6 +70,7 @@ impl Action {
             Action::AbortUnreachable(m) => format!("thud:stop:{m}"),
             Action::Rematch(m) => format!("thud:rematch:{m}"),
             Action::Analyse(m) => format!("thud:analyse:{m}"),
+            Action::JoinTournament(t) => format!("thud:join:{t}"),
         }
     }
 
@@ -103,6 +106,7 @@ impl Action {
             ("stop", None) => Action::AbortUnreachable(MatchId(first)),
             ("rematch", None) => Action::Rematch(MatchId(first)),
             ("analyse", None) => Action::Analyse(MatchId(first)),
+            ("join", None) => Action::JoinTournament(TournamentId(i64::try_from(first).ok()?)),
             _ => return None,
         })
     }

@@ -168,6 +168,9 @@ pub enum Refusal {
 
     /// A front-end's own reading of its input failed (the console's line syntax, say).
     Input(String),
+
+    /// A tournament command that cannot be done (see `service::tournaments`).
+    Tournament(super::tournaments::TournamentRefusal),
 }
 
 impl Refusal {
@@ -176,6 +179,7 @@ impl Refusal {
         use Refusal::*;
         let prose = |s: &str| Text::prose(s);
         match self {
+            Tournament(why) => why.text(),
             NotInAServer => "Thud is played in server channels; use /thud in a server.".into(),
             BotCannotPost { permission } => Text::prose(
                 "thudbot may not post in this channel, so nobody would hear of the match's moves. \

@@ -21,6 +21,8 @@ pub struct TickReport {
     pub reminders: usize,
     pub forfeits: usize,
     pub vacations_ended: usize,
+    /// Tournament rounds paired and tournaments ended.
+    pub tournaments: super::TournamentTick,
 }
 
 impl TickReport {
@@ -158,6 +160,7 @@ impl Service {
                 report.forfeits += 1;
             }
         }
+        report.tournaments = self.tick_tournaments().await?;
         if report.queued_any() {
             self.outbox_signal.notify_waiters();
         }

@@ -25,6 +25,7 @@ mod records;
 #[cfg(feature = "testing")]
 pub mod scratch;
 mod summaries;
+mod tournaments;
 mod vacations;
 
 pub use analyses::{AnalysisStatus, StoredJudgement};
@@ -44,6 +45,10 @@ pub use records::{HeadToHead, LevelRecord};
 #[cfg(feature = "testing")]
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use summaries::MatchSummary;
+pub use tournaments::{
+    Entrant, GameOutcome, NewTournament, StoredTournament, TournamentGame, TournamentId,
+    TournamentState,
+};
 pub use vacations::Vacation;
 
 pub use crate::postgres::{Binaries, Durability, LocalServer, LocalServerError};

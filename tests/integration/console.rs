@@ -186,3 +186,47 @@ alice: /thud games scope:all
         "{out}"
     );
 }
+
+#[tokio::test]
+async fn a_round_robin_tournament_is_run_from_the_console() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-tournament");
+    let mut input = String::from(
+        "\
+olga: /thud tournament create name:Winter Cup format:round-robin days:3
+ann: /thud tournament join
+ben: /thud press button:join
+cat: /thud tournament join
+dan: /thud tournament join
+ann: /thud tournament join
+olga: /thud tournament start
+",
+    );
+    // Three rounds of two games, each seated in channel 10000 + its number: whoever of the
+    // four plays there first resigns (the others are told they do not play in it).
+    for game in 10001..=10006 {
+        for p in ["ann", "ben", "cat", "dan"] {
+            input.push_str(&format!("{p}@{game}: /thud resign\n"));
+            input.push_str(&format!("{p}@{game}: /thud press button:confirm\n"));
+        }
+    }
+    input.push_str("olga: /thud tournament standings\n");
+    let (out, err, ok) = run_console(&db, &dir, &input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("Tournament #1: Winter Cup (round robin"),
+        "{out}"
+    );
+    assert!(out.contains("You are already in this tournament."), "{out}");
+    assert!(out.contains("Round 1 of Winter Cup is paired"), "{out}");
+    assert!(
+        out.contains("thudbot in #10001: Winter Cup, round 1."),
+        "{out}"
+    );
+    assert!(out.contains("Round 3 of Winter Cup is paired"), "{out}");
+    assert!(out.contains("Winter Cup is over."), "{out}");
+    assert!(out.contains("Winter Cup — standings, finished"), "{out}");
+    let picture = dir.path().join("tournament-1-standings.png");
+    let bytes = std::fs::read(&picture).expect("the standings picture was written");
+    image::load_from_memory(&bytes).expect("a PNG");
+}

@@ -49,7 +49,8 @@ async fn a_whole_match_is_played_through_discord() {
             "settings",
             "vacation",
             "rules",
-            "abort"
+            "abort",
+            "tournament"
         ]
     );
     for sub in subcommands {

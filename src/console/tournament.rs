@@ -1,0 +1,96 @@
+//! The console's tournament lines: `/thud tournament create|join|leave|start|withdraw|cancel|
+//! standings`, and seating each paired game in a channel of its own (`#10000` + its number),
+//! where its players act with `<player>@<channel>:`.
+
+use std::io::Write;
+
+use chrono::{DateTime, Utc};
+
+use super::{refused, Console, Line};
+use crate::service::{Actor, Place, Reply, ServiceError, TournamentOptions};
+use crate::store::ChannelId;
+use crate::tournament::Format;
+
+/// Where the console seats tournament game `n`: channel `GAME_CHANNELS + n`.
+pub const GAME_CHANNELS: u64 = 10_000;
+
+impl Console<'_> {
+    pub(super) async fn tournament(
+        &mut self,
+        line: &Line,
+        place: Place,
+        actor: &Actor,
+    ) -> Result<Reply, ServiceError> {
+        let s = self.service;
+        let number = |name: &str| -> Result<Option<u32>, ServiceError> {
+            line.get(name)
+                .map(|v| {
+                    v.trim()
+                        .parse()
+                        .map_err(|_| refused(format!("{name}: `{v}` is not a number")))
+                })
+                .transpose()
+        };
+        // The console is the operator's own table: everyone may organise.
+        match line.get("action").unwrap_or_default() {
+            "create" => {
+                let format = match line.get("format") {
+                    Some(f) => f.parse::<Format>().map_err(|e| refused(e.to_string()))?,
+                    None => Format::Swiss { rounds: None },
+                };
+                let format = match format {
+                    Format::Swiss { .. } => Format::Swiss {
+                        rounds: number("rounds")?,
+                    },
+                    other => other,
+                };
+                let starts_at = line
+                    .get("starts")
+                    .map(|v| {
+                        DateTime::parse_from_rfc3339(v.trim())
+                            .map(|t| t.with_timezone(&Utc))
+                            .map_err(|_| {
+                                refused(format!(
+                                    "starts: `{}` is not a time like 2026-12-01T18:00:00Z",
+                                    crate::service::echo(v)
+                                ))
+                            })
+                    })
+                    .transpose()?;
+                let options = TournamentOptions {
+                    name: line.get("name").unwrap_or_default().to_string(),
+                    format,
+                    variant: line.get("variant").map(super::parse_variant).transpose()?,
+                    days_per_move: number("days")?,
+                    round_factor: number("round")?,
+                    starts_at,
+                };
+                s.create_tournament(place, actor, true, &options).await
+            }
+            "join" => s.join_tournament(place, actor).await,
+            "leave" => s.leave_tournament(place, actor).await,
+            "start" => s.start_tournament_now(place, actor, true).await,
+            "withdraw" => s.withdraw_from_tournament(place, actor).await,
+            "cancel" => s.cancel_tournament(place, actor, true).await,
+            "standings" => s.tournament_standings(place).await,
+            _ => Err(refused(
+                "write `tournament create|join|leave|start|withdraw|cancel|standings`",
+            )),
+        }
+    }
+
+    /// Gives every paired game waiting for a channel the console's channel for it.
+    pub(super) async fn seat_games(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        let games = match self.service.tournament_games_to_seat(100).await {
+            Ok(games) => games,
+            Err(e) => return writeln!(out, "! tournaments failed: {}", e.player_message()),
+        };
+        for game in games {
+            let channel = ChannelId(GAME_CHANNELS + game.game.unsigned_abs());
+            if let Err(e) = self.service.seat_tournament_game(game.game, channel).await {
+                writeln!(out, "! a tournament game failed: {}", e.player_message())?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,392 @@
+//! What the organiser and the players do: create, join, leave, start, withdraw, cancel.
+
+use chrono::{DateTime, Utc};
+
+use super::refusal::TournamentRefusal as Why;
+use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
+use crate::game::{Seat, Variant};
+use crate::service::delivery::{queue, queue_match_over, NoticeBody, NoticeKind};
+use crate::service::error::Result;
+use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::text::Text;
+use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
+use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};
+use crate::tournament::{Format, Pairing, MIN_PLAYERS};
+
+/// What an organiser chooses; `None` means the default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentOptions {
+    pub name: String,
+    pub format: Format,
+    pub variant: Option<Variant>,
+    pub days_per_move: Option<u32>,
+    /// A round's deadline in days per move ([`DEFAULT_ROUND_FACTOR`] by default).
+    pub round_factor: Option<u32>,
+    /// When round 1 is paired by itself; without it the organiser starts it.
+    pub starts_at: Option<DateTime<Utc>>,
+}
+
+const MAX_NAME: usize = 60;
+
+impl Service {
+    /// An organiser announces a tournament in this channel; players join until it starts.
+    pub async fn create_tournament(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+        options: &TournamentOptions,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return refuse_tournament(Why::NotOrganiser);
+        }
+        let name = crate::service::clean_name(&options.name, actor.id);
+        if options.name.trim().is_empty() || options.name.trim().chars().count() > MAX_NAME {
+            return refuse_tournament(Why::BadName);
+        }
+        let days = options.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+        if !DAYS_PER_MOVE.contains(&days) {
+            return refuse_tournament(Why::BadDays(days));
+        }
+        let factor = options.round_factor.unwrap_or(DEFAULT_ROUND_FACTOR);
+        if !(1..=50).contains(&factor) {
+            return refuse_tournament(Why::BadRoundFactor(factor));
+        }
+        if let Format::Swiss { rounds: Some(r) } = options.format {
+            if let Err(e) = Format::check_rounds(r) {
+                return refuse_tournament(Why::Format(e));
+            }
+        }
+        let now = self.now();
+        if options.starts_at.is_some_and(|at| at <= now) {
+            return refuse_tournament(Why::StartsInThePast);
+        }
+        let variant = options.variant.unwrap_or_default();
+        let mut tx = self.store.begin().await?;
+        if tx.lock_tournament_in(place.channel).await?.is_some() {
+            return refuse_tournament(Why::ChannelHasOne);
+        }
+        tx.save_player(&actor.player(), now).await?;
+        let new = NewTournament {
+            guild: place.guild,
+            channel: place.channel,
+            name: name.clone(),
+            format: options.format,
+            variant,
+            days_per_move: days,
+            round_days: days * factor,
+            organiser: actor.id,
+            starts_at: options.starts_at,
+            created_at: now,
+        };
+        let id = tx.create_tournament(&new).await?;
+        tx.commit().await?;
+        let start = match options.starts_at {
+            Some(at) => Text::new().plain("It starts ").time(at).plain("."),
+            None => Text::from("The organiser starts it."),
+        };
+        let text = Text::new()
+            .strong(format!("Tournament #{id}: {name}"))
+            .plain(format!(
+                " ({}, {}, {} a move, {} days a round). Join with the button or ",
+                options.format,
+                variant.title(),
+                per_move(days),
+                days * factor
+            ))
+            .code("/thud tournament join")
+            .plain(". ")
+            .then(start);
+        Ok(Reply::public(text).saved().button(
+            Action::JoinTournament(id),
+            "Join",
+            ButtonStyle::Success,
+        ))
+    }
+
+    /// A player joins the tournament open in this channel.
+    pub async fn join_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let t = open_here(&mut tx, place).await?;
+        self.join(tx, t, actor).await
+    }
+
+    /// A player joins tournament `id` by its Join button.
+    pub async fn join_tournament_numbered(
+        &self,
+        actor: &Actor,
+        id: crate::store::TournamentId,
+    ) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let t = match tx.lock_tournament(id).await? {
+            Some(t) if t.state == TournamentState::Open => t,
+            Some(_) => return refuse_tournament(Why::AlreadyStarted),
+            None => return refuse_tournament(Why::NoTournamentHere),
+        };
+        self.join(tx, t, actor).await
+    }
+
+    async fn join(&self, mut tx: Tx, t: StoredTournament, actor: &Actor) -> Result<Reply> {
+        if actor.is_bot {
+            return refuse_tournament(Why::BotCannotJoin);
+        }
+        let now = self.now();
+        tx.save_player(&actor.player(), now).await?;
+        if !tx.add_entrant(t.id, actor.id, now).await? {
+            return refuse_tournament(Why::AlreadyJoined);
+        }
+        let count = tx.entrants(t.id).await?.len();
+        tx.commit().await?;
+        Ok(Reply::public(
+            Text::new()
+                .strong(&actor.name)
+                .plain(format!(" joins {} ({} players).", t.name, count)),
+        ))
+    }
+
+    /// A player leaves the tournament before it starts.
+    pub async fn leave_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let t = open_here(&mut tx, place).await?;
+        if !tx.remove_entrant(t.id, actor.id).await? {
+            return refuse_tournament(Why::NotJoined);
+        }
+        let count = tx.entrants(t.id).await?.len();
+        tx.commit().await?;
+        Ok(Reply::public(
+            Text::new()
+                .strong(&actor.name)
+                .plain(format!(" leaves {} ({} players).", t.name, count)),
+        ))
+    }
+
+    /// The organiser starts the tournament now: round 1 is paired.
+    pub async fn start_tournament_now(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return refuse_tournament(Why::NotOrganiser);
+        }
+        let mut tx = self.store.begin().await?;
+        let t = open_here(&mut tx, place).await?;
+        let players = tx.entrants(t.id).await?.len();
+        let rounds = match t.format.rounds_for(players) {
+            Ok(r) => r,
+            Err(e) => return refuse_tournament(Why::Format(e)),
+        };
+        tx.start_tournament(t.id, rounds).await?;
+        let t = StoredTournament {
+            state: TournamentState::Running,
+            rounds: Some(rounds),
+            ..t
+        };
+        let mut lines = vec![Text::new().strong(&actor.name).plain(format!(
+            " starts {} with {players} players, {rounds} rounds.",
+            t.name
+        ))];
+        lines.extend(self.advance(&mut tx, t).await?);
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(Reply::public(Text::lines(lines)))
+    }
+
+    /// A player withdraws from a running tournament: their match in play is forfeited, their
+    /// games waiting for a channel are won by their opponents, later rounds skip them.
+    pub async fn withdraw_from_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+        let mut tx = self.store.begin().await?;
+        let Some(t) = tx.lock_tournament_in(place.channel).await? else {
+            return refuse_tournament(Why::NoTournamentHere);
+        };
+        if t.state == TournamentState::Open {
+            return refuse_tournament(Why::NotStarted);
+        }
+        let reply = self.withdraw(&mut tx, t, actor.id).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(reply)
+    }
+
+    /// Withdraws `user` (who left the server or was banned from it, say) from every
+    /// tournament of `guild`; returns how many.
+    pub async fn withdraw_everywhere(
+        &self,
+        guild: crate::store::GuildId,
+        user: crate::store::UserId,
+    ) -> Result<usize> {
+        let mut count = 0;
+        for id in self.store.tournaments_in_play().await? {
+            let mut tx = self.store.begin().await?;
+            let Some(t) = tx.lock_tournament(id).await? else {
+                continue;
+            };
+            if t.guild != guild {
+                continue;
+            }
+            let Some(me) = tx
+                .entrants(t.id)
+                .await?
+                .into_iter()
+                .find(|e| e.user == user)
+            else {
+                continue;
+            };
+            if me.withdrawn {
+                continue;
+            }
+            let place = Place {
+                guild: t.guild,
+                channel: t.channel,
+            };
+            if t.state == TournamentState::Open {
+                tx.remove_entrant(t.id, user).await?;
+            } else {
+                let reply = self.withdraw(&mut tx, t, user).await?;
+                let body = NoticeBody::new(NoticeKind::Announcement, &reply);
+                queue(&mut tx, place, None, &body, self.now()).await?;
+            }
+            tx.commit().await?;
+            count += 1;
+        }
+        self.outbox_signal.notify_waiters();
+        Ok(count)
+    }
+
+    async fn withdraw(
+        &self,
+        tx: &mut Tx,
+        t: StoredTournament,
+        user: crate::store::UserId,
+    ) -> Result<Reply> {
+        let now = self.now();
+        let entrants = tx.entrants(t.id).await?;
+        let Some(me) = entrants.iter().find(|e| e.user == user).copied() else {
+            return refuse_tournament(Why::NotJoined);
+        };
+        if !tx.withdraw_entrant(t.id, user, now).await? {
+            return refuse_tournament(Why::AlreadyWithdrawn);
+        }
+        let name = crate::service::Names(tx.names(&[user]).await?).of(user);
+        for game in tx.games(t.id).await? {
+            if game.outcome.is_some() || !game.pairing.has(me.seed) {
+                continue;
+            }
+            let Pairing::Match { first, .. } = game.pairing else {
+                continue;
+            };
+            let forfeit = if first == me.seed {
+                GameOutcome::SecondForfeit
+            } else {
+                GameOutcome::FirstForfeit
+            };
+            if let Some(match_id) = game.match_id {
+                if let Some(m) = tx.lock_match(match_id).await? {
+                    if m.state == crate::store::MatchState::Active {
+                        let seat = m.seat_of(user).unwrap_or(Seat::First);
+                        let there = Place {
+                            guild: m.guild,
+                            channel: m.channel,
+                        };
+                        let opening = Text::from(format!("{name} withdrew from the tournament."));
+                        let reply = self.forfeit(tx, m, seat, Finish::Resigned, opening).await?;
+                        let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
+                        queue(tx, there, Some(match_id), &body, now).await?;
+                    }
+                }
+            }
+            tx.decide_game(game.id, forfeit, 0).await?;
+        }
+        let mut lines = vec![Text::new().strong(&name).plain(format!(
+            " withdraws from {}; their matches in it are forfeited.",
+            t.name
+        ))];
+        // Their leaving may have decided the round.
+        lines.extend(self.advance(tx, t).await?);
+        Ok(Reply::public(Text::lines(lines)))
+    }
+
+    /// The organiser cancels the tournament: its matches in play are stopped, unrated.
+    pub async fn cancel_tournament(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return refuse_tournament(Why::NotOrganiser);
+        }
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let Some(t) = tx.lock_tournament_in(place.channel).await? else {
+            return refuse_tournament(Why::NoTournamentHere);
+        };
+        let mut stopped = 0;
+        for game in tx.games(t.id).await? {
+            let Some(match_id) = game.match_id.filter(|_| game.outcome.is_none()) else {
+                continue;
+            };
+            if let Some(m) = tx.lock_match(match_id).await? {
+                if m.state == crate::store::MatchState::Active {
+                    tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
+                        .await?;
+                    let there = Place {
+                        guild: m.guild,
+                        channel: m.channel,
+                    };
+                    let note = Reply::public(format!(
+                        "The tournament {} was cancelled; this match is stopped, unrated.",
+                        t.name
+                    ));
+                    let body = NoticeBody::new(NoticeKind::Announcement, &note);
+                    queue(&mut tx, there, Some(m.id), &body, now).await?;
+                    queue_match_over(&mut tx, &m, now).await?;
+                    stopped += 1;
+                }
+            }
+        }
+        tx.end_tournament(
+            t.id,
+            TournamentState::Cancelled,
+            Some("cancelled by the organiser"),
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        let matches = match stopped {
+            0 => String::new(),
+            1 => " Its match in play is stopped, unrated.".into(),
+            n => format!(" Its {n} matches in play are stopped, unrated."),
+        };
+        Ok(Reply::public(
+            Text::new()
+                .strong(format!("{} is cancelled", t.name))
+                .plain(format!(" by {}.{matches}", actor.name)),
+        ))
+    }
+}
+
+/// The tournament taking players in this channel, locked, or a refusal.
+async fn open_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
+    match tx.lock_tournament_in(place.channel).await? {
+        Some(t) if t.state == TournamentState::Open => Ok(t),
+        Some(_) => refuse_tournament(Why::AlreadyStarted),
+        None => refuse_tournament(Why::NoTournamentHere),
+    }
+}
+
+/// "3 days", "1 day".
+fn per_move(days: u32) -> String {
+    if days == 1 {
+        "1 day".into()
+    } else {
+        format!("{days} days")
+    }
+}
+
+/// Too few players when the start time comes: the tournament is called off.
+pub(super) fn too_few(players: usize) -> bool {
+    players < MIN_PLAYERS
+}

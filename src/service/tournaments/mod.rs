@@ -1,0 +1,28 @@
+//! Tournaments: what an organiser and the players do (create, join, leave, start, withdraw,
+//! cancel, standings), and what the clock does (start at the set time, pair each round once its
+//! matches are decided, decide the matches left at a round's deadline, end with the winner).
+//!
+//! Each pairing is a normal match, rated as any. A game waits for a channel (the front-end
+//! opens a thread and calls [`Service::seat_tournament_game`]), since only the front-end can
+//! make one. Every change locks the tournament's row first, so two processes ticking together
+//! pair a round once; notices go through the outbox in the same transaction.
+
+mod lifecycle;
+mod refusal;
+mod rounds;
+mod standings;
+
+pub use lifecycle::TournamentOptions;
+pub use refusal::TournamentRefusal;
+pub use rounds::{GameToSeat, TournamentTick};
+
+use super::error::{refuse, Result};
+use super::refusal::Refusal;
+
+/// The days a round may last, per day a move, unless the organiser says otherwise: a match is
+/// two battles of a few dozen moves each, most of them played well inside their time.
+pub const DEFAULT_ROUND_FACTOR: u32 = 10;
+
+fn refuse_tournament<T>(why: TournamentRefusal) -> Result<T> {
+    refuse(Refusal::Tournament(why))
+}

@@ -1,0 +1,512 @@
+//! What the clock does for tournaments: start them, learn their matches' results, pair the
+//! next round, decide what a round's deadline leaves, end them; and seat a paired game in the
+//! channel a front-end made for it.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::lifecycle::too_few;
+use super::standings::{standings_of, standings_text};
+use crate::game::Seat;
+use crate::service::delivery::{queue, queue_match_over, NoticeBody, NoticeKind};
+use crate::service::error::{Result, ServiceError};
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{Actor, Names, Place, Service};
+use crate::store::{
+    ChannelId, Conflict, Entrant, Finish, GameOutcome, GuildId, MatchId, MatchState, NewMatch,
+    StoreError, StoredTournament, TournamentGame, TournamentId, TournamentState, Tx, UserId,
+};
+use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unpairable};
+
+/// What one tick did to tournaments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TournamentTick {
+    pub rounds_paired: usize,
+    pub finished: usize,
+}
+
+/// A game waiting for a channel: the front-end opens a thread of `channel` named `title`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameToSeat {
+    pub game: i64,
+    pub tournament: TournamentId,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub title: String,
+}
+
+impl Service {
+    /// Moves every tournament on as far as it can go now; called by the clock's tick.
+    pub async fn tick_tournaments(&self) -> Result<TournamentTick> {
+        let mut report = TournamentTick::default();
+        for id in self.store.tournaments_in_play().await? {
+            let mut tx = self.store.begin().await?;
+            let Some(t) = tx.lock_tournament(id).await? else {
+                continue;
+            };
+            let (round, state) = (t.current_round, t.state);
+            let place = Place {
+                guild: t.guild,
+                channel: t.channel,
+            };
+            let lines = self.advance(&mut tx, t).await?;
+            if lines.is_empty() {
+                tx.rollback().await?;
+                continue;
+            }
+            let after = tx.lock_tournament(id).await?;
+            if let Some(after) = &after {
+                report.rounds_paired += (after.current_round - round) as usize;
+                if after.state != state
+                    && matches!(
+                        after.state,
+                        TournamentState::Finished | TournamentState::Cancelled
+                    )
+                {
+                    report.finished += 1;
+                }
+            }
+            let body =
+                NoticeBody::new(NoticeKind::Announcement, &Reply::public(Text::lines(lines)));
+            queue(&mut tx, place, None, &body, self.now()).await?;
+            tx.commit().await?;
+        }
+        if report != TournamentTick::default() {
+            self.outbox_signal.notify_waiters();
+        }
+        Ok(report)
+    }
+
+    /// Moves the locked tournament `t` on as far as it can go now, and returns what to
+    /// announce in its channel (nothing when nothing changed).
+    pub(super) async fn advance(&self, tx: &mut Tx, mut t: StoredTournament) -> Result<Vec<Text>> {
+        let now = self.now();
+        let mut lines = Vec::new();
+        if t.state == TournamentState::Open {
+            if t.starts_at.is_none_or(|at| at > now) {
+                return Ok(lines);
+            }
+            let players = tx.entrants(t.id).await?.len();
+            match t.format.rounds_for(players) {
+                Ok(rounds) => {
+                    tx.start_tournament(t.id, rounds).await?;
+                    t.state = TournamentState::Running;
+                    t.rounds = Some(rounds);
+                }
+                Err(e) => {
+                    let why = if too_few(players) {
+                        format!("only {players} joined")
+                    } else {
+                        e.to_string()
+                    };
+                    tx.end_tournament(t.id, TournamentState::Cancelled, Some(&why), now)
+                        .await?;
+                    lines.push(
+                        Text::new()
+                            .strong(format!("{} is called off", t.name))
+                            .plain(format!(": {why}.")),
+                    );
+                    return Ok(lines);
+                }
+            }
+        }
+        if t.state != TournamentState::Running {
+            return Ok(lines);
+        }
+        let entrants = tx.entrants(t.id).await?;
+        let active = entrants.iter().filter(|e| !e.withdrawn).count();
+        // Each pass decides what it can; a round that ends is followed by the next at once.
+        for _ in 0..2 {
+            let games = tx.games(t.id).await?;
+            let changed = self.learn_results(tx, &games).await?;
+            let games = if changed {
+                tx.games(t.id).await?
+            } else {
+                games
+            };
+            let open: Vec<&TournamentGame> = games
+                .iter()
+                .filter(|g| g.round == t.current_round && g.outcome.is_none())
+                .collect();
+            if !open.is_empty() {
+                if t.round_deadline.is_some_and(|d| d <= now) {
+                    lines.push(Text::from(format!(
+                        "Round {} of {} reached its deadline.",
+                        t.current_round, t.name
+                    )));
+                    for game in open {
+                        self.decide_at_deadline(tx, &t, game).await?;
+                    }
+                    continue;
+                }
+                return Ok(lines);
+            }
+            let rounds = t.rounds.unwrap_or(0);
+            if t.current_round > 0 {
+                let standings = standings_of(&t, &entrants, &games);
+                lines.push(
+                    Text::new()
+                        .strong(format!("Round {} of {} is over.", t.current_round, t.name))
+                        .line()
+                        .then(standings_text(tx, &t, &entrants, &standings).await?),
+                );
+            }
+            if t.current_round >= rounds {
+                return self
+                    .end_with_winner(tx, &t, &entrants, &games, None, lines)
+                    .await;
+            }
+            if active < 2 {
+                let why = "fewer than two players are left";
+                return self
+                    .end_with_winner(tx, &t, &entrants, &games, Some(why), lines)
+                    .await;
+            }
+            let next = t.current_round + 1;
+            let pairings = match pairings_for(&t, &entrants, &games, next) {
+                Ok(p) => p,
+                Err(Unpairable) => {
+                    let why = "no round can be paired without a rematch";
+                    return self
+                        .end_with_winner(tx, &t, &entrants, &games, Some(why), lines)
+                        .await;
+                }
+            };
+            let deadline = now + Duration::days(i64::from(t.round_days));
+            lines.push(
+                self.pair_round(tx, &t, &entrants, next, &pairings, deadline)
+                    .await?,
+            );
+            t.current_round = next;
+            t.round_deadline = Some(deadline);
+            return Ok(lines);
+        }
+        Ok(lines)
+    }
+
+    /// Writes round `round`'s games and announces them.
+    async fn pair_round(
+        &self,
+        tx: &mut Tx,
+        t: &StoredTournament,
+        entrants: &[Entrant],
+        round: u32,
+        pairings: &[Pairing],
+        deadline: DateTime<Utc>,
+    ) -> Result<Text> {
+        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+        let names = Names(tx.names(&users).await?);
+        let name = |seed: usize| {
+            entrants
+                .get(seed)
+                .map(|e| names.of(e.user))
+                .unwrap_or_else(|| format!("seed {seed}"))
+        };
+        let withdrawn = |seed: usize| entrants.get(seed).is_none_or(|e| e.withdrawn);
+        let bye_scores = matches!(t.format, Format::Swiss { .. });
+        let mut text = Text::new()
+            .strong(format!("Round {round} of {}", t.name))
+            .plain(" is paired; each match gets a thread of its own. Deadline ")
+            .time(deadline)
+            .plain(".");
+        for pairing in pairings {
+            match *pairing {
+                Pairing::Match { first, second } => {
+                    // A round robin keeps its schedule: a withdrawn player's match is
+                    // forfeited to the other.
+                    let outcome = match (withdrawn(first), withdrawn(second)) {
+                        (true, true) => continue,
+                        (true, false) => Some(GameOutcome::SecondForfeit),
+                        (false, true) => Some(GameOutcome::FirstForfeit),
+                        (false, false) => None,
+                    };
+                    tx.insert_game(t.id, round, *pairing, outcome).await?;
+                    let note = if outcome.is_some() {
+                        " (won by forfeit)"
+                    } else {
+                        ""
+                    };
+                    text = text
+                        .line()
+                        .plain(format!("{} – {}{note}", name(first), name(second)));
+                }
+                Pairing::Bye(p) if !withdrawn(p) => {
+                    tx.insert_game(t.id, round, *pairing, Some(GameOutcome::Bye))
+                        .await?;
+                    let scores = if bye_scores { ", scored as a win" } else { "" };
+                    text = text.line().plain(format!("{}: a bye{scores}", name(p)));
+                }
+                Pairing::Bye(_) => {}
+            }
+        }
+        tx.set_round(t.id, round, deadline).await?;
+        Ok(text)
+    }
+
+    /// Ends the tournament and names the winner.
+    async fn end_with_winner(
+        &self,
+        tx: &mut Tx,
+        t: &StoredTournament,
+        entrants: &[Entrant],
+        games: &[TournamentGame],
+        early: Option<&str>,
+        mut lines: Vec<Text>,
+    ) -> Result<Vec<Text>> {
+        tx.end_tournament(t.id, TournamentState::Finished, early, self.now())
+            .await?;
+        let standings = standings_of(t, entrants, games);
+        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+        let names = Names(tx.names(&users).await?);
+        let leaders: Vec<String> = standings
+            .leaders()
+            .into_iter()
+            .filter_map(|seed| entrants.get(seed))
+            .map(|e| names.of(e.user))
+            .collect();
+        let ended = match early {
+            Some(why) => format!(" is over after round {} ({why}).", t.current_round),
+            None => " is over.".to_string(),
+        };
+        let verdict = match leaders.as_slice() {
+            [] => "Nobody scored.".to_string(),
+            [one] => format!("{one} wins it."),
+            many => format!("{} share first place.", many.join(", ")),
+        };
+        lines.push(
+            Text::new()
+                .strong(format!("{}{ended}", t.name))
+                .plain(format!(" {verdict}")),
+        );
+        Ok(lines)
+    }
+
+    /// Reads the results of the matches of undecided games; true when any was decided.
+    async fn learn_results(&self, tx: &mut Tx, games: &[TournamentGame]) -> Result<bool> {
+        let mut changed = false;
+        let playing: Vec<MatchId> = games
+            .iter()
+            .filter(|g| g.outcome.is_none())
+            .filter_map(|g| g.match_id)
+            .collect();
+        if playing.is_empty() {
+            return Ok(false);
+        }
+        let over = tx.matches_over(&playing).await?;
+        for game in games.iter().filter(|g| g.outcome.is_none()) {
+            let Some(match_id) = game.match_id.filter(|id| over.contains(id)) else {
+                continue;
+            };
+            let Some(m) = tx.lock_match(match_id).await? else {
+                continue;
+            };
+            let (outcome, margin) = match (m.state, m.winner) {
+                (MatchState::Active, _) => continue,
+                // A moderator's abort is no result for either player.
+                (MatchState::Aborted, _) | (MatchState::Finished, None) => (GameOutcome::Drawn, 0),
+                (MatchState::Finished, Some(w)) => {
+                    // A resignation or a lost claim wins no battle points.
+                    let margin = match (m.finish, m.game.result()) {
+                        (Some(Finish::Completed), Some(r)) => r.margin.halves(),
+                        _ => 0,
+                    };
+                    if m.players[0] == w {
+                        (GameOutcome::First, margin)
+                    } else {
+                        (GameOutcome::Second, margin)
+                    }
+                }
+            };
+            changed |= tx.decide_game(game.id, outcome, margin).await?;
+        }
+        Ok(changed)
+    }
+
+    /// A game still open at its round's deadline: a player past their move's deadline loses
+    /// it, as a claim would; otherwise the match is stopped and the game drawn.
+    async fn decide_at_deadline(
+        &self,
+        tx: &mut Tx,
+        t: &StoredTournament,
+        game: &TournamentGame,
+    ) -> Result<()> {
+        let now = self.now();
+        let Some(m) = (match game.match_id {
+            Some(id) => tx.lock_match(id).await?,
+            None => None,
+        }) else {
+            tx.decide_game(game.id, GameOutcome::Drawn, 0).await?;
+            return Ok(());
+        };
+        if m.state != MatchState::Active {
+            return Ok(());
+        }
+        let there = Place {
+            guild: m.guild,
+            channel: m.channel,
+        };
+        let late = m
+            .clock
+            .filter(|c| c.deadline <= now && c.vacation_since.is_none() && c.paused_at.is_none());
+        if let (Some(clock), Some(loser)) = (late, m.game.seat_to_move()) {
+            let names = Names(tx.names(&m.players).await?);
+            let opening = Text::from(format!(
+                "The round's deadline has come and {} missed the deadline of ",
+                names.of(m.player(loser))
+            ))
+            .time(clock.deadline)
+            .plain("; the match is forfeited.");
+            let match_id = m.id;
+            let first_lost = loser == Seat::First;
+            let reply = self.forfeit(tx, m, loser, Finish::Timeout, opening).await?;
+            let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
+            queue(tx, there, Some(match_id), &body, now).await?;
+            let outcome = if first_lost {
+                GameOutcome::Second
+            } else {
+                GameOutcome::First
+            };
+            tx.decide_game(game.id, outcome, 0).await?;
+        } else {
+            tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
+                .await?;
+            let note = Reply::public(format!(
+                "Round {} of {} reached its deadline with this match unfinished; it is stopped, unrated, and counts as drawn in the tournament.",
+                game.round, t.name
+            ));
+            let body = NoticeBody::new(NoticeKind::Announcement, &note);
+            queue(tx, there, Some(m.id), &body, now).await?;
+            queue_match_over(tx, &m, now).await?;
+            tx.decide_game(game.id, GameOutcome::Drawn, 0).await?;
+        }
+        Ok(())
+    }
+
+    /// Games of running tournaments that wait for a channel, oldest first.
+    pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
+        let mut out = Vec::new();
+        for (tournament, game) in self.store.unseated_tournament_games(limit).await? {
+            let Some(t) = self.store.tournament(tournament).await? else {
+                continue;
+            };
+            out.push(GameToSeat {
+                game,
+                tournament,
+                guild: t.guild,
+                channel: t.channel,
+                title: format!("{} · game {game}", t.name),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Begins the match of tournament game `game` in `channel` (a thread the front-end made
+    /// for it); its opening goes there through the outbox. `None` when the game needs no
+    /// match any more (seated by another process, decided, or its tournament over).
+    pub async fn seat_tournament_game(
+        &self,
+        game: i64,
+        channel: ChannelId,
+    ) -> Result<Option<MatchId>> {
+        let Some((tournament, _)) = self
+            .store
+            .unseated_tournament_games(i64::MAX)
+            .await?
+            .into_iter()
+            .find(|(_, g)| *g == game)
+        else {
+            return Ok(None);
+        };
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let Some(t) = tx.lock_tournament(tournament).await? else {
+            return Ok(None);
+        };
+        if t.state != TournamentState::Running {
+            return Ok(None);
+        }
+        let entrants = tx.entrants(t.id).await?;
+        let Some(g) = tx.games(t.id).await?.into_iter().find(|g| g.id == game) else {
+            return Ok(None);
+        };
+        let Pairing::Match { first, second } = g.pairing else {
+            return Ok(None);
+        };
+        if g.match_id.is_some() || g.outcome.is_some() {
+            return Ok(None);
+        }
+        let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
+            return Err(ServiceError::System(format!(
+                "game {game} names an unknown seed"
+            )));
+        };
+        let new = NewMatch {
+            guild: t.guild,
+            channel,
+            challenge: None,
+            players: [a.user, b.user],
+            variant: t.variant,
+            days_per_move: t.days_per_move,
+            created_at: now,
+            rated: true,
+            computer: None,
+        };
+        let match_id = match tx.insert_match(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                return crate::service::error::refuse(Refusal::ChannelBusy)
+            }
+            Err(e) => return Err(e.into()),
+        };
+        crate::service::start_clock(&mut tx, match_id, a.user, now, t.days_per_move).await?;
+        if !tx.seat_game(game, match_id).await? {
+            return Ok(None);
+        }
+        let names = Names(tx.names(&[a.user]).await?);
+        let actor = Actor::new(a.user, names.of(a.user));
+        let place = Place {
+            guild: t.guild,
+            channel: t.channel,
+        };
+        let intro = Text::from(format!("{}, round {}.", t.name, g.round));
+        self.open_match(tx, match_id, place, &actor, Text::new(), Some(intro))
+            .await?;
+        Ok(Some(match_id))
+    }
+}
+
+/// The pairings of round `round`.
+fn pairings_for(
+    t: &StoredTournament,
+    entrants: &[Entrant],
+    games: &[TournamentGame],
+    round: u32,
+) -> std::result::Result<Vec<Pairing>, Unpairable> {
+    match t.format {
+        Format::RoundRobin => Ok(round_robin(entrants.len())
+            .into_iter()
+            .nth(round as usize - 1)
+            .unwrap_or_default()),
+        Format::Swiss { .. } => {
+            let standings = standings_of(t, entrants, games);
+            let contenders: Vec<Contender> = entrants
+                .iter()
+                .filter(|e| !e.withdrawn)
+                .map(|e| Contender {
+                    player: e.seed,
+                    score: standings.of(e.seed).map(|s| s.points).unwrap_or_default(),
+                    had_bye: games.iter().any(|g| g.pairing == Pairing::Bye(e.seed)),
+                    opponents: games
+                        .iter()
+                        .filter_map(|g| g.pairing.opponent_of(e.seed))
+                        .collect(),
+                })
+                .collect();
+            if contenders.len() < 2 {
+                return Err(Unpairable);
+            }
+            pair_swiss(&contenders)
+        }
+    }
+}

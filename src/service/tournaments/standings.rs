@@ -1,0 +1,273 @@
+//! A tournament's standings, computed from its stored games and worded as text (for the
+//! console, screen readers and the round announcements).
+
+use super::refusal::TournamentRefusal as Why;
+use super::refuse_tournament;
+use crate::render::{table_png, Table, MAX_ROWS};
+use crate::service::error::Result;
+use crate::service::outcome::Reply;
+use crate::service::text::Text;
+use crate::service::{Names, Place, Service};
+use crate::store::{Entrant, StoredTournament, TournamentGame, TournamentState, Tx, UserId};
+use crate::tournament::{Cell, Format, Game, HalfPoints, Standings, TieBreaks};
+
+/// Lines of standings a round's announcement shows (a message has room for about this many).
+const ANNOUNCED_LINES: usize = 10;
+
+/// The standings after the stored games.
+pub(super) fn standings_of(
+    t: &StoredTournament,
+    entrants: &[Entrant],
+    games: &[TournamentGame],
+) -> Standings {
+    let games: Vec<Game> = games
+        .iter()
+        .map(|g| Game {
+            round: g.round,
+            pairing: g.pairing,
+            outcome: g.result(),
+        })
+        .collect();
+    let rounds = t.rounds.unwrap_or(t.current_round).max(t.current_round);
+    Standings::compute(t.format, entrants.len(), rounds, &games)
+}
+
+/// One line a player: rank, name, points, tie-breaks, results by round.
+fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> Option<String> {
+    let s = standings.lines.get(index)?;
+    let tie_breaks = match s.tie_breaks {
+        TieBreaks::SonnebornBerger(sb) => format!("SB {sb}"),
+        TieBreaks::Swiss { buchholz, margin } => {
+            format!("Buchholz {buchholz}, margin {}", signed(margin))
+        }
+    };
+    let rank_of = |seed: usize| {
+        standings
+            .lines
+            .iter()
+            .find(|l| l.player == seed)
+            .map_or(0, |l| l.rank)
+    };
+    let results: Vec<String> = s.cells.iter().map(|c| cell_text(*c, &rank_of)).collect();
+    let points = if s.points.0 == 2 {
+        "1 point".to_string()
+    } else {
+        format!("{} points", s.points)
+    };
+    Some(format!(
+        "{}. {} — {points} ({tie_breaks}); by round: {}",
+        s.rank,
+        name(s.player),
+        results.join(" ")
+    ))
+}
+
+/// The margin as "+3", "−1½".
+fn signed(margin: i64) -> String {
+    let sign = if margin < 0 { "−" } else { "+" };
+    let m = HalfPoints(margin.unsigned_abs().try_into().unwrap_or(u32::MAX));
+    format!("{sign}{m}")
+}
+
+/// The standings as a table to draw: a crosstable for a round robin (each cell the row
+/// player's result against the column's), a standings table for a Swiss (results by round
+/// against the opponent's rank).
+pub(super) fn standings_table(
+    title: String,
+    standings: &Standings,
+    name: &dyn Fn(usize) -> String,
+) -> Table {
+    let rank_of = |seed: usize| {
+        standings
+            .lines
+            .iter()
+            .find(|l| l.player == seed)
+            .map_or(0, |l| l.rank)
+    };
+    let mut headings: Vec<String> = vec!["#".into(), "Player".into()];
+    let mut rows = Vec::new();
+    let footer = match standings.format {
+        Format::RoundRobin => {
+            headings.extend((1..=standings.lines.len()).map(|i| i.to_string()));
+            headings.extend(["Points".into(), "SB".into()]);
+            for (i, line) in standings.lines.iter().enumerate() {
+                let mut row = vec![line.rank.to_string(), name(line.player)];
+                for (j, other) in standings.lines.iter().enumerate() {
+                    if i == j {
+                        row.push("×".into());
+                        continue;
+                    }
+                    let met = line
+                        .cells
+                        .iter()
+                        .find(|c| c.opponent() == Some(other.player));
+                    row.push(
+                        match met {
+                            Some(Cell::Won { .. }) => "1",
+                            Some(Cell::Drawn { .. }) => "½",
+                            Some(Cell::Lost { .. }) => "0",
+                            Some(Cell::ForfeitWon { .. }) => "+",
+                            Some(Cell::ForfeitLost { .. }) => "−",
+                            Some(Cell::Playing { .. }) => "…",
+                            _ => "",
+                        }
+                        .into(),
+                    );
+                }
+                row.push(line.points.to_string());
+                row.push(match line.tie_breaks {
+                    TieBreaks::SonnebornBerger(sb) => sb.to_string(),
+                    TieBreaks::Swiss { buchholz, .. } => buchholz.to_string(),
+                });
+                rows.push(row);
+            }
+            "1 won, ½ drawn, 0 lost, + − by forfeit, … in play. SB: Sonneborn–Berger.".to_string()
+        }
+        Format::Swiss { .. } => {
+            headings.extend(["Points".into(), "Buchholz".into(), "Margin".into()]);
+            headings.extend((1..=standings.rounds).map(|r| format!("R{r}")));
+            for line in &standings.lines {
+                let mut row = vec![
+                    line.rank.to_string(),
+                    name(line.player),
+                    line.points.to_string(),
+                ];
+                match line.tie_breaks {
+                    TieBreaks::Swiss { buchholz, margin } => {
+                        row.push(buchholz.to_string());
+                        row.push(signed(margin));
+                    }
+                    TieBreaks::SonnebornBerger(sb) => {
+                        row.push(sb.to_string());
+                        row.push(String::new());
+                    }
+                }
+                row.extend(line.cells.iter().map(|c| cell_text(*c, &rank_of)));
+                rows.push(row);
+            }
+            "+n won, =n drew, −n lost against the player ranked n; F by forfeit; … in play. Ties: Buchholz, then margin.".to_string()
+        }
+    };
+    let shown = rows.len().min(MAX_ROWS);
+    let footer = if rows.len() > shown {
+        format!("{footer} ({} more players not shown.)", rows.len() - shown)
+    } else {
+        footer
+    };
+    Table {
+        title,
+        headings,
+        highlighted: (0..shown)
+            .filter(|i| standings.lines[*i].rank == 1)
+            .collect(),
+        rows,
+        footer,
+    }
+}
+
+/// A Swiss cell: "+4", "=2", "−7", "+F", "bye", "…3", "·".
+fn cell_text(c: Cell, rank_of: &dyn Fn(usize) -> usize) -> String {
+    match c {
+        Cell::Won { opponent, .. } => format!("+{}", rank_of(opponent)),
+        Cell::Drawn { opponent } => format!("={}", rank_of(opponent)),
+        Cell::Lost { opponent, .. } => format!("−{}", rank_of(opponent)),
+        Cell::ForfeitWon { .. } => "+F".into(),
+        Cell::ForfeitLost { .. } => "−F".into(),
+        Cell::Bye => "bye".into(),
+        Cell::Playing { opponent } => format!("…{}", rank_of(opponent)),
+        Cell::Absent => "·".into(),
+    }
+}
+
+/// The standings as lines of text, at most `limit` players.
+pub(super) async fn standings_lines(
+    tx: &mut Tx,
+    entrants: &[Entrant],
+    standings: &Standings,
+    limit: usize,
+) -> Result<Text> {
+    let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+    let names = Names(tx.names(&users).await?);
+    let name = |seed: usize| match entrants.get(seed) {
+        Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
+        Some(e) => names.of(e.user),
+        None => format!("seed {seed}"),
+    };
+    let mut text = Text::new();
+    for i in 0..standings.lines.len().min(limit) {
+        if let Some(l) = line(standings, i, &name) {
+            if i > 0 {
+                text = text.line();
+            }
+            text = text.plain(l);
+        }
+    }
+    if standings.lines.len() > limit {
+        text = text.line().plain(format!(
+            "… and {} more; see /thud tournament standings.",
+            standings.lines.len() - limit
+        ));
+    }
+    Ok(text)
+}
+
+/// The standings for a round's announcement.
+pub(super) async fn standings_text(
+    tx: &mut Tx,
+    _t: &StoredTournament,
+    entrants: &[Entrant],
+    standings: &Standings,
+) -> Result<Text> {
+    standings_lines(tx, entrants, standings, ANNOUNCED_LINES).await
+}
+
+impl Service {
+    /// The standings of the latest tournament of this channel, as text.
+    pub async fn tournament_standings(&self, place: Place) -> Result<Reply> {
+        let Some(t) = self.store.latest_tournament_in(place.channel).await? else {
+            return refuse_tournament(Why::NoTournamentHere);
+        };
+        let mut tx = self.store.begin().await?;
+        let entrants = tx.entrants(t.id).await?;
+        let games = tx.games(t.id).await?;
+        let standings = standings_of(&t, &entrants, &games);
+        let state = match t.state {
+            TournamentState::Open => format!("taking players ({} so far)", entrants.len()),
+            TournamentState::Running => format!(
+                "round {} of {}",
+                t.current_round,
+                t.rounds.unwrap_or(t.current_round)
+            ),
+            TournamentState::Finished => "finished".into(),
+            TournamentState::Cancelled => "cancelled".into(),
+        };
+        let body = standings_lines(&mut tx, &entrants, &standings, 40).await?;
+        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+        let names = Names(tx.names(&users).await?);
+        tx.rollback().await?;
+        let name = |seed: usize| match entrants.get(seed) {
+            Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
+            Some(e) => names.of(e.user),
+            None => format!("seed {seed}"),
+        };
+        let table = standings_table(format!("{} — {state}", t.name), &standings, &name);
+        let png = tokio::task::spawn_blocking(move || table_png(&table))
+            .await
+            .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))?;
+        let key = match t.format {
+            crate::tournament::Format::RoundRobin => "SB: Sonneborn–Berger.",
+            crate::tournament::Format::Swiss { .. } => "Ties: Buchholz, then margin.",
+        };
+        Ok(Reply::public(
+            Text::new()
+                .strong(format!("{} — standings, {state}", t.name))
+                .line()
+                .then(body)
+                .line()
+                .plain(format!(
+                    "+n won, =n drew, −n lost against the player ranked n; F a forfeit. {key}"
+                )),
+        )
+        .attach(format!("tournament-{}-standings.png", t.id), png))
+    }
+}
