@@ -7,7 +7,7 @@ use std::io::Write;
 use chrono::{DateTime, Utc};
 
 use super::{refused, Console, Line};
-use crate::service::{Actor, Place, Reply, ServiceError, TournamentOptions};
+use crate::service::{Actor, Place, Reply, Room, ServiceError, TournamentOptions};
 use crate::store::ChannelId;
 use crate::tournament::Format;
 
@@ -87,7 +87,8 @@ impl Console<'_> {
         };
         for game in games {
             let channel = ChannelId(GAME_CHANNELS + game.game.unsigned_abs());
-            if let Err(e) = self.service.seat_tournament_game(game.game, channel).await {
+            let room: Room = Box::new(move |_, _| Box::pin(async move { Some(channel) }));
+            if let Err(e) = self.service.seat_tournament_game(game.game, room).await {
                 writeln!(out, "! a tournament game failed: {}", e.player_message())?;
             }
         }

@@ -198,18 +198,10 @@ pub(super) async fn seat_worker(
         };
         for game in games {
             // A game can only be played in a thread: the channel itself may hold many games.
-            let Some(thread) = super::buttons::match_thread(&http, game.channel, &game.title).await
-            else {
-                continue;
-            };
-            match service.seat_tournament_game(game.game, thread).await {
-                Ok(Some(_)) => {}
-                Ok(None) => {
-                    let id = serenity::ChannelId::new(thread.0.max(1));
-                    if let Err(e) = id.delete(&http).await {
-                        tracing::warn!(error = %e, "could not delete an unused tournament thread");
-                    }
-                }
+            // The thread is opened by the service once the game is its to seat.
+            let room = super::buttons::thread_room(http.clone());
+            match service.seat_tournament_game(game.game, room).await {
+                Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
                 }

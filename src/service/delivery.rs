@@ -71,6 +71,9 @@ pub struct NoticeBody {
     /// Notices queued by earlier versions kept only a rematch button, here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<MatchId>,
+    /// A tournament whose standings picture goes with the message, drawn when it is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standings: Option<crate::store::TournamentId>,
     /// Sent as a direct message to this player rather than to a channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dm: Option<UserId>,
@@ -122,6 +125,7 @@ impl NoticeBody {
             board: reply.board,
             buttons: reply.buttons.clone(),
             rematch: None,
+            standings: None,
             dm: None,
         }
     }
@@ -269,6 +273,11 @@ impl Service {
                 }
             }
         }
+        if let Some(id) = body.standings {
+            if let Some((filename, png)) = self.standings_picture(id).await? {
+                reply = reply.attach(filename, png);
+            }
+        }
         Ok(Some(Delivery {
             id: notice.id,
             guild: notice.guild,
@@ -400,6 +409,7 @@ mod tests {
                 style: crate::service::ButtonStyle::Primary,
             }],
             rematch: Some(MatchId(3)),
+            standings: None,
             dm: Some(UserId(7)),
         };
         let value = serde_json::to_value(&body).unwrap_or_default();

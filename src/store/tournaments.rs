@@ -14,7 +14,20 @@ use crate::game::Variant;
 use crate::tournament::{Format, MatchOutcome, Pairing};
 
 /// A tournament's number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, sqlx::Type)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    sqlx::Type,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
 #[sqlx(transparent)]
 pub struct TournamentId(pub i64);
 

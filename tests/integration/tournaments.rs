@@ -71,8 +71,11 @@ async fn seat_all(service: &Service, next_channel: &mut u64) -> Vec<(MatchId, Pl
     for game in service.tournament_games_to_seat(1000).await.expect("games") {
         *next_channel += 1;
         let at = place(*next_channel);
+        let channel = at.channel;
+        let room: thudbot::service::Room =
+            Box::new(move |_, _| Box::pin(async move { Some(channel) }));
         if let Some(id) = service
-            .seat_tournament_game(game.game, at.channel)
+            .seat_tournament_game(game.game, room)
             .await
             .expect("seated")
         {
@@ -211,6 +214,19 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
         .collect();
     let last = hall_notices.last().expect("the final announcement");
     assert!(last.contains("Autumn Cup is over. p02 wins it."), "{last}");
+    // Each round's announcement (the three rounds' ends, the last with the winner) carries the
+    // standings picture, a real PNG.
+    let pictured: Vec<_> = notices
+        .iter()
+        .filter(|d| d.channel == ChannelId(HALL))
+        .filter_map(|d| d.reply.attachments.first())
+        .collect();
+    assert_eq!(pictured.len(), 3, "one picture a round");
+    for picture in pictured {
+        assert!(picture.filename.ends_with("-standings.png"));
+        image::load_from_memory_with_format(&picture.bytes, image::ImageFormat::Png)
+            .expect("the standings picture is a PNG");
+    }
     assert!(last.contains("1. p02 — 3 points (SB 3)"), "{last}");
 
     let reply = ok(s.tournament_standings(hall).await);

@@ -12,6 +12,7 @@ use crate::service::error::{Result, ServiceError};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
+use crate::service::Room;
 use crate::service::{Actor, Names, Place, Service};
 use crate::store::{
     ChannelId, Conflict, Entrant, Finish, GameOutcome, GuildId, MatchId, MatchState, NewMatch,
@@ -56,6 +57,11 @@ impl Service {
                 continue;
             }
             let after = tx.lock_tournament(id).await?;
+            // A round that ended is announced with the standings picture.
+            let round_over = round > 0
+                && after
+                    .as_ref()
+                    .is_some_and(|a| a.current_round != round || a.state != state);
             if let Some(after) = &after {
                 report.rounds_paired += (after.current_round - round) as usize;
                 if after.state != state
@@ -67,8 +73,9 @@ impl Service {
                     report.finished += 1;
                 }
             }
-            let body =
+            let mut body =
                 NoticeBody::new(NoticeKind::Announcement, &Reply::public(Text::lines(lines)));
+            body.standings = round_over.then_some(id);
             queue(&mut tx, place, None, &body, self.now()).await?;
             tx.commit().await?;
         }
@@ -404,11 +411,7 @@ impl Service {
     /// Begins the match of tournament game `game` in `channel` (a thread the front-end made
     /// for it); its opening goes there through the outbox. `None` when the game needs no
     /// match any more (seated by another process, decided, or its tournament over).
-    pub async fn seat_tournament_game(
-        &self,
-        game: i64,
-        channel: ChannelId,
-    ) -> Result<Option<MatchId>> {
+    pub async fn seat_tournament_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
         let Some((tournament, _)) = self
             .store
             .unseated_tournament_games(i64::MAX)
@@ -440,6 +443,11 @@ impl Service {
             return Err(ServiceError::System(format!(
                 "game {game} names an unknown seed"
             )));
+        };
+        // The game is ours to seat (the tournament's row is locked): only now is its room
+        // opened, so a second process or a refusal never leaves an empty thread.
+        let Some(channel) = room(t.channel, format!("{} · game {game}", t.name)).await else {
+            return Ok(None);
         };
         let new = NewMatch {
             guild: t.guild,

@@ -221,7 +221,44 @@ pub(super) async fn standings_text(
     standings_lines(tx, entrants, standings, ANNOUNCED_LINES).await
 }
 
+/// Draws a standings table on a blocking thread.
+async fn draw_table(table: Table) -> Result<Vec<u8>> {
+    tokio::task::spawn_blocking(move || table_png(&table))
+        .await
+        .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))
+}
+
 impl Service {
+    /// The standings picture of tournament `id` as it stands now, for a round's announcement
+    /// (drawn when the announcement is sent); `None` when there is no such tournament.
+    pub(crate) async fn standings_picture(
+        &self,
+        id: crate::store::TournamentId,
+    ) -> Result<Option<(String, Vec<u8>)>> {
+        let Some(t) = self.store.tournament(id).await? else {
+            return Ok(None);
+        };
+        let mut tx = self.store.begin().await?;
+        let entrants = tx.entrants(t.id).await?;
+        let games = tx.games(t.id).await?;
+        let standings = standings_of(&t, &entrants, &games);
+        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+        let names = Names(tx.names(&users).await?);
+        tx.rollback().await?;
+        let name = |seed: usize| match entrants.get(seed) {
+            Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
+            Some(e) => names.of(e.user),
+            None => format!("seed {seed}"),
+        };
+        let round = match t.state {
+            TournamentState::Finished => "final standings".to_string(),
+            _ => format!("after round {}", t.current_round.saturating_sub(1).max(1)),
+        };
+        let table = standings_table(format!("{} — {round}", t.name), &standings, &name);
+        let png = draw_table(table).await?;
+        Ok(Some((format!("tournament-{}-standings.png", t.id), png)))
+    }
+
     /// The standings of the latest tournament of this channel, as text.
     pub async fn tournament_standings(&self, place: Place) -> Result<Reply> {
         let Some(t) = self.store.latest_tournament_in(place.channel).await? else {
@@ -251,9 +288,7 @@ impl Service {
             None => format!("seed {seed}"),
         };
         let table = standings_table(format!("{} — {state}", t.name), &standings, &name);
-        let png = tokio::task::spawn_blocking(move || table_png(&table))
-            .await
-            .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))?;
+        let png = draw_table(table).await?;
         let key = match t.format {
             crate::tournament::Format::RoundRobin => "SB: Sonneborn–Berger.",
             crate::tournament::Format::Swiss { .. } => "Ties: Buchholz, then margin.",
