@@ -221,8 +221,19 @@ pub(super) async fn standings_text(
     standings_lines(tx, entrants, standings, ANNOUNCED_LINES).await
 }
 
-/// Draws a standings table on a blocking thread.
-async fn draw_table(table: Table) -> Result<Vec<u8>> {
+/// The standings picture titled `title`, drawn on a blocking thread.
+async fn standings_png(
+    title: String,
+    entrants: &[Entrant],
+    standings: &Standings,
+    names: &Names,
+) -> Result<Vec<u8>> {
+    let name = |seed: usize| match entrants.get(seed) {
+        Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
+        Some(e) => names.of(e.user),
+        None => format!("seed {seed}"),
+    };
+    let table: Table = standings_table(title, standings, &name);
     tokio::task::spawn_blocking(move || table_png(&table))
         .await
         .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))
@@ -245,17 +256,12 @@ impl Service {
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
         tx.rollback().await?;
-        let name = |seed: usize| match entrants.get(seed) {
-            Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
-            Some(e) => names.of(e.user),
-            None => format!("seed {seed}"),
-        };
         let round = match t.state {
             TournamentState::Finished => "final standings".to_string(),
             _ => format!("after round {}", t.current_round.saturating_sub(1).max(1)),
         };
-        let table = standings_table(format!("{} — {round}", t.name), &standings, &name);
-        let png = draw_table(table).await?;
+        let title = format!("{} — {round}", t.name);
+        let png = standings_png(title, &entrants, &standings, &names).await?;
         Ok(Some((format!("tournament-{}-standings.png", t.id), png)))
     }
 
@@ -282,13 +288,8 @@ impl Service {
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
         tx.rollback().await?;
-        let name = |seed: usize| match entrants.get(seed) {
-            Some(e) if e.withdrawn => format!("{} (withdrawn)", names.of(e.user)),
-            Some(e) => names.of(e.user),
-            None => format!("seed {seed}"),
-        };
-        let table = standings_table(format!("{} — {state}", t.name), &standings, &name);
-        let png = draw_table(table).await?;
+        let title = format!("{} — {state}", t.name);
+        let png = standings_png(title, &entrants, &standings, &names).await?;
         let key = match t.format {
             crate::tournament::Format::RoundRobin => "SB: Sonneborn–Berger.",
             crate::tournament::Format::Swiss { .. } => "Ties: Buchholz, then margin.",
