@@ -27,7 +27,7 @@ async fn stop_after_restart(mut bot: Bot) {
 }
 
 /// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`.
-async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
+pub(crate) async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
     bot.fake
         .wait_for_since(
             mark,

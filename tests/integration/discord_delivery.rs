@@ -102,6 +102,19 @@ pub(crate) async fn posted_since(bot: &Bot, mark: usize, channel: u64) -> Record
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// How many reminders `channel` shows.
+pub(crate) fn reminders_in(bot: &Bot, channel: u64) -> usize {
+    bot.fake
+        .channel_messages(channel)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("reminder"))
+        })
+        .count()
+}
+
 pub(crate) fn posts_to(channel: u64) -> impl Fn(&RecordedRequest) -> bool {
     let path = format!("/channels/{channel}/messages");
     move |r: &RecordedRequest| r.method == "POST" && r.path == path
@@ -210,17 +223,7 @@ async fn a_notice_is_tried_again_after_errors_rate_limits_and_a_lost_connection_
         "one nonce: {nonces:?}"
     );
     assert!(tries.iter().all(|r| r.json()["enforce_nonce"] == true));
-    let reminders = bot
-        .fake
-        .channel_messages(GENERAL_CHANNEL)
-        .iter()
-        .filter(|m| {
-            m["content"]
-                .as_str()
-                .is_some_and(|c| c.contains("reminder"))
-        })
-        .count();
-    assert_eq!(reminders, 1);
+    assert_eq!(reminders_in(&bot, GENERAL_CHANNEL), 1);
     bot.finish_expecting(|r| r.injected).await;
 }
 

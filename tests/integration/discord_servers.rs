@@ -6,7 +6,10 @@ use std::time::Duration;
 
 use chrono::Duration as Span;
 
-use crate::discord_delivery::{first_move_announced_since, posted_since, posts_to, stored_match};
+use crate::discord_away::reopened_since;
+use crate::discord_delivery::{
+    first_move_announced_since, posted_since, posts_to, reminders_in, stored_match,
+};
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
@@ -284,17 +287,7 @@ async fn a_hung_request_holds_up_neither_other_channels_nor_its_own_notice() {
         "{}",
         content(&general)
     );
-    let reminders = bot
-        .fake
-        .channel_messages(GENERAL_CHANNEL)
-        .iter()
-        .filter(|m| {
-            m["content"]
-                .as_str()
-                .is_some_and(|c| c.contains("reminder"))
-        })
-        .count();
-    assert_eq!(reminders, 1);
+    assert_eq!(reminders_in(&bot, GENERAL_CHANNEL), 1);
     bot.finish_expecting(|r| r.injected).await;
 }
 
@@ -452,22 +445,6 @@ async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
     assert_eq!(names(bot.fake.commands(None)), ["thud"]);
     assert!(bot.fake.commands(Some(GUILD_ID)).is_empty());
     bot.finish().await;
-}
-
-/// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`.
-async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
-    bot.fake
-        .wait_for_since(
-            mark,
-            |r| {
-                r.method == "PATCH"
-                    && r.path == format!("/channels/{thread}")
-                    && (200..300).contains(&r.status)
-            },
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[tokio::test]
