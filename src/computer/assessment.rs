@@ -39,10 +39,33 @@ pub fn assess(battle: &Battle, computer: Side) -> Assessment {
         };
     }
     let stalled = plies_without_progress(battle) >= STALLED_PLIES;
-    match position.variant() {
+    let mut assessment = match position.variant() {
         Variant::KoomValley => assess_koom_valley(position, computer, stalled),
         Variant::Classic | Variant::Original => assess_by_score(position, computer, stalled),
+    };
+    // "Neither side can gain any more" must be true of the next two plies at least: the
+    // searches above judge by value and may see a capture as not worth it, but the player
+    // reading the proposal sees a capture on the board.
+    if assessment.propose_end && progress_within_two_plies(position) {
+        assessment.propose_end = false;
     }
+    assessment
+}
+
+/// Whether a capture (or, in Koom Valley, a Rock move) is open to the side to move now, or to
+/// the other side after some move of the side to move.
+pub fn progress_within_two_plies(position: &Position) -> bool {
+    let moves = position.legal_moves();
+    moves.iter().any(makes_progress)
+        || moves.iter().any(|mv| {
+            let after = position.after(mv);
+            after.legal_moves().iter().any(makes_progress)
+        })
+}
+
+/// A capture, or a Rock move: what changes a battle's outcome.
+fn makes_progress(mv: &Move) -> bool {
+    !mv.captured().is_empty() || matches!(mv, Move::Rock { .. })
 }
 
 /// Classic and original: what material the computer can still win within a few plies.
@@ -125,6 +148,6 @@ fn plies_without_progress(battle: &Battle) -> usize {
         .moves()
         .iter()
         .rev()
-        .take_while(|m| m.captured().is_empty() && !matches!(m, Move::Rock { .. }))
+        .take_while(|m| !makes_progress(m))
         .count()
 }

@@ -23,7 +23,7 @@ mod mistakes;
 mod search;
 mod transposition;
 
-pub use assessment::{assess, Assessment, STALLED_PLIES};
+pub use assessment::{assess, progress_within_two_plies, Assessment, STALLED_PLIES};
 pub use chance::Chance;
 pub use level::{Level, Settings, UnknownLevel};
 

@@ -18,6 +18,7 @@ impl Console<'_> {
         &self,
         line: &Line,
         place: Place,
+        actor: &Actor,
     ) -> Option<Result<Option<MatchId>, ServiceError>> {
         match line.subcommand.as_str() {
             "analysis" => Some(match line.get("match") {
@@ -35,21 +36,11 @@ impl Console<'_> {
                     }),
             }),
             "press" => {
-                let wanted = line
-                    .get("button")
-                    .unwrap_or_default()
-                    .trim()
-                    .to_ascii_lowercase();
-                let buttons = self.buttons.get(&place.channel)?;
-                buttons
-                    .iter()
-                    .find(|b| {
-                        !wanted.is_empty() && b.label.to_ascii_lowercase().starts_with(&wanted)
-                    })
-                    .and_then(|b| match b.action {
-                        Action::Analyse(id) => Some(Ok(Some(id))),
-                        _ => None,
-                    })
+                let label = line.get("button").unwrap_or_default();
+                match self.button(place, actor, label)?.action {
+                    Action::Analyse(id) => Some(Ok(Some(id))),
+                    _ => None,
+                }
             }
             _ => None,
         }

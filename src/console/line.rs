@@ -45,7 +45,7 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
             p.trim(),
             c.trim()
                 .parse::<u64>()
-                .map_err(|_| LineError::Channel(c.trim().to_string()))?,
+                .map_err(|_| LineError::Channel(crate::service::echo(c.trim())))?,
         ),
         None => (who.trim(), 1),
     };
@@ -105,7 +105,7 @@ fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
                 }
                 v.push_str(word);
             }
-            (false, None) => return Err(LineError::Option(word.to_string())),
+            (false, None) => return Err(LineError::Option(crate::service::echo(word))),
         }
     }
     Ok(out)

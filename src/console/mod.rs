@@ -18,7 +18,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use crate::game::Variant;
 use crate::render::Theme;
 use crate::service::{
-    Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope, MoveRequest, Place,
+    echo, Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope, MoveRequest, Place,
     Reply, Service, ServiceError, Verb,
 };
 use crate::store::{
@@ -35,8 +35,10 @@ const COMPUTER_NAME: &str = "thudbot";
 pub struct Console<'a> {
     service: &'a Service,
     pictures: PathBuf,
-    /// The buttons last shown in each channel, by label.
-    buttons: HashMap<ChannelId, Vec<Button>>,
+    /// The buttons last shown in each channel, by label: for everyone there (`None`), or on
+    /// a message only one player sees, for that player alone, as Discord keeps an ephemeral
+    /// message's buttons to the one who asked.
+    buttons: HashMap<(ChannelId, Option<UserId>), Vec<Button>>,
 }
 
 impl<'a> Console<'a> {
@@ -88,7 +90,7 @@ impl<'a> Console<'a> {
             Ok(a) => a,
             Err(e) => return writeln!(out, "! {}", e.player_message()),
         };
-        let result = match self.analysis_wanted(&line, place) {
+        let result = match self.analysis_wanted(&line, place, &actor) {
             Some(Ok(id)) => self.analyse(place, &actor, id, out).await?,
             Some(Err(e)) => Err(e),
             None => self.dispatch(&line, place, &actor).await,
@@ -159,6 +161,14 @@ impl<'a> Console<'a> {
 
     /// The player called `name`, made up on first use.
     async fn actor(&self, name: &str) -> Result<Actor, ServiceError> {
+        // A name is what the line's author typed; one holding control characters (a NUL byte)
+        // cannot be stored or shown, so it is refused rather than changed behind their back.
+        if name.chars().any(char::is_control) {
+            return Err(refused(format!(
+                "`{}` cannot be a player's name: it holds control characters",
+                echo(name)
+            )));
+        }
         if name.eq_ignore_ascii_case(COMPUTER_NAME) {
             return Err(refused(format!(
                 "{COMPUTER_NAME} is the computer; it plays its own moves"
@@ -187,7 +197,7 @@ impl<'a> Console<'a> {
                     .trim_start_matches('#')
                     .parse()
                     .map(Some)
-                    .map_err(|_| refused(format!("{name}: `{v}` is not a number"))),
+                    .map_err(|_| refused(format!("{name}: `{}` is not a number", echo(v)))),
             }
         };
         let verb_move = |verb: Verb| MoveRequest::Verb {
@@ -201,7 +211,12 @@ impl<'a> Console<'a> {
                 let Some(name) = line.get("opponent") else {
                     return Err(refused("challenge needs opponent:<name>"));
                 };
-                let name = name.trim_start_matches('@');
+                let name = name.trim().trim_start_matches('@');
+                if name.trim().is_empty() {
+                    return Err(ServiceError::Refused(
+                        crate::service::Refusal::NoOpponentNamed,
+                    ));
+                }
                 let options = ChallengeOptions {
                     variant: opt("variant").map(|v| parse_variant(&v)).transpose()?,
                     side: opt("side").map(|v| parse_side(&v)).transpose()?,
@@ -248,7 +263,7 @@ impl<'a> Console<'a> {
                 let style = match line.get("style") {
                     None => None,
                     Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
-                        || refused(format!("`{v}` is not a board style; choose full or brief")),
+                        || refused(format!("`{}` is not a board style; choose full or brief", echo(v))),
                     )?),
                 };
                 s.board(place, actor, style).await
@@ -263,7 +278,8 @@ impl<'a> Console<'a> {
                 "agree" => s.answer_end(place, actor, true, None).await,
                 "decline" => s.answer_end(place, actor, false, None).await,
                 other => Err(refused(format!(
-                    "`{other}` is not an end action; choose propose, agree or decline"
+                    "`{}` is not an end action; choose propose, agree or decline",
+                    echo(other)
                 ))),
             },
             "resign" => s.resign_prompt(place, actor).await,
@@ -275,7 +291,7 @@ impl<'a> Console<'a> {
                     Some(other) => {
                         return Err(refused(format!(
                             "`{}` is not a scope; choose server or all",
-                            crate::service::echo(other)
+                            echo(other)
                         )))
                     }
                 };
@@ -287,7 +303,8 @@ impl<'a> Console<'a> {
                     Some("global") => LadderScope::Global,
                     Some(other) => {
                         return Err(refused(format!(
-                            "`{other}` is not a scope; choose server or global"
+                            "`{}` is not a scope; choose server or global",
+                            echo(other)
                         )))
                     }
                 };
@@ -295,8 +312,11 @@ impl<'a> Console<'a> {
                 s.leaderboard(place, scope, page).await
             }
             "stats" | "history" => {
-                let who = match line.get("player") {
-                    Some(name) => self.actor(name.trim_start_matches('@')).await?,
+                let who = match line.get("player").map(|n| n.trim().trim_start_matches('@')) {
+                    Some(name) if name.eq_ignore_ascii_case(COMPUTER_NAME) => {
+                        Actor::with_kind(COMPUTER, COMPUTER_NAME, true)
+                    }
+                    Some(name) => self.actor(name).await?,
                     None => actor.clone(),
                 };
                 if line.subcommand == "stats" {
@@ -311,7 +331,8 @@ impl<'a> Console<'a> {
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
                         refused(format!(
-                            "`{t}` is not a theme; choose default or high-contrast"
+                            "`{}` is not a theme; choose default or high-contrast",
+                            echo(t)
                         ))
                     })?),
                     None => None,
@@ -326,7 +347,7 @@ impl<'a> Console<'a> {
                         Notify::from_name(&v.trim().to_ascii_lowercase()).ok_or_else(|| {
                             refused(format!(
                                 "`{}` is not a way to notify; choose channel, dm or both",
-                                crate::service::echo(v)
+                                echo(v)
                             ))
                         })?,
                     ),
@@ -353,7 +374,8 @@ impl<'a> Console<'a> {
             }
             "help" => Ok(Reply::private(help())),
             other => Err(refused(format!(
-                "`{other}` is not a command; try `/thud help`"
+                "`{}` is not a command; try `/thud help`",
+                echo(other)
             ))),
         }
     }
@@ -365,15 +387,9 @@ impl<'a> Console<'a> {
         actor: &Actor,
         label: &str,
     ) -> Result<Reply, ServiceError> {
-        let wanted = label.trim().to_ascii_lowercase();
-        let found = self.buttons.get(&place.channel).and_then(|buttons| {
-            buttons
-                .iter()
-                .find(|b| b.label.to_ascii_lowercase().starts_with(&wanted) && !wanted.is_empty())
-                .map(|b| b.action)
-        });
+        let found = self.button(place, actor, label).map(|b| b.action);
         let Some(action) = found else {
-            return Err(refused(format!("there is no `{label}` button here")));
+            return Err(refused(format!("there is no `{}` button here", echo(label))));
         };
         let s = self.service;
         match action {
@@ -401,6 +417,21 @@ impl<'a> Console<'a> {
         }
     }
 
+    /// The button labelled `label` (its first letters will do) that `actor` can press here:
+    /// on a message only they see, else on the last message everyone sees.
+    fn button(&self, place: Place, actor: &Actor, label: &str) -> Option<&Button> {
+        let wanted = label.trim().to_ascii_lowercase();
+        if wanted.is_empty() {
+            return None;
+        }
+        [Some(actor.id), None].into_iter().find_map(|owner| {
+            self.buttons
+                .get(&(place.channel, owner))?
+                .iter()
+                .find(|b| b.label.to_ascii_lowercase().starts_with(&wanted))
+        })
+    }
+
     /// Prints a reply as the bot would post it.
     async fn print(
         &mut self,
@@ -422,7 +453,8 @@ impl<'a> Console<'a> {
                 writeln!(out, "! {}", e.player_message().to_plain(self.service.now()))?;
             }
         }
-        self.print_body(place, reply, out)
+        let owner = asker.filter(|_| reply.private).map(|a| a.id);
+        self.print_body(place, owner, reply, out)
     }
 
     /// A direct message to `player`, as the bot would send it.
@@ -439,18 +471,19 @@ impl<'a> Console<'a> {
             Err(_) => format!("player {player}"),
         };
         writeln!(out, "thudbot to {name} (direct message): {text}")?;
-        self.print_body(place, reply, out)
+        self.print_body(place, Some(player), reply, out)
     }
 
     /// What follows a message's text: its buttons, its board in text, its files.
     fn print_body(
         &mut self,
         place: Place,
+        owner: Option<UserId>,
         reply: &Reply,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
         if reply.spend_buttons {
-            self.buttons.remove(&place.channel);
+            self.buttons.remove(&(place.channel, owner));
         }
         if !reply.buttons.is_empty() {
             let labels: Vec<String> = reply
@@ -463,7 +496,8 @@ impl<'a> Console<'a> {
                 "  buttons: {}  (press with `/thud press button:<label>`)",
                 labels.join(" ")
             )?;
-            self.buttons.insert(place.channel, reply.buttons.clone());
+            self.buttons
+                .insert((place.channel, owner), reply.buttons.clone());
         }
         if let (Some(board), false) = (&reply.board_text, reply.text.has_block()) {
             for l in board.lines() {
@@ -481,14 +515,15 @@ impl<'a> Console<'a> {
 }
 
 fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
-    text.parse().map_err(|e| refused(format!("{e}")))
+    text.parse()
+        .map_err(|_| refused(format!("`{}` is not a variant; choose {}", echo(text), variant_names())))
 }
 
 fn parse_side(text: &str) -> Result<SideChoice, ServiceError> {
     SideChoice::from_name(text).ok_or_else(|| {
         refused(format!(
             "`{}` is not a side; choose dwarfs, trolls or random",
-            crate::service::echo(text)
+            echo(text)
         ))
     })
 }
@@ -499,7 +534,7 @@ fn parse_yes_no(option: &str, text: &str) -> Result<bool, ServiceError> {
         "false" | "no" => Ok(false),
         _ => Err(refused(format!(
             "{option}: `{}` is neither true nor false",
-            crate::service::echo(text)
+            echo(text)
         ))),
     }
 }
@@ -518,6 +553,15 @@ fn console_id(name: &str) -> u64 {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     (hash >> 12) | (1 << 50)
+}
+
+/// "classic, original or koom-valley".
+fn variant_names() -> String {
+    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }
 
 /// The console's `/thud help`.

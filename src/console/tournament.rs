@@ -27,7 +27,7 @@ impl Console<'_> {
                 .map(|v| {
                     v.trim()
                         .parse()
-                        .map_err(|_| refused(format!("{name}: `{v}` is not a number")))
+                        .map_err(|_| refused(format!("{name}: `{}` is not a number", crate::service::echo(v))))
                 })
                 .transpose()
         };

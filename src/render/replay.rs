@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::game::{Battle, Position};
+use crate::game::{Battle, Position, Side};
 
 use super::assets::Assets;
 use super::canvas::Canvas;
@@ -63,10 +63,24 @@ struct Frames<'a> {
 impl Frames<'_> {
     /// The picture of position `i` (after `i` moves).
     fn compose(&self, i: usize) -> Canvas {
+        // The caption's status (the result, for a finished battle) is true of the last
+        // position only; every frame before it says who is to move there.
+        let on_the_way = self.caption.filter(|_| i + 1 < self.positions.len()).map(|c| {
+            let side = self.positions[i].side_to_move();
+            let name = match side {
+                Side::Dwarfs => &c.dwarfs,
+                Side::Trolls => &c.trolls,
+            };
+            Caption {
+                status: format!("{name} to move ({side})"),
+                over: false,
+                ..c.clone()
+            }
+        });
         let view = BoardView {
             position: &self.positions[i],
             last_move: i.checked_sub(1).and_then(|m| self.battle.moves().get(m)),
-            caption: self.caption,
+            caption: on_the_way.as_ref().or(self.caption),
         };
         let note = format!("move {i}");
         picture::compose(self.assets, &self.renderer.lettering, &view, &note)

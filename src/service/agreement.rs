@@ -6,6 +6,7 @@ use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
+use crate::store::Settings;
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
@@ -169,9 +170,8 @@ impl Service {
         let (mut lines, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
-        let settings = tx.settings(actor.id).await?;
         let index = progress.battle as usize - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
         lines.insert(
             0,
             Text::new().strong(&actor.name).plain(format!(

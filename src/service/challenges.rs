@@ -9,6 +9,7 @@ use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::room::{open_room, room_name, Room};
 use super::text::Text;
+use crate::store::Settings;
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
 use crate::store::{
@@ -85,7 +86,10 @@ impl Service {
             SideChoice::Trolls => format!("{} commands the trolls in battle 1", challenger.name),
             SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
         };
+        // The number shows, so a player with several challenges can say which they answer.
         let text = Text::new()
+            .strong(format!("Challenge #{}", challenge.id))
+            .plain(": ")
             .player(opponent.id, &opponent.name)
             .plain(", ")
             .strong(&challenger.name)
@@ -125,7 +129,7 @@ impl Service {
         id: Option<ChallengeId>,
     ) -> Result<Challenge> {
         let challenge = self
-            .find_challenge(place, actor, id, Role::Opponent)
+            .find_challenge(place, actor, id, Role::Opponent, "accept")
             .await?;
         if challenge.expires_at <= self.now() {
             return refuse(Refusal::ChallengeExpired);
@@ -190,7 +194,7 @@ impl Service {
             .strong(&actor.name)
             .plain(" accepted the challenge.");
         let mut reply = self
-            .open_match(tx, match_id, place, actor, elsewhere, None)
+            .open_match(tx, match_id, place, elsewhere, None)
             .await?;
         reply.spend_buttons = id.is_some();
         Ok(reply)
@@ -206,7 +210,6 @@ impl Service {
         mut tx: Tx,
         match_id: MatchId,
         place: Place,
-        actor: &Actor,
         elsewhere: Text,
         intro: Option<Text>,
     ) -> Result<Reply> {
@@ -300,8 +303,7 @@ impl Service {
             );
             return Ok(note.saved());
         }
-        let settings = tx.settings(actor.id).await?;
-        let drawing = self.start_drawing(board_to_show(&m, &names, 0, &settings));
+        let drawing = self.start_drawing(board_to_show(&m, &names, 0, &Settings::default()));
         tx.commit().await?;
         self.wake_computer();
         Ok(attach_after_commit(drawing, opening).await.saved())
@@ -315,7 +317,7 @@ impl Service {
         id: Option<ChallengeId>,
     ) -> Result<Reply> {
         let challenge = self
-            .find_challenge(place, actor, id, Role::Opponent)
+            .find_challenge(place, actor, id, Role::Opponent, "decline")
             .await?;
         self.close(
             challenge,
@@ -338,7 +340,7 @@ impl Service {
         id: Option<ChallengeId>,
     ) -> Result<Reply> {
         let challenge = self
-            .find_challenge(place, actor, id, Role::Challenger)
+            .find_challenge(place, actor, id, Role::Challenger, "cancel")
             .await?;
         self.close(
             challenge,
@@ -379,6 +381,7 @@ impl Service {
         actor: &Actor,
         id: Option<ChallengeId>,
         role: Role,
+        command: &'static str,
     ) -> Result<Challenge> {
         let challenge = match id {
             Some(id) => match self.store.challenge(id).await? {
@@ -390,14 +393,31 @@ impl Service {
                     .store
                     .pending_challenges(place.channel, actor.id)
                     .await?;
-                let mine = open.into_iter().find(|c| role.of(c) == actor.id);
-                match mine {
-                    Some(c) => c,
-                    None => {
+                let mut mine: Vec<Challenge> =
+                    open.into_iter().filter(|c| role.of(c) == actor.id).collect();
+                match mine.len() {
+                    0 => {
                         return refuse(match role {
                             Role::Opponent => Refusal::NobodyChallengedYou,
                             Role::Challenger => Refusal::NoChallengeOfYours,
                         })
+                    }
+                    1 => mine.remove(0),
+                    // Never a silent pick between challenges: the player names one.
+                    _ => {
+                        let mut open = Vec::new();
+                        for c in &mine {
+                            let other = match role {
+                                Role::Opponent => c.challenger,
+                                Role::Challenger => c.opponent,
+                            };
+                            open.push((c.id.0, self.store.name_of(other).await?));
+                        }
+                        open.sort();
+                        return refuse(Refusal::WhichChallenge {
+                            command,
+                            open,
+                        });
                     }
                 }
             }

@@ -13,7 +13,7 @@ use rand::Rng;
 use super::challenges::per_move;
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
-use super::outcome::{offer_rematch, Reply};
+use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use super::play::said_move;
 use super::refusal::Refusal;
 use super::room::{open_room, room_name, Room};
@@ -112,7 +112,7 @@ impl Service {
             challenger.name,
         ));
         let elsewhere = plays.plain(".");
-        self.open_match(tx, match_id, place, challenger, elsewhere, Some(intro))
+        self.open_match(tx, match_id, place, elsewhere, Some(intro))
             .await
     }
 
@@ -161,10 +161,17 @@ impl Service {
         let thought = self
             .think(move || {
                 let best = choose_move(battle.position(), level, seed);
-                (best, assess(&battle, side))
+                // Whether to propose an end is judged on the position the player will face
+                // after the computer's move, which is the one the proposal speaks of.
+                let assessment = best.and_then(|mv| {
+                    let mut after = battle;
+                    after.play_move(mv).ok()?;
+                    Some(assess(&after, side))
+                });
+                (best, assessment)
             })
             .await?;
-        let (Some(best), assessment) = thought else {
+        let (Some(best), Some(assessment)) = thought else {
             return Ok(false);
         };
         self.play_computer_move(m, computer, level, plies, best.to_string(), assessment)
@@ -219,8 +226,8 @@ impl Service {
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
             .await?;
         let index = progress.battle as usize - 1;
-        let name = format!("{} (level {})", names.of(computer.player), level.number());
-        let mut lines = vec![said_move(&m, index, &name, ply, &mv)];
+        let name = names.of(computer.player);
+        let mut lines = vec![said_move(&m, index, &name, Some(level), ply, &mv)];
         lines.extend(more);
         let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         let proposes = assessment.propose_end
@@ -230,11 +237,15 @@ impl Service {
                 .last_proposal_at(battle_row.id, computer.player)
                 .await?
                 .is_none_or(|at| ply >= at + STALLED_PLIES as u32);
-        if proposes {
-            tx.open_proposal(battle_row.id, computer.player, ply, now)
-                .await?;
-        }
-        if proposes {
+        let proposal = if proposes {
+            Some(
+                tx.open_proposal(battle_row.id, computer.player, ply, now)
+                    .await?,
+            )
+        } else {
+            None
+        };
+        if proposal.is_some() {
             lines.push(
                 Text::new()
                     .strong(names.of(computer.player))
@@ -252,6 +263,26 @@ impl Service {
         }
         if progress.match_result.is_some() {
             reply = offer_rematch(reply, m.id);
+        }
+        if let Some(proposal) = proposal {
+            // The same answers a person's proposal offers.
+            reply = reply
+                .button(
+                    Action::AgreeEnd {
+                        match_id: m.id,
+                        proposal: proposal.id,
+                    },
+                    "Agree",
+                    ButtonStyle::Success,
+                )
+                .button(
+                    Action::KeepPlaying {
+                        match_id: m.id,
+                        proposal: proposal.id,
+                    },
+                    "Keep playing",
+                    ButtonStyle::Secondary,
+                );
         }
         reply.board = Some(BoardShot {
             match_id: m.id,

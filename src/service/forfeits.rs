@@ -8,7 +8,7 @@ use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
 use chrono::{DateTime, Utc};
 
-use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx};
+use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
 
 impl Service {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
@@ -67,6 +67,10 @@ impl Service {
         };
         let names = names_in(&mut tx, &m).await?;
         let late = names.of(clock.player);
+        if let Some(reply) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
+            tx.commit().await?;
+            return Ok(reply);
+        }
         let waiting = seat_of(&m, actor)?;
         let reply = self
             .forfeit(
@@ -107,6 +111,39 @@ impl Service {
                 )),
         )
         .saved())
+    }
+
+    /// A match whose late player never made a move is aborted, unrated, rather than won on
+    /// time (as lichess aborts a game whose player never moved): nothing was played to rate.
+    /// A tournament game is the exception, since its round needs a result. Returns the
+    /// announcement when it aborted `m` in `tx` (the caller commits).
+    pub(super) async fn abort_if_never_moved(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        late: UserId,
+    ) -> Result<Option<Reply>> {
+        let moved = m.battles.iter().flat_map(|b| &b.stamps).any(|s| s.player == late);
+        if moved || tx.is_tournament_game(m.id).await? {
+            return Ok(None);
+        }
+        let now = self.now();
+        tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
+            .await?;
+        super::delivery::queue_match_over(tx, m, now).await?;
+        let names = names_in(tx, m).await?;
+        let deadline = m.clock.map(|c| c.deadline);
+        let mut text = Text::new()
+            .strong(format!("Match #{}", m.id))
+            .plain(format!(
+                " is aborted: {} never made a move",
+                names.of(late)
+            ));
+        if let Some(deadline) = deadline {
+            text = text.plain(" and missed the deadline of ").time(deadline);
+        }
+        let text = text.plain(". A match nobody played is not rated and counts for neither player.");
+        Ok(Some(Reply::public(text).saved()))
     }
 
     /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and

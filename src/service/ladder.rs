@@ -188,6 +188,9 @@ impl Service {
     /// A player's ratings and record; `viewer`'s record against them when it is someone else,
     /// and the player's record against each level of the computer.
     pub async fn stats(&self, place: Place, viewer: &Actor, player: &Actor) -> Result<Reply> {
+        if player.is_bot {
+            return self.computer_stats(player).await;
+        }
         let mut text = Text::new().strong(&player.name).line();
         let mut any = false;
         for (scope, title) in [
@@ -271,6 +274,34 @@ impl Service {
         Ok(Reply::public(text.trim_end()))
     }
 
+    /// The computer's record, level by level: it plays unrated, so it has no rating.
+    async fn computer_stats(&self, bot: &Actor) -> Result<Reply> {
+        let record = self.store.computer_record(bot.id).await?;
+        let mut text = Text::new().strong(&bot.name).line();
+        if record.is_empty() {
+            text.push_str(&format!(
+                "{} is a bot: it has no rating and has finished no match here.",
+                bot.name
+            ));
+            return Ok(Reply::public(text));
+        }
+        text.push_str("The computer opponent; its matches are never rated. Its record against players:\n");
+        for r in record {
+            text.push_str(&format!(
+                "Level {} ({}): {} · {}W {}D {}L\n",
+                r.level,
+                super::computer::level_title(
+                    crate::computer::Level::new(r.level).unwrap_or(crate::computer::Level::DEFAULT)
+                ),
+                count(r.matches, "match", "matches"),
+                r.wins,
+                r.draws,
+                r.losses
+            ));
+        }
+        Ok(Reply::public(text.trim_end()))
+    }
+
     /// A player's recent matches.
     pub async fn history(&self, place: Place, player: &Actor) -> Result<Reply> {
         let matches = self
@@ -306,8 +337,11 @@ impl Service {
                 Some(Finish::Timeout) => " on time",
                 _ => "",
             };
+            // Points tell how a played-out match went; one resigned or lost on time was
+            // decided otherwise, and its points (often 0–0) would say something false.
             let score = m
                 .points
+                .filter(|_| m.finish == Some(Finish::Completed))
                 .map(|p| format!(" {}–{}", p[mine], p[1 - mine]))
                 .unwrap_or_default();
             let date = m.finished_at.unwrap_or(m.created_at).format("%Y-%m-%d");
@@ -326,7 +360,4 @@ impl Service {
     }
 }
 
-/// "1 match", "3 matches".
-pub(super) fn count(n: i64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub(super) use super::text::count;

@@ -46,7 +46,9 @@ impl DrawnBoard {
     }
 }
 
-/// Battle `index` (from 0) of `m`, captioned, in the viewer's style and theme.
+/// Battle `index` (from 0) of `m`, captioned, in the viewer's style and theme. A post in a
+/// channel is drawn with `Settings::default()`: everyone reads it, so a player's own style and
+/// theme apply only to what they alone see (the board they ask for, their direct messages).
 pub(super) fn board_to_show(
     m: &StoredMatch,
     names: &Names,

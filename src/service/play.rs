@@ -5,6 +5,7 @@ use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
+use crate::store::Settings;
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
@@ -132,10 +133,9 @@ impl Service {
         check_verb(request.verb(), &mv)?;
         tx.save_player(&actor.player(), now).await?;
         let names = names_in(&mut tx, &m).await?;
-        let settings = tx.settings(actor.id).await?;
         // The picture depends only on the game after the move: draw it while the move is stored.
         let index = progress.battle as usize - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
         let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
@@ -159,7 +159,7 @@ impl Service {
                 )));
             }
         }
-        let said = said_move(&m, index, &actor.name, ply, &mv);
+        let said = said_move(&m, index, &actor.name, None, ply, &mv);
         lines.insert(0, said);
         let (more, next) = self
             .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
@@ -183,14 +183,26 @@ impl Service {
 
 /// The announcement of move `mv`, ply `ply` of battle `index` (from 0), by `who`, with what it
 /// captured and the score after it.
-pub(super) fn said_move(m: &StoredMatch, index: usize, who: &str, ply: u32, mv: &Move) -> Text {
+pub(super) fn said_move(
+    m: &StoredMatch,
+    index: usize,
+    who: &str,
+    level: Option<crate::computer::Level>,
+    ply: u32,
+    mv: &Move,
+) -> Text {
     let battle = &m.game.battles()[index];
     let side = battle.start().side_to_move();
     let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
     let captured = mv.captured();
+    // "alice (dwarfs)", and for the computer "thudbot (level 3, trolls)".
+    let about = match level {
+        Some(level) => format!("level {}, {mover_side}", level.number()),
+        None => mover_side.to_string(),
+    };
     let mut said = Text::new()
         .strong(who)
-        .plain(format!(" ({mover_side}) plays "))
+        .plain(format!(" ({about}) plays "))
         .code(mv.to_string());
     if !captured.is_empty() {
         said.push_str(&format!(", capturing {captured}"));

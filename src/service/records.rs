@@ -40,8 +40,9 @@ impl Service {
             Text::from("Record of ")
                 .strong(format!("match #{}", m.id))
                 .plain(format!(
-                    " ({}, {moves} moves): {} v {}.",
+                    " ({}, {}): {} v {}.",
                     m.variant.title(),
+                    super::text::count(moves as i64, "move", "moves"),
                     names.of(m.players[0]),
                     names.of(m.players[1])
                 )),
@@ -63,6 +64,9 @@ impl Service {
         let m = self.match_for_record(place, id).await?;
         let battles = m.game.battles();
         let number = battle.unwrap_or(battles.len() as u8);
+        if !(1..=2).contains(&number) {
+            return refuse(Refusal::NoSuchBattle(number));
+        }
         let Some(b) = battles.get((number as usize).wrapping_sub(1)) else {
             return refuse(Refusal::NoBattleYet {
                 match_id: m.id,
@@ -114,14 +118,9 @@ impl Service {
         };
         let text = if span.is_whole() {
             Text::prose(&format!(
-                "Replay of battle {number} of **match #{}**: {} {}.",
+                "Replay of battle {number} of **match #{}**: {}.",
                 m.id,
-                span.total_moves,
-                if span.total_moves == 1 {
-                    "move"
-                } else {
-                    "moves"
-                }
+                super::text::count(span.total_moves as i64, "move", "moves"),
             ))
         } else {
             Text::prose(&format!(

@@ -56,6 +56,15 @@ pub enum Refusal {
     NoSuchChallenge,
     NobodyChallengedYou,
     NoChallengeOfYours,
+    /// Several open challenges could be meant: the player must give a number. Each is the
+    /// challenge's number and the other player's name; `command` is `accept`, `decline` or
+    /// `cancel`.
+    WhichChallenge {
+        command: &'static str,
+        open: Vec<(u64, String)>,
+    },
+    /// An opponent given without a name.
+    NoOpponentNamed,
     /// The challenge was already answered; `state` says how ("accepted", "declined", …).
     ChallengeAlreadyAnswered {
         state: &'static str,
@@ -125,6 +134,8 @@ pub enum Refusal {
     },
 
     // ----- records, replays, rematches, troubled matches ---------------------------------
+    /// A battle number other than 1 or 2.
+    NoSuchBattle(u8),
     NoBattleYet {
         match_id: MatchId,
         battle: u8,
@@ -195,7 +206,7 @@ impl Refusal {
             MatchNoLongerInPlay => "That match is no longer in play.".into(),
             MatchOver => "This match is over.".into(),
             ChannelBusy => "This channel already has a match in play. Finish it first, or challenge in another channel.".into(),
-            ChallengeChannelBusy => "That channel already has a match in play; the challenge stays open until it is free.".into(),
+            ChallengeChannelBusy => "This channel already has a match in play; the challenge stays open until it is free.".into(),
             ResumeChannelBusy => "This channel already has a match in play. Resume the match in another channel.".into(),
             NotAModerator => "Only a server moderator (with the Manage Server permission) can abort a match.".into(),
 
@@ -207,6 +218,21 @@ impl Refusal {
             NoSuchChallenge => "That challenge does not exist.".into(),
             NobodyChallengedYou => "Nobody has challenged you in this channel.".into(),
             NoChallengeOfYours => "You have no open challenge in this channel.".into(),
+            WhichChallenge { command, open } => {
+                let list: Vec<String> = open
+                    .iter()
+                    .map(|(id, name)| format!("#{id} ({name})"))
+                    .collect();
+                let first = open.first().map_or(1, |(id, _)| *id);
+                Text::from(format!(
+                    "You have {} open challenges in this channel: {}. Say which, e.g. ",
+                    open.len(),
+                    list.join(", ")
+                ))
+                .code(format!("/thud {command} challenge:{first}"))
+                .plain(".")
+            }
+            NoOpponentNamed => prose("Name the player you challenge, e.g. `/thud challenge opponent:@alice`."),
             ChallengeAlreadyAnswered { state } => format!("This challenge was already {state}.").into(),
             AnswerOwnChallenge => "You cannot answer your own challenge; you can cancel it.".into(),
             NotYourChallenge => "This challenge is not addressed to you.".into(),
@@ -252,6 +278,7 @@ impl Refusal {
                 .time(*deadline)
                 .plain(". You can claim the match after that."),
 
+            NoSuchBattle(_) => "A match has two battles: choose battle 1 or 2.".into(),
             NoBattleYet { match_id, battle } => format!("Match #{match_id} has no battle {battle} yet.").into(),
             NothingToReplay { match_id, battle } => format!("Battle {battle} of match #{match_id} has no moves to replay yet.").into(),
             ReplayTooLarge { smallest, limit } => format!("Even the last move of this battle makes a replay of {smallest} bytes, more than the {limit} bytes this channel accepts.").into(),

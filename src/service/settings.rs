@@ -67,6 +67,11 @@ impl Service {
 const NOTATION: &str = "**Squares** are a letter A–O and a number 1–15 (`H8`); several are separated by commas. \
 Moves can be typed as notation with `/thud play`: `dF1-F5`, a hurl `dE6-H9xH9`, a troll move with captures `TG7-F6xE5xF5`.";
 
+/// Koom Valley has no hurls or shoves; its own moves are the Rock's, sandwiches and tramples.
+const KOOM_VALLEY_NOTATION: &str = "**Squares** are a letter A–O and a number 1–15 (`H8`); several are separated by commas. \
+To move the **Rock**, name its square: `/thud move from:H8 to:H9`, or `/thud play notation:RH8-H9`. \
+Other moves as notation with `/thud play`: a dwarf `dH9-H12`, a sandwich `dC12-C8xB7`, a troll `TF3-F5`, a trample `TF3-H5-J7xG4xI6` (the landing squares in order, then the dwarfs jumped). Sandwiches and tramples capture by themselves, so their captures may be left out (`dC12-C8`, `TF3-H5-J7`).";
+
 const MATCH: &str = "**A match** is two battles: whoever commands the dwarfs in battle 1 commands the trolls in battle 2. \
 A battle ends when both players agree (`/thud end`) or when the player to move has no legal move.";
 
@@ -84,5 +89,9 @@ Dwarfs move like queens or hurl along their line onto a troll, as in classic. Sc
 **Troll**: walks 1 to 3 squares in a straight line without capturing, or **tramples**: jumps over an adjacent dwarf onto the empty square beyond, removing it, and may jump again, changing direction, stopping after any jump (`TF3-H5-J7xG4xI6`).\n\
 **Winning**: the dwarfs win a battle by bringing the Rock to F1–J1; the trolls win when three trolls stand next to the Rock after a troll move. A battle ended by agreement or with no legal move is drawn. A battle won is 1 point, a draw ½.",
     };
-    Text::prose(&format!("{body}\n{MATCH}\n{NOTATION}"))
+    let notation = match variant {
+        Variant::KoomValley => KOOM_VALLEY_NOTATION,
+        Variant::Classic | Variant::Original => NOTATION,
+    };
+    Text::prose(&format!("{body}\n{MATCH}\n{notation}"))
 }

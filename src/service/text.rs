@@ -293,21 +293,36 @@ fn full_plain(at: DateTime<Utc>) -> String {
 
 /// "in 2 days 3 hours", "5 hours ago".
 fn relative_plain(delta: chrono::Duration) -> String {
-    let past = delta < chrono::Duration::zero();
-    let minutes = delta.num_minutes().unsigned_abs();
-    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let words = duration_words(delta.abs());
+    if delta < chrono::Duration::zero() {
+        format!("{words} ago")
+    } else {
+        format!("in {words}")
+    }
+}
+
+/// A length of time in words, rounded to the nearest unit it shows and never down: "3 days",
+/// "1 day 4 hours", "5 hours", "20 minutes". Under an hour it counts minutes; under a day,
+/// hours; beyond, days and hours. A 24-hour challenge made a second ago expires "in 1 day".
+pub fn duration_words(d: chrono::Duration) -> String {
+    let seconds = d.num_seconds().max(0) as u64;
     let unit = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let span = match (days, hours) {
-        (0, 0) => unit(mins, "minute"),
+    let minutes = (seconds + 30) / 60;
+    if minutes < 60 {
+        return unit(minutes, "minute");
+    }
+    let hours = (seconds + 1800) / 3600;
+    match (hours / 24, hours % 24) {
         (0, h) => unit(h, "hour"),
         (d, 0) => unit(d, "day"),
         (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
-    };
-    if past {
-        format!("{span} ago")
-    } else {
-        format!("in {span}")
     }
+}
+
+/// "1 move", "3 moves": a count and its noun, singular for one.
+pub fn count(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
@@ -347,6 +362,33 @@ mod tests {
         let old: Text = serde_json::from_value(serde_json::json!("**bob** wins.")).unwrap();
         assert_eq!(old.spans(), [Span::Legacy("**bob** wins.".into())]);
         assert_eq!(old.to_string(), "bob wins.");
+    }
+
+    #[test]
+    fn durations_are_rounded_to_the_nearest_unit_never_down() {
+        let d = chrono::Duration::seconds;
+        // A 24-hour challenge a moment after it was made, a 3-day move likewise.
+        assert_eq!(duration_words(d(24 * 3600 - 1)), "1 day");
+        assert_eq!(duration_words(d(72 * 3600 - 40)), "3 days");
+        assert_eq!(duration_words(d(50 * 3600 + 29 * 60)), "2 days 2 hours");
+        assert_eq!(duration_words(d(50 * 3600 + 31 * 60)), "2 days 3 hours");
+        assert_eq!(duration_words(d(90 * 60 - 1)), "1 hour");
+        assert_eq!(duration_words(d(90 * 60)), "2 hours");
+        assert_eq!(duration_words(d(59 * 60 + 45)), "1 hour");
+        assert_eq!(duration_words(d(61)), "1 minute");
+        assert_eq!(duration_words(d(0)), "0 minutes");
+        let now = Utc.with_ymd_and_hms(2026, 11, 23, 18, 0, 0).unwrap();
+        let text = Text::new().relative(now + d(24 * 3600 - 1));
+        assert_eq!(text.to_plain(now), "in 1 day");
+        let text = Text::new().relative(now - d(3 * 3600 + 35 * 60));
+        assert_eq!(text.to_plain(now), "4 hours ago");
+    }
+
+    #[test]
+    fn counts_name_one_in_the_singular() {
+        assert_eq!(count(1, "move", "moves"), "1 move");
+        assert_eq!(count(0, "move", "moves"), "0 moves");
+        assert_eq!(count(2u32, "match", "matches"), "2 matches");
     }
 
     #[test]

@@ -148,12 +148,19 @@ impl Service {
                 };
                 let match_id = m.id;
                 let late = names.of(m.player(loser));
-                let opening = Text::from(format!("{late} missed the deadline of "))
-                    .time(clock.deadline)
-                    .plain("; the match is forfeited.");
-                let reply = self
-                    .forfeit(&mut tx, m, loser, Finish::Timeout, opening)
-                    .await?;
+                let reply = match self
+                    .abort_if_never_moved(&mut tx, &m, m.player(loser))
+                    .await?
+                {
+                    Some(aborted) => aborted,
+                    None => {
+                        let opening = Text::from(format!("{late} missed the deadline of "))
+                            .time(clock.deadline)
+                            .plain("; the match is forfeited.");
+                        self.forfeit(&mut tx, m, loser, Finish::Timeout, opening)
+                            .await?
+                    }
+                };
                 let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
                 queue(&mut tx, place, Some(match_id), &body, now).await?;
                 tx.commit().await?;

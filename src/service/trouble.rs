@@ -10,6 +10,7 @@ use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
+use crate::store::Settings;
 use super::{names_in, seat_of, Actor, Place, Service};
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
 
@@ -136,9 +137,8 @@ impl Service {
         tx.resume_clock(id, now).await?;
         let clock = tx.lock_match(id).await?.and_then(|m| m.clock);
         let names = names_in(&mut tx, &m).await?;
-        let settings = tx.settings(actor.id).await?;
         let index = m.game.battles().len() - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &settings));
+        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
         tx.commit().await?;
         let mut text = Text::new()
             .strong(&actor.name)

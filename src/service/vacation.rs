@@ -19,14 +19,7 @@ use crate::store::{MatchId, StoreError, Tx, UserId};
 
 /// Vacation time shown to players: "3 days", "1 day 4 hours", "5 hours".
 pub(super) fn span(d: Duration) -> String {
-    let hours = d.num_hours().max(0);
-    let (days, hours) = (hours / 24, hours % 24);
-    let unit = |n: i64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    match (days, hours) {
-        (0, h) => unit(h, "hour"),
-        (d, 0) => unit(d, "day"),
-        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
-    }
+    super::text::duration_words(d)
 }
 
 impl Service {

@@ -338,9 +338,36 @@ impl Store {
 }
 
 impl Tx {
+    /// Whether match `id` is a game of a tournament, whose rounds need a result from it.
+    pub async fn is_tournament_game(&mut self, id: MatchId) -> Result<bool> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT EXISTS (SELECT 1 FROM tournament_games WHERE match_id = $1) AS "is!""#,
+            id.db(),
+        )
+        .fetch_one(&mut *self.tx)
+        .await?)
+    }
+
     /// Begins a match with battle 1; refused with [`super::Conflict::ChannelBusy`] when the
     /// channel already has a match in play.
     pub async fn insert_match(&mut self, new: &NewMatch) -> Result<MatchId> {
+        // Match numbers come from a sequence, which a rolled-back insert would still use up
+        // (#1, then #3). So the channel is checked first, under a lock on the channel that
+        // every insert takes, and a busy channel is refused before a number is drawn; the
+        // unique index stays the last word.
+        sqlx::query!("SELECT pg_advisory_xact_lock($1)", new.channel.db())
+            .fetch_one(&mut *self.tx)
+            .await?;
+        let busy = sqlx::query_scalar!(
+            r#"SELECT EXISTS (SELECT 1 FROM matches WHERE channel_id = $1 AND state = 'active')
+               AS "busy!""#,
+            new.channel.db(),
+        )
+        .fetch_one(&mut *self.tx)
+        .await?;
+        if busy {
+            return Err(StoreError::Conflict(super::Conflict::ChannelBusy));
+        }
         let id = sqlx::query_scalar!(
             r#"INSERT INTO matches (guild_id, channel_id, challenge_id, first_player_id,
                                     second_player_id, variant, days_per_move, created_at, rated,

@@ -76,6 +76,26 @@ impl Store {
         rows.into_iter().map(LevelRecord::try_from).collect()
     }
 
+    /// The computer's finished matches (`computer` is its player id), by level, counted from
+    /// its side (aborted ones left out).
+    pub async fn computer_record(&self, computer: UserId) -> Result<Vec<LevelRecord>> {
+        let rows = sqlx::query_as!(
+            LevelRow,
+            r#"SELECT computer_level,
+                      count(*) AS "matches!",
+                      count(*) FILTER (WHERE winner_id = $1) AS "wins!",
+                      count(*) FILTER (WHERE winner_id IS NULL) AS "draws!",
+                      count(*) FILTER (WHERE winner_id <> $1) AS "losses!"
+               FROM matches
+               WHERE computer_id = $1 AND state = 'finished'
+               GROUP BY computer_level ORDER BY computer_level"#,
+            computer.db()
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(LevelRecord::try_from).collect()
+    }
+
     /// `player`'s finished matches against `other` (aborted ones left out), rated or not.
     pub async fn head_to_head(&self, player: UserId, other: UserId) -> Result<HeadToHead> {
         Ok(sqlx::query_as!(

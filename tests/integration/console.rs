@@ -129,7 +129,7 @@ alice@2: /thud challenge opponent:bob level:3
     assert!(out.contains("plays dF1-F5"), "{out}");
     // The computer's answer is printed before the next line is read.
     let answer = out
-        .find("thudbot (level 2) (trolls) plays T")
+        .find("thudbot (level 2, trolls) plays T")
         .unwrap_or_else(|| panic!("the computer moved: {out}"));
     assert!(
         answer < out.find("thudbot is the computer").expect("refused"),
@@ -229,4 +229,71 @@ olga: /thud tournament start
     let picture = dir.path().join("tournament-1-standings.png");
     let bytes = std::fs::read(&picture).expect("the standings picture was written");
     image::load_from_memory(&bytes).expect("a PNG");
+}
+
+#[tokio::test]
+async fn the_console_refuses_what_it_cannot_use_and_echoes_every_value_alike() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-echo");
+    let long = "x".repeat(10_000);
+    let mut input = String::from(
+        "alice: /thud challenge opponent:\n\
+         al\0ice: /thud games\n\
+         alice: /thud challenge opponent:bob side:dwarfs\n\
+         bob: /thud accept\n\
+         alice: /thud resign\n\
+         bob: /thud press button:Confirm\n\
+         alice: /thud press button:Confirm\n",
+    );
+    for option in [
+        "challenge opponent:carol variant",
+        "challenge opponent:carol side",
+        "challenge opponent:carol days",
+        "challenge opponent:carol rated",
+        "board style",
+        "end action",
+        "games scope",
+        "leaderboard scope",
+        "replay theme",
+        "settings notify",
+        "settings style",
+        "settings theme",
+        "press button",
+        "record match",
+        "analysis match",
+        "tournament action:create name:Cup format",
+    ] {
+        input += &format!("carol@3: /thud {option}:{long}\n");
+    }
+    input += &format!("carol@{long}: /thud games\n");
+    input += &format!("carol: /thud {long}\n");
+    let (out, err, ok) = run_console(&db, &dir, &input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("(only alice sees this): Name the player you challenge"),
+        "{out}"
+    );
+    assert!(out.contains("cannot be a player's name"), "{out}");
+    assert!(!out.contains("went wrong"), "{out}");
+    // The Confirm button was alice's alone: bob cannot resign by pressing it.
+    assert!(
+        out.contains("(only bob sees this): there is no `Confirm` button here"),
+        "{out}"
+    );
+    assert!(out.contains("thudbot: alice resigns."), "{out}");
+    assert!(!out.contains("bob resigns"), "{out}");
+    // Every refusal that shows a value shows at most the same 40 characters of it.
+    let refusals: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("xxxx"))
+        .collect();
+    assert_eq!(refusals.len(), 18, "{out}");
+    for line in refusals {
+        let longest = line
+            .split(|c| c != 'x')
+            .map(str::len)
+            .max()
+            .unwrap_or(0);
+        assert!(longest <= 40, "{longest} characters echoed: {line}");
+    }
 }

@@ -50,3 +50,4 @@ mod service_variants;
 mod store;
 mod tournaments;
 mod vacation;
+mod what_players_read;

@@ -329,7 +329,7 @@ fn random_battle(
 
 /// Writes a position from lists of squares (by number among the 165), later pieces not
 /// displacing earlier ones.
-fn written_position(
+pub(crate) fn written_position(
     stone: usize,
     dwarfs: &[usize],
     trolls: &[usize],
@@ -377,7 +377,7 @@ fn written_position(
     )
 }
 
-fn variant_strategy() -> impl Strategy<Value = Variant> {
+pub(crate) fn variant_strategy() -> impl Strategy<Value = Variant> {
     prop_oneof![
         Just(Variant::Classic),
         Just(Variant::Original),

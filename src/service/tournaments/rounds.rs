@@ -13,7 +13,7 @@ use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
 use crate::service::Room;
-use crate::service::{Actor, Names, Place, Service};
+use crate::service::{Names, Place, Service};
 use crate::store::{
     ChannelId, Conflict, Entrant, Finish, GameOutcome, GuildId, MatchId, MatchState, NewMatch,
     StoreError, StoredTournament, TournamentGame, TournamentId, TournamentState, Tx, UserId,
@@ -471,14 +471,12 @@ impl Service {
         if !tx.seat_game(game, match_id).await? {
             return Ok(None);
         }
-        let names = Names(tx.names(&[a.user]).await?);
-        let actor = Actor::new(a.user, names.of(a.user));
         let place = Place {
             guild: t.guild,
             channel: t.channel,
         };
         let intro = Text::from(format!("{}, round {}.", t.name, g.round));
-        self.open_match(tx, match_id, place, &actor, Text::new(), Some(intro))
+        self.open_match(tx, match_id, place, Text::new(), Some(intro))
             .await?;
         Ok(Some(match_id))
     }

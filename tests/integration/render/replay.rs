@@ -100,3 +100,40 @@ fn a_replay_that_fits_is_the_whole_battle_and_one_that_cannot_is_refused() {
     assert_eq!(refused.limit, 5_000);
     assert!(refused.smallest > 5_000, "{refused}");
 }
+
+/// The caption band above the board, as pixels.
+fn caption_band(frame: &image::Frame) -> Vec<u8> {
+    let img = image::DynamicImage::ImageRgba8(frame.buffer().clone()).to_rgb8();
+    image::imageops::crop_imm(&img, 0, 0, 600, 92)
+        .to_image()
+        .into_raw()
+}
+
+#[test]
+fn only_the_last_frame_of_a_replay_shows_the_result() {
+    let battle = fixed_battle(Variant::Classic, 6);
+    let status = |status: &str| Caption {
+        status: status.into(),
+        ..replay_caption()
+    };
+    let won = frames_of(&renderer().replay_gif(
+        &battle,
+        Some(&status("Trolls win battle 2 by 8")),
+        Theme::Default,
+    ));
+    let other = frames_of(&renderer().replay_gif(&battle, Some(&status("Battle 2 drawn")), Theme::Default));
+    for i in 0..won.len() - 1 {
+        assert_eq!(
+            caption_band(&won[i]),
+            caption_band(&other[i]),
+            "frame {i} shows no result"
+        );
+    }
+    // Frames before the last say who is to move, so they differ from one another.
+    assert_ne!(caption_band(&won[0]), caption_band(&won[1]));
+    assert_ne!(
+        caption_band(won.last().unwrap()),
+        caption_band(other.last().unwrap()),
+        "the last frame shows the result"
+    );
+}
