@@ -97,7 +97,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
         notice
             .reply
             .text
-            .contains("thudbot (level 1) (trolls) plays T"),
+            .contains("thudbot (level 1, trolls) plays T"),
         "{}",
         notice.reply.text
     );
