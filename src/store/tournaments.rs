@@ -475,17 +475,20 @@ impl Tx {
         Ok(())
     }
 
-    /// Moves a tournament on to `round`, due by `deadline`.
+    /// Moves a tournament on to `round`, paired at `now` and due by `deadline`.
     pub async fn set_round(
         &mut self,
         id: TournamentId,
         round: u32,
+        now: DateTime<Utc>,
         deadline: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query!(
-            "UPDATE tournaments SET current_round = $2, round_deadline = $3 WHERE id = $1",
+            "UPDATE tournaments SET current_round = $2, round_paired_at = $3, round_deadline = $4
+             WHERE id = $1",
             id.0,
             round as i32,
+            now,
             deadline
         )
         .execute(&mut *self.tx)
