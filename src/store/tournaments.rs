@@ -286,6 +286,17 @@ impl Store {
         .await?)
     }
 
+    /// The tournaments of `guild` taking players or running.
+    pub async fn tournaments_of_guild(&self, guild: GuildId) -> Result<Vec<TournamentId>> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: TournamentId" FROM tournaments
+               WHERE guild_id = $1 AND state IN ('open', 'running') ORDER BY id"#,
+            guild.db()
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Games of running tournaments that wait for a channel to be played in, oldest first.
     pub async fn unseated_tournament_games(&self, limit: i64) -> Result<Vec<(TournamentId, i64)>> {
         Ok(sqlx::query!(

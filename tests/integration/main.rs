@@ -48,5 +48,6 @@ mod service_refusals;
 mod service_rooms;
 mod service_variants;
 mod store;
+mod tournament_people;
 mod tournaments;
 mod vacation;

@@ -251,12 +251,12 @@ impl Service {
         why: Departure,
     ) -> Result<usize> {
         let mut count = 0;
-        for id in self.store.tournaments_in_play().await? {
+        for id in self.store.tournaments_of_guild(guild).await? {
             let mut tx = self.store.begin().await?;
             let Some(t) = tx.lock_tournament(id).await? else {
                 continue;
             };
-            if t.guild != guild {
+            if !matches!(t.state, TournamentState::Open | TournamentState::Running) {
                 continue;
             }
             let Some(me) = tx
