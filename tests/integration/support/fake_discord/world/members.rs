@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::{intent, World};
 use crate::support::fake_discord::fixture::{self, GUILD_ID};
+use crate::support::fake_discord::record::snowflake;
 
 impl World {
     /// Whether `user` is a member of the test guild now.
@@ -49,7 +50,7 @@ impl World {
         if !self
             .roles_json()
             .iter()
-            .any(|r| r["id"] == role.to_string())
+            .any(|r| snowflake(&r["id"]) == Some(role))
         {
             return Err(format!("no role {role}"));
         }
