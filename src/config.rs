@@ -65,6 +65,9 @@ pub struct Config {
     pub development_guild: Option<u64>,
     /// Open a thread for each match, so one channel can host many matches.
     pub threads: bool,
+    /// Ask Discord for the privileged GUILD_MEMBERS intent (enable it in the developer portal
+    /// first), so a tournament player who leaves the server is withdrawn at once.
+    pub members_intent: bool,
     /// Hours a challenge stays open.
     pub challenge_expiry_hours: u32,
     /// Forfeit a match this many hours after a missed deadline; unset leaves it to a claim.
@@ -91,6 +94,7 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             development_guild: None,
             threads: false,
+            members_intent: false,
             challenge_expiry_hours: 24,
             auto_forfeit_hours: None,
             vacation_days_per_year: 14,
@@ -116,6 +120,7 @@ impl fmt::Debug for Config {
             .field("data_dir", &self.data_dir)
             .field("development_guild", &self.development_guild)
             .field("threads", &self.threads)
+            .field("members_intent", &self.members_intent)
             .field("challenge_expiry_hours", &self.challenge_expiry_hours)
             .field("auto_forfeit_hours", &self.auto_forfeit_hours)
             .field("vacation_days_per_year", &self.vacation_days_per_year)
@@ -214,6 +219,7 @@ mod tests {
             "data_dir",
             "development_guild",
             "threads",
+            "members_intent",
             "challenge_expiry_hours",
             "auto_forfeit_hours",
             "clock_interval_seconds",

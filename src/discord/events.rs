@@ -1,10 +1,14 @@
 //! Gateway events that change where matches can be played: a channel or thread deleted, the
-//! bot removed from a server, a match thread archived or locked by Discord or a moderator.
+//! bot removed from a server, a match thread archived or locked by Discord or a moderator; and
+//! those that change who plays in tournaments and who organises them: a member banned
+//! (GUILD_MODERATION) or gone (GUILD_MEMBERS, when the operator enabled it), a role renamed
+//! or deleted.
 
 use poise::serenity_prelude as serenity;
 
 use super::Data;
-use crate::store::{ChannelId, GuildId};
+use crate::service::Departure;
+use crate::store::{ChannelId, GuildId, UserId};
 
 /// Acts on the events that concern matches; every other event is left alone.
 pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::FullEvent) {
@@ -27,7 +31,32 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
             return thread_changed(ctx, data, new).await;
         }
         serenity::FullEvent::GuildCreate { guild, .. } => {
+            organiser_role_of(data, guild).await;
             return check_match_channels(ctx, data, guild).await;
+        }
+        serenity::FullEvent::GuildBanAddition {
+            guild_id,
+            banned_user,
+        } => {
+            let (guild, user) = (GuildId(guild_id.get()), UserId(banned_user.id.get()));
+            return super::tournament::departed(s, guild, user, Departure::Banned).await;
+        }
+        // Sent for a ban too (after GUILD_BAN_ADD), when the player is already withdrawn.
+        serenity::FullEvent::GuildMemberRemoval { guild_id, user, .. } => {
+            let (guild, user) = (GuildId(guild_id.get()), UserId(user.id.get()));
+            return super::tournament::departed(s, guild, user, Departure::Left).await;
+        }
+        serenity::FullEvent::GuildRoleUpdate { new, .. } => {
+            let guild = GuildId(new.guild_id.get());
+            return role_changed(data, guild, new.id.get(), Some(&new.name)).await;
+        }
+        serenity::FullEvent::GuildRoleDelete {
+            guild_id,
+            removed_role_id,
+            ..
+        } => {
+            let guild = GuildId(guild_id.get());
+            return role_changed(data, guild, removed_role_id.get(), None).await;
         }
         _ => return,
     };
@@ -38,6 +67,39 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
             "matches lost their channel; their clocks are paused"
         ),
         Err(e) => tracing::error!(error = %e, "could not pause the matches of a lost channel"),
+    }
+}
+
+/// The organisers' role of a server is kept as Discord has it: renamed, its name follows (the
+/// refusal that names it stays true); deleted, it is forgotten.
+async fn role_changed(data: &Data, guild: GuildId, role: u64, name: Option<&str>) {
+    match data.service.role_changed(guild, role, name).await {
+        Ok(true) => {
+            tracing::info!(%guild, role, renamed = name.is_some(), "the organisers' role changed")
+        }
+        Ok(false) => {}
+        Err(e) => tracing::warn!(%guild, role, error = %e, "could not follow a role's change"),
+    }
+}
+
+/// On (re)connecting, the server's roles are all there: the organisers' role catches up with
+/// a rename or deletion made while the bot could not hear it.
+async fn organiser_role_of(data: &Data, guild: &serenity::Guild) {
+    let id = GuildId(guild.id.get());
+    let named = match data.service.store().organiser_role(id).await {
+        Ok(Some(named)) => named,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read a server's organisers' role");
+            return;
+        }
+    };
+    let now = guild
+        .roles
+        .get(&serenity::RoleId::new(named.id.max(1)))
+        .map(|r| r.name.as_str());
+    if now != Some(named.name.as_str()) {
+        role_changed(data, id, named.id, now).await;
     }
 }
 

@@ -53,6 +53,9 @@ pub struct BotOptions {
     pub startup_patience: Duration,
     /// How often the delivery worker looks at the outbox when nothing wakes it.
     pub delivery_interval: Duration,
+    /// Ask for the privileged GUILD_MEMBERS intent, enabled in the developer portal, to hear
+    /// at once when a tournament player leaves the server.
+    pub members_intent: bool,
 }
 
 impl BotOptions {
@@ -65,6 +68,7 @@ impl BotOptions {
             defer_after: DEFER_AFTER,
             startup_patience: Duration::from_secs(config.startup_patience_seconds.max(1)),
             delivery_interval: Duration::from_secs(5),
+            members_intent: config.members_intent,
         }
     }
 }
@@ -231,8 +235,14 @@ pub async fn start(
         })
         .build();
 
-    // Interactions arrive whatever the intents; GUILDS keeps the channel cache for threads.
-    let intents = serenity::GatewayIntents::GUILDS;
+    // Interactions arrive whatever the intents; GUILDS keeps the channel cache for threads and
+    // brings role changes. GUILD_MODERATION (not privileged) brings bans, which withdraw a
+    // player from tournaments; GUILD_MEMBERS (privileged: the operator must enable it in the
+    // developer portal, or Discord closes the connection) brings members leaving too.
+    let mut intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MODERATION;
+    if options.members_intent {
+        intents |= serenity::GatewayIntents::GUILD_MEMBERS;
+    }
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await

@@ -10,7 +10,11 @@ use tokio::sync::watch;
 
 use super::choices::VariantOption;
 use super::{actor, answer, place, Context, Error};
-use crate::service::{Refusal, Service, ServiceError, TournamentOptions, TournamentRefusal};
+use crate::service::{
+    Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
+    TournamentRefusal,
+};
+use crate::store::{GuildId, UserId};
 use crate::tournament::Format;
 
 /// How the players are paired.
@@ -25,27 +29,47 @@ pub enum FormatOption {
 /// Run a tournament in this channel: round robin or Swiss
 #[poise::command(
     slash_command,
-    subcommands("create", "join", "leave", "start", "standings", "withdraw", "cancel"),
+    subcommands(
+        "create",
+        "join",
+        "leave",
+        "start",
+        "standings",
+        "withdraw",
+        "cancel",
+        "organisers"
+    ),
     subcommand_required
 )]
 pub async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether the member may organise: Manage Server.
-fn is_organiser(ctx: Context<'_>) -> bool {
-    match ctx {
-        poise::Context::Application(app) => app
-            .interaction
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild()),
-        poise::Context::Prefix(_) => false,
-    }
+/// Whether the member manages the server, and the ids of their roles, as Discord sent them
+/// with the interaction (so they are current, and no cache or privileged intent is needed).
+fn standing(ctx: Context<'_>) -> (bool, Vec<u64>) {
+    let member = match ctx {
+        poise::Context::Application(app) => app.interaction.member.as_ref(),
+        poise::Context::Prefix(_) => None,
+    };
+    let Some(member) = member else {
+        return (false, Vec::new());
+    };
+    let manages = member.permissions.is_some_and(|p| p.manage_guild());
+    (manages, member.roles.iter().map(|r| r.get()).collect())
 }
 
-/// Announce a tournament in this channel; players join until it starts (needs Manage Server)
+/// Whether the member may organise: Manage Server, or the role the server named.
+async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError> {
+    let (manages, roles) = standing(ctx);
+    let guild = place(ctx)?.guild;
+    ctx.data()
+        .service
+        .is_organiser(guild, manages, &roles)
+        .await
+}
+
+/// Announce a tournament in this channel; players join until it starts (organisers only)
 // Each argument is one of the command's options, as Discord shows them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
@@ -75,10 +99,10 @@ async fn create(
     starts: Option<String>,
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
-    let organiser = is_organiser(ctx);
     let threads = ctx.data().options.threads;
     let s = &ctx.data().service;
     answer(ctx, async {
+        let organiser = is_organiser(ctx).await?;
         if !threads {
             // Each game needs a channel of its own, and only a thread can give it one.
             return Err(ServiceError::Refused(Refusal::Tournament(
@@ -132,13 +156,13 @@ async fn leave(ctx: Context<'_>) -> Result<(), Error> {
     answer(ctx, async { s.leave_tournament(place(ctx)?, &me).await }).await
 }
 
-/// Start this channel's tournament now: round 1 is paired (needs Manage Server)
+/// Start this channel's tournament now: round 1 is paired (organisers only)
 #[poise::command(slash_command)]
 async fn start(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
-    let organiser = is_organiser(ctx);
     let s = &ctx.data().service;
     answer(ctx, async {
+        let organiser = is_organiser(ctx).await?;
         s.start_tournament_now(place(ctx)?, &me, organiser).await
     })
     .await
@@ -162,14 +186,45 @@ async fn withdraw(ctx: Context<'_>) -> Result<(), Error> {
     .await
 }
 
-/// Cancel this channel's tournament; its matches in play stop, unrated (needs Manage Server)
+/// Cancel this channel's tournament; its matches in play stop, unrated (organisers only)
 #[poise::command(slash_command)]
 async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
-    let organiser = is_organiser(ctx);
     let s = &ctx.data().service;
     answer(ctx, async {
+        let organiser = is_organiser(ctx).await?;
         s.cancel_tournament(place(ctx)?, &me, organiser).await
+    })
+    .await
+}
+
+/// Who organises tournaments here: Manage Server, and a role you name (needs Manage Server)
+#[poise::command(slash_command)]
+async fn organisers(
+    ctx: Context<'_>,
+    #[description = "Members of this role may create, start and cancel tournaments too"]
+    role: Option<serenity::Role>,
+    #[description = "True: only Manage Server counts again"] clear: Option<bool>,
+) -> Result<(), Error> {
+    let me = actor(ctx).await;
+    let (manages, _) = standing(ctx);
+    let s = &ctx.data().service;
+    answer(ctx, async {
+        let change = match (role, clear.unwrap_or(false)) {
+            (Some(_), true) => {
+                return Err(ServiceError::Refused(Refusal::Input(
+                    "Name a role, or clear the one named, not both.".into(),
+                )))
+            }
+            (Some(role), false) => OrganiserRoleChange::Name {
+                id: role.id.get(),
+                name: role.name,
+            },
+            (None, true) => OrganiserRoleChange::Clear,
+            (None, false) => OrganiserRoleChange::Show,
+        };
+        s.tournament_organisers(place(ctx)?.guild, &me, manages, change)
+            .await
     })
     .await
 }
@@ -197,6 +252,9 @@ pub(super) async fn seat_worker(
             }
         };
         for game in games {
+            if !players_still_here(&service, &http, &game).await {
+                continue;
+            }
             // A game can only be played in a thread: the channel itself may hold many games.
             // The thread is opened by the service once the game is its to seat.
             let room = super::buttons::thread_room(http.clone());
@@ -206,6 +264,52 @@ pub(super) async fn seat_worker(
                     tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
                 }
             }
+        }
+    }
+}
+
+/// Whether both players of `game` are still members of its server. One who is not (they left
+/// or were banned while the bot could not hear it, or without the members intent it cannot
+/// hear leaving at all) is withdrawn from the server's tournaments, which decides this game;
+/// no thread is opened for it. When Discord cannot say, the game is seated: a failed check
+/// must not hold up play, and a missing player loses on time like anyone.
+async fn players_still_here(
+    service: &Service,
+    http: &serenity::Http,
+    game: &crate::service::GameToSeat,
+) -> bool {
+    let guild = serenity::GuildId::new(game.guild.0.max(1));
+    let mut here = true;
+    for player in game.players {
+        let user = serenity::UserId::new(player.0.max(1));
+        match http.get_member(guild, user).await {
+            Ok(_) => {}
+            Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
+                if r.error.code == UNKNOWN_MEMBER =>
+            {
+                here = false;
+                departed(service, game.guild, player, Departure::Left).await;
+            }
+            Err(e) => {
+                tracing::warn!(game = game.game, %player, error = %e, "could not check a tournament player is still in the server")
+            }
+        }
+    }
+    here
+}
+
+/// Discord's JSON error code for a user who is not a member of the server.
+const UNKNOWN_MEMBER: isize = 10007;
+
+/// Withdraws `user`, who left server `guild` or was banned from it, from its tournaments.
+pub(super) async fn departed(service: &Service, guild: GuildId, user: UserId, why: Departure) {
+    match service.withdraw_everywhere(guild, user, why).await {
+        Ok(0) => {}
+        Ok(count) => {
+            tracing::info!(%guild, %user, ?why, count, "withdrew a departed member from tournaments")
+        }
+        Err(e) => {
+            tracing::error!(%guild, %user, error = %e, "could not withdraw a departed member from tournaments")
         }
     }
 }

@@ -45,7 +45,10 @@ pub use settings::rules_text;
 pub use suggestions::Choice;
 pub use text::{Span, Text, TimeStyle};
 pub use timekeeping::TickReport;
-pub use tournaments::{GameToSeat, TournamentOptions, TournamentRefusal, TournamentTick};
+pub use tournaments::{
+    Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
+    TournamentTick,
+};
 
 use std::collections::HashMap;
 use std::sync::Arc;

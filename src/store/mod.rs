@@ -15,6 +15,7 @@ mod hints;
 mod ids;
 mod match_rows;
 mod matches;
+mod organisers;
 mod outbox;
 mod places;
 mod players;
@@ -25,6 +26,7 @@ mod records;
 #[cfg(feature = "testing")]
 pub mod scratch;
 mod summaries;
+mod tournament_rounds;
 mod tournaments;
 mod vacations;
 
@@ -37,6 +39,7 @@ pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
 pub use matches::{
     ComputerSeat, Finish, MatchState, MoveStamp, NewMatch, StoredBattle, StoredMatch,
 };
+pub use organisers::OrganiserRole;
 pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
 pub use players::{BoardStyle, Notify, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
@@ -45,6 +48,7 @@ pub use records::{HeadToHead, LevelRecord};
 #[cfg(feature = "testing")]
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use summaries::MatchSummary;
+pub use tournament_rounds::TimeAway;
 pub use tournaments::{
     Entrant, GameOutcome, NewTournament, StoredTournament, TournamentGame, TournamentId,
     TournamentState,

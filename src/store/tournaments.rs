@@ -286,6 +286,17 @@ impl Store {
         .await?)
     }
 
+    /// The tournaments of `guild` taking players or running.
+    pub async fn tournaments_of_guild(&self, guild: GuildId) -> Result<Vec<TournamentId>> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT id AS "id: TournamentId" FROM tournaments
+               WHERE guild_id = $1 AND state IN ('open', 'running') ORDER BY id"#,
+            guild.db()
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Games of running tournaments that wait for a channel to be played in, oldest first.
     pub async fn unseated_tournament_games(&self, limit: i64) -> Result<Vec<(TournamentId, i64)>> {
         Ok(sqlx::query!(
@@ -475,17 +486,20 @@ impl Tx {
         Ok(())
     }
 
-    /// Moves a tournament on to `round`, due by `deadline`.
+    /// Moves a tournament on to `round`, paired at `now` and due by `deadline`.
     pub async fn set_round(
         &mut self,
         id: TournamentId,
         round: u32,
+        now: DateTime<Utc>,
         deadline: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query!(
-            "UPDATE tournaments SET current_round = $2, round_deadline = $3 WHERE id = $1",
+            "UPDATE tournaments SET current_round = $2, round_paired_at = $3, round_deadline = $4
+             WHERE id = $1",
             id.0,
             round as i32,
+            now,
             deadline
         )
         .execute(&mut *self.tx)

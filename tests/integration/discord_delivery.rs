@@ -379,6 +379,7 @@ async fn try_start(
         defer_after: DEFER_AFTER,
         startup_patience: patience,
         delivery_interval: Duration::from_millis(50),
+        members_intent: false,
     };
     discord::start(fake.http(), service, options).await
 }

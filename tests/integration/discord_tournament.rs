@@ -1,6 +1,7 @@
 //! A small tournament run end to end through serenity against the fake Discord: created by a
 //! moderator, joined, started, each pairing played in a thread the bot opens, resigned through
-//! `/thud resign`, rounds paired by the clock, the winner announced, the standings picture.
+//! `/thud resign`, rounds paired by the clock, the winner announced, the standings picture;
+//! the organisers' role a server names; players banned or gone from the server withdrawn.
 
 use std::collections::HashMap;
 
@@ -196,5 +197,230 @@ async fn without_threads_a_tournament_is_refused() {
         "{}",
         content(&refused)
     );
+    bot.finish().await;
+}
+
+/// The match of `round` that `user` plays in.
+async fn match_of(bot: &Bot, round: u32, count: usize, user: TestUser) -> MatchId {
+    for id in round_matches(bot, round, count).await {
+        let m = bot.service.store().load_match(id).await.unwrap().unwrap();
+        if m.players.iter().any(|p| p.0 == user.id) {
+            return id;
+        }
+    }
+    panic!("{} plays no match in round {round}", user.name)
+}
+
+/// Waits for the bot to post a message containing `text` in the tournament channel.
+async fn announced(bot: &Bot, text: &str) -> RecordedRequest {
+    bot.fake
+        .wait_for(
+            |r| {
+                r.method == "POST"
+                    && r.path == format!("/channels/{THUD_CHANNEL}/messages")
+                    && content(r).contains(text)
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// VIMES creates a Swiss of three rounds, `players` join, VIMES starts it.
+async fn swiss_started(bot: &Bot, players: &[TestUser]) {
+    swiss_joined(bot, players).await;
+    start(bot).await;
+}
+
+/// VIMES creates a Swiss of three rounds and `players` join.
+async fn swiss_joined(bot: &Bot, players: &[TestUser]) {
+    let created = bot
+        .say(
+            tournament("create")
+                .option("name", "Ankh Cup")
+                .option("rounds", 3i64)
+                .by(VIMES),
+        )
+        .await;
+    assert!(!created.is_ephemeral(), "{}", created.summary());
+    for user in players {
+        let joined = bot.say(tournament("join").by(*user)).await;
+        assert!(!joined.is_ephemeral(), "{}", joined.summary());
+    }
+}
+
+/// VIMES starts the tournament: round 1 is paired.
+async fn start(bot: &Bot) {
+    let started = bot.say(tournament("start").by(VIMES)).await;
+    assert!(
+        content(&started).contains("Round 1 of Ankh Cup** is paired"),
+        "{}",
+        content(&started)
+    );
+}
+
+#[tokio::test]
+async fn members_of_the_organisers_role_named_by_the_server_may_organise() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let arbiters = || tournament("organisers").option("role", OptionValue::Role(ARBITER_ROLE));
+    let refused = bot.say(arbiters().by(ALICE)).await;
+    assert!(refused.is_ephemeral());
+    assert!(
+        content(&refused).contains("Only a member with the Manage Server permission"),
+        "{}",
+        content(&refused)
+    );
+    let named = bot.say(arbiters().by(VIMES)).await;
+    assert!(named.is_ephemeral());
+    assert!(content(&named).contains("Arbiter"), "{}", content(&named));
+
+    // Carol does not hold the role yet: the refusal names it.
+    let create = || tournament("create").option("name", "Ankh Cup").by(CAROL);
+    let refused = bot.say(create()).await;
+    assert!(refused.is_ephemeral());
+    assert!(
+        content(&refused).contains("or the Arbiter role"),
+        "{}",
+        content(&refused)
+    );
+    // A moderator gives her the role: her next command carries it.
+    bot.fake.give_role(CAROL.id, ARBITER_ROLE).expect("given");
+    let created = bot.say(create()).await;
+    assert!(!created.is_ephemeral(), "{}", created.summary());
+    assert!(
+        content(&created).contains("Ankh Cup"),
+        "{}",
+        content(&created)
+    );
+    let cancelled = bot.say(tournament("cancel").by(CAROL)).await;
+    assert!(!cancelled.is_ephemeral(), "{}", cancelled.summary());
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_player_banned_mid_tournament_is_withdrawn_and_the_next_round_skips_them() {
+    let bot = start_bot(|o| o.threads = true).await;
+    swiss_started(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
+    let banned = match_of(&bot, 1, 2, BOB).await;
+    let other = round_matches(&bot, 1, 2)
+        .await
+        .into_iter()
+        .find(|id| *id != banned)
+        .expect("the other match");
+
+    // GUILD_BAN_ADD comes with GUILD_MODERATION, which the bot always asks for.
+    bot.fake.ban(BOB.id).expect("banned");
+    announced(
+        &bot,
+        "was banned from this server and is withdrawn from Ankh Cup",
+    )
+    .await;
+    let m = bot
+        .service
+        .store()
+        .load_match(banned)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(m.state, thudbot::store::MatchState::Finished);
+    assert!(m.winner.is_some_and(|w| w.0 != BOB.id));
+
+    // The other match is resigned; round 2 pairs the three left: one match and a bye.
+    let m = bot
+        .service
+        .store()
+        .load_match(other)
+        .await
+        .unwrap()
+        .unwrap();
+    let loser = [ALICE, CAROL, VETINARI]
+        .into_iter()
+        .find(|u| u.id == m.players[1].0)
+        .expect("a player");
+    let (prompt, _) = bot
+        .command(
+            SlashCommand::thud("resign")
+                .in_channel(m.channel.0)
+                .by(loser),
+        )
+        .await;
+    let (confirm, _) = bot
+        .press(loser, bot.message_id(&prompt).await, "thud:resign:")
+        .await;
+    bot.followup(&confirm).await;
+    let paired = announced(&bot, "Round 2 of Ankh Cup** is paired").await;
+    // The standings still list Bob as withdrawn; the pairings below them leave him out.
+    let text = content(&paired);
+    let pairings = text.split("is paired").nth(1).unwrap_or_default();
+    assert!(pairings.contains("a bye"), "{text}");
+    assert!(!pairings.contains("Bob"), "{text}");
+    let seated = round_matches(&bot, 2, 1).await;
+    let m = bot
+        .service
+        .store()
+        .load_match(seated[0])
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(m.players.iter().all(|p| p.0 != BOB.id));
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_player_who_left_unheard_is_withdrawn_before_their_game_gets_a_thread() {
+    // Without the members intent the bot does not hear Carol leave; before opening her game's
+    // thread it asks Discord for her membership, gets 10007 Unknown Member, and withdraws her.
+    let bot = start_bot(|o| o.threads = true).await;
+    swiss_joined(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
+    bot.fake.remove_member(CAROL.id).expect("left");
+    start(&bot).await;
+    announced(
+        &bot,
+        "is no longer a member of this server and is withdrawn from Ankh Cup",
+    )
+    .await;
+    let seated = round_matches(&bot, 1, 1).await;
+    let m = bot
+        .service
+        .store()
+        .load_match(seated[0])
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(m.players.iter().all(|p| p.0 != CAROL.id));
+    bot.fake
+        .wait_for(
+            |r| r.path == format!("/guilds/{GUILD_ID}/members/{}", CAROL.id) && r.status == 404,
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.finish_expecting(|r| r.status == 404 && r.path.contains("/members/"))
+        .await;
+}
+
+#[tokio::test]
+async fn with_the_members_intent_a_player_who_leaves_is_withdrawn_at_once() {
+    let bot = start_bot_with(
+        |fake| {
+            fake.enable_members_intent();
+            fake.http()
+        },
+        |o| {
+            o.threads = true;
+            o.members_intent = true;
+        },
+    )
+    .await;
+    swiss_started(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
+    let gone = match_of(&bot, 1, 2, ALICE).await;
+    bot.fake.remove_member(ALICE.id).expect("left");
+    announced(
+        &bot,
+        "is no longer a member of this server and is withdrawn from Ankh Cup",
+    )
+    .await;
+    let m = bot.service.store().load_match(gone).await.unwrap().unwrap();
+    assert_eq!(m.state, thudbot::store::MatchState::Finished);
     bot.finish().await;
 }

@@ -48,6 +48,7 @@ mod service_refusals;
 mod service_rooms;
 mod service_variants;
 mod store;
+mod tournament_people;
 mod tournaments;
 mod vacation;
 mod what_players_read;

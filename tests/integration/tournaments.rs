@@ -115,7 +115,10 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
         s.create_tournament(hall, &player(1), false, &options(Format::RoundRobin))
             .await,
     );
-    assert_eq!(tournament_refusal(r), TournamentRefusal::NotOrganiser);
+    assert_eq!(
+        tournament_refusal(r),
+        TournamentRefusal::NotOrganiser { role: None }
+    );
     assert!(s
         .store()
         .latest_tournament_in(ChannelId(HALL))
@@ -150,9 +153,15 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
 
     // Only an organiser starts or cancels.
     let r = refusal(s.start_tournament_now(hall, &player(1), false).await);
-    assert_eq!(tournament_refusal(r), TournamentRefusal::NotOrganiser);
+    assert_eq!(
+        tournament_refusal(r),
+        TournamentRefusal::NotOrganiser { role: None }
+    );
     let r = refusal(s.cancel_tournament(hall, &player(1), false).await);
-    assert_eq!(tournament_refusal(r), TournamentRefusal::NotOrganiser);
+    assert_eq!(
+        tournament_refusal(r),
+        TournamentRefusal::NotOrganiser { role: None }
+    );
     assert_eq!(current(&s).await.state, TournamentState::Open);
 
     let started = ok(s.start_tournament_now(hall, &olga, true).await);

@@ -13,6 +13,37 @@ use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE
 use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};
 use crate::tournament::{Format, Pairing, MIN_PLAYERS};
 
+/// Why a player leaves a tournament that has started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// They withdrew.
+    Withdrew,
+    /// They are no longer a member of the server: they left it, or were kicked.
+    Left,
+    /// They were banned from the server.
+    Banned,
+}
+
+impl Departure {
+    /// What the tournament's channel reads after their name.
+    fn announced(self) -> &'static str {
+        match self {
+            Departure::Withdrew => "withdraws from",
+            Departure::Left => "is no longer a member of this server and is withdrawn from",
+            Departure::Banned => "was banned from this server and is withdrawn from",
+        }
+    }
+
+    /// What their match's channel reads after their name.
+    fn in_match(self) -> &'static str {
+        match self {
+            Departure::Withdrew => "withdrew from the tournament",
+            Departure::Left => "is no longer a member of this server, so left the tournament",
+            Departure::Banned => "was banned from this server, so left the tournament",
+        }
+    }
+}
+
 /// What an organiser chooses; `None` means the default.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentOptions {
@@ -38,7 +69,7 @@ impl Service {
         options: &TournamentOptions,
     ) -> Result<Reply> {
         if !is_organiser {
-            return refuse_tournament(Why::NotOrganiser);
+            return self.not_organiser(place.guild).await;
         }
         let name = crate::service::clean_name(&options.name, actor.id);
         if options.name.trim().is_empty() || options.name.trim().chars().count() > MAX_NAME {
@@ -168,7 +199,7 @@ impl Service {
         is_organiser: bool,
     ) -> Result<Reply> {
         if !is_organiser {
-            return refuse_tournament(Why::NotOrganiser);
+            return self.not_organiser(place.guild).await;
         }
         let mut tx = self.store.begin().await?;
         let t = open_here(&mut tx, place).await?;
@@ -203,26 +234,29 @@ impl Service {
         if t.state == TournamentState::Open {
             return refuse_tournament(Why::NotStarted);
         }
-        let reply = self.withdraw(&mut tx, t, actor.id).await?;
+        let reply = self
+            .withdraw(&mut tx, t, actor.id, Departure::Withdrew)
+            .await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(reply)
     }
 
-    /// Withdraws `user` (who left the server or was banned from it, say) from every
-    /// tournament of `guild`; returns how many.
+    /// Withdraws `user`, who left the server `guild` or was banned from it, from every
+    /// tournament of `guild` (one not started yet just loses them); returns how many.
     pub async fn withdraw_everywhere(
         &self,
         guild: crate::store::GuildId,
         user: crate::store::UserId,
+        why: Departure,
     ) -> Result<usize> {
         let mut count = 0;
-        for id in self.store.tournaments_in_play().await? {
+        for id in self.store.tournaments_of_guild(guild).await? {
             let mut tx = self.store.begin().await?;
             let Some(t) = tx.lock_tournament(id).await? else {
                 continue;
             };
-            if t.guild != guild {
+            if !matches!(t.state, TournamentState::Open | TournamentState::Running) {
                 continue;
             }
             let Some(me) = tx
@@ -243,7 +277,7 @@ impl Service {
             if t.state == TournamentState::Open {
                 tx.remove_entrant(t.id, user).await?;
             } else {
-                let reply = self.withdraw(&mut tx, t, user).await?;
+                let reply = self.withdraw(&mut tx, t, user, why).await?;
                 let body = NoticeBody::new(NoticeKind::Announcement, &reply);
                 queue(&mut tx, place, None, &body, self.now()).await?;
             }
@@ -259,6 +293,7 @@ impl Service {
         tx: &mut Tx,
         t: StoredTournament,
         user: crate::store::UserId,
+        why: Departure,
     ) -> Result<Reply> {
         let now = self.now();
         let entrants = tx.entrants(t.id).await?;
@@ -289,7 +324,7 @@ impl Service {
                             guild: m.guild,
                             channel: m.channel,
                         };
-                        let opening = Text::from(format!("{name} withdrew from the tournament."));
+                        let opening = Text::from(format!("{name} {}.", why.in_match()));
                         let reply = self.forfeit(tx, m, seat, Finish::Resigned, opening).await?;
                         let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
                         queue(tx, there, Some(match_id), &body, now).await?;
@@ -299,7 +334,8 @@ impl Service {
             tx.decide_game(game.id, forfeit, 0).await?;
         }
         let mut lines = vec![Text::new().strong(&name).plain(format!(
-            " withdraws from {}; their matches in it are forfeited.",
+            " {} {}; their matches in it are forfeited.",
+            why.announced(),
             t.name
         ))];
         // Their leaving may have decided the round.
@@ -315,7 +351,7 @@ impl Service {
         is_organiser: bool,
     ) -> Result<Reply> {
         if !is_organiser {
-            return refuse_tournament(Why::NotOrganiser);
+            return self.not_organiser(place.guild).await;
         }
         let now = self.now();
         let mut tx = self.store.begin().await?;

@@ -7,12 +7,15 @@
 //! make one. Every change locks the tournament's row first, so two processes ticking together
 //! pair a round once; notices go through the outbox in the same transaction.
 
+mod deadlines;
 mod lifecycle;
+mod organisers;
 mod refusal;
 mod rounds;
 mod standings;
 
-pub use lifecycle::TournamentOptions;
+pub use lifecycle::{Departure, TournamentOptions};
+pub use organisers::OrganiserRoleChange;
 pub use refusal::TournamentRefusal;
 pub use rounds::{GameToSeat, TournamentTick};
 

@@ -5,8 +5,13 @@ use crate::tournament::FormatError;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TournamentRefusal {
-    /// Creating, starting and cancelling need Manage Server or the organisers' role.
-    NotOrganiser,
+    /// Creating, starting and cancelling need Manage Server or the organisers' role (named
+    /// when the server set one).
+    NotOrganiser {
+        role: Option<String>,
+    },
+    /// Naming the organisers' role needs Manage Server.
+    NotServerManager,
     /// No tournament is open or running in this channel.
     NoTournamentHere,
     /// This channel already has a tournament open or running.
@@ -36,7 +41,9 @@ impl TournamentRefusal {
     pub fn text(&self) -> Text {
         use TournamentRefusal::*;
         match self {
-            NotOrganiser => "Only an organiser (a member with the Manage Server permission) can do that.".into(),
+            NotOrganiser { role: None } => "Only an organiser (a member with the Manage Server permission) can do that.".into(),
+            NotOrganiser { role: Some(role) } => format!("Only an organiser (a member with the Manage Server permission or the {role} role) can do that.").into(),
+            NotServerManager => "Only a member with the Manage Server permission can choose the organisers' role.".into(),
             NoTournamentHere => Text::prose("There is no tournament open or running in this channel. An organiser starts one with `/thud tournament create`."),
             ChannelHasOne => Text::prose("This channel already has a tournament open or running; finish or cancel it first, or use another channel."),
             AlreadyJoined => "You are already in this tournament.".into(),

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::deadlines::RoundDue;
 use super::lifecycle::too_few;
 use super::standings::{standings_of, standings_text};
 use crate::game::Seat;
@@ -35,6 +36,8 @@ pub struct GameToSeat {
     pub guild: GuildId,
     pub channel: ChannelId,
     pub title: String,
+    /// Who plays it, so the front-end can check they are still in the server first.
+    pub players: [UserId; 2],
 }
 
 impl Service {
@@ -138,6 +141,14 @@ impl Service {
                 .collect();
             if !open.is_empty() {
                 if t.round_deadline.is_some_and(|d| d <= now) {
+                    match self.round_due(tx, &t, &entrants, &open).await? {
+                        RoundDue::Now => {}
+                        RoundDue::Waits => return Ok(lines),
+                        RoundDue::MovesTo(text) => {
+                            lines.push(text);
+                            return Ok(lines);
+                        }
+                    }
                     lines.push(Text::from(format!(
                         "Round {} of {} reached its deadline.",
                         t.current_round, t.name
@@ -247,7 +258,7 @@ impl Service {
                 Pairing::Bye(_) => {}
             }
         }
-        tx.set_round(t.id, round, deadline).await?;
+        tx.set_round(t.id, round, self.now(), deadline).await?;
         Ok(text)
     }
 
@@ -393,8 +404,28 @@ impl Service {
     /// Games of running tournaments that wait for a channel, oldest first.
     pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
         let mut out = Vec::new();
+        let mut read: Option<(StoredTournament, Vec<Entrant>, Vec<TournamentGame>)> = None;
         for (tournament, game) in self.store.unseated_tournament_games(limit).await? {
-            let Some(t) = self.store.tournament(tournament).await? else {
+            if read.as_ref().is_none_or(|(t, _, _)| t.id != tournament) {
+                let Some(t) = self.store.tournament(tournament).await? else {
+                    continue;
+                };
+                // Read without locking: seating checks again under the lock.
+                let mut tx = self.store.begin().await?;
+                let entrants = tx.entrants(t.id).await?;
+                let games = tx.games(t.id).await?;
+                tx.rollback().await?;
+                read = Some((t, entrants, games));
+            }
+            let Some((t, entrants, games)) = &read else {
+                continue;
+            };
+            let Some(Pairing::Match { first, second }) =
+                games.iter().find(|g| g.id == game).map(|g| g.pairing)
+            else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
                 continue;
             };
             out.push(GameToSeat {
@@ -403,6 +434,7 @@ impl Service {
                 guild: t.guild,
                 channel: t.channel,
                 title: format!("{} · game {game}", t.name),
+                players: [a.user, b.user],
             });
         }
         Ok(out)

@@ -60,6 +60,7 @@ pub async fn start_bot_with(
         defer_after: DEFER_AFTER,
         startup_patience: Duration::from_secs(5),
         delivery_interval: Duration::from_millis(50),
+        members_intent: false,
     };
     adjust(&mut options);
     let running = discord::start(http(&fake), service.clone(), options)

@@ -96,6 +96,32 @@ impl FakeDiscord {
         self.world_change(|world| world.set_role_permissions(role, bits))
     }
 
+    // ----- members -----------------------------------------------------------------------
+
+    /// A moderator gives `user` a role (GUILD_MEMBER_UPDATE, with GUILD_MEMBERS): their next
+    /// interactions carry it.
+    pub fn give_role(&self, user: u64, role: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.give_role(user, role))
+    }
+
+    /// `user` leaves the guild (GUILD_MEMBER_REMOVE, with GUILD_MEMBERS); `GET` of their
+    /// member gets 10007 Unknown Member from then on.
+    pub fn remove_member(&self, user: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.remove_member(user))
+    }
+
+    /// A moderator bans `user` (GUILD_BAN_ADD with GUILD_MODERATION, then as
+    /// [`FakeDiscord::remove_member`]).
+    pub fn ban(&self, user: u64) -> Result<(), FakeError> {
+        self.world_change(|world| world.ban(user))
+    }
+
+    /// The application's owner enables the privileged GUILD_MEMBERS intent in the developer
+    /// portal; until then an IDENTIFY asking for it is closed with 4014.
+    pub fn enable_members_intent(&self) {
+        self.shared.with_world(|w| w.members_intent_enabled = true);
+    }
+
     // ----- deletions and removal ---------------------------------------------------------
 
     /// Deletes a guild channel (CHANNEL_DELETE, its threads go too) or a thread

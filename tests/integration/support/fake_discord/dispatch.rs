@@ -145,6 +145,11 @@ fn refuse_interaction_in(
                 "the bot is no longer in the guild".into(),
             ));
         }
+        if !world.is_member(user) {
+            return Err(FakeError::Rejected(format!(
+                "user {user} is not a member of the guild"
+            )));
+        }
         if world.permissions_in(user, channel_id) & permission::VIEW_CHANNEL == 0 {
             return Err(FakeError::Rejected(format!(
                 "user {user} cannot see channel {channel_id}"
@@ -166,6 +171,9 @@ fn current_permissions(world: &World, payload: &mut Value, user: u64) {
         return;
     };
     let user_bits = world.permissions_in(user, channel).to_string();
+    if let Some(roles) = world.member_json(user, false).map(|m| m["roles"].clone()) {
+        payload["member"]["roles"] = roles;
+    }
     payload["member"]["permissions"] = serde_json::json!(user_bits);
     payload["channel"]["permissions"] = serde_json::json!(user_bits);
     payload["app_permissions"] =

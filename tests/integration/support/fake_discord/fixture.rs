@@ -19,6 +19,9 @@ pub const EVERYONE_ROLE: u64 = GUILD_ID;
 pub const MODERATOR_ROLE: u64 = 900_000_000_000_000_201;
 /// The managed role Discord gives the bot when it joins.
 pub const BOT_ROLE: u64 = 900_000_000_000_000_202;
+/// A role with no permissions of its own, held by nobody at first (a server's tournament
+/// organisers, say).
+pub const ARBITER_ROLE: u64 = 900_000_000_000_000_203;
 
 /// The category holding the text channels.
 pub const CATEGORY_CHANNEL: u64 = 900_000_000_000_000_100;
@@ -306,7 +309,7 @@ fn role_json(
     })
 }
 
-/// The guild's roles: `@everyone`, the moderator role and the bot's managed role.
+/// The guild's roles: `@everyone`, the moderator role, the bot's managed role and the arbiters'.
 pub fn roles_json() -> Vec<Value> {
     vec![
         role_json(
@@ -333,6 +336,7 @@ pub fn roles_json() -> Vec<Value> {
             true,
             json!({"bot_id": BOT_ID.to_string()}),
         ),
+        role_json(ARBITER_ROLE, "Arbiter", 0, 1, false, json!({})),
     ]
 }
 

@@ -112,6 +112,12 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>, number: usize) {
                             break;
                         }
                         let intents = d["intents"].as_u64().unwrap_or(0);
+                        // docs/events/gateway.mdx, "Privileged Intents": a privileged intent not
+                        // enabled for the app closes the connection with 4014.
+                        if intents & intent::GUILD_MEMBERS != 0 && !shared.with_world(|world| world.members_intent_enabled) {
+                            let _ = socket.send(close(4014, "Disallowed intent(s).")).await;
+                            break;
+                        }
                         let shard = match d["shard"].as_array() {
                             Some(pair) if pair.len() == 2 => [pair[0].as_u64().unwrap_or(0), pair[1].as_u64().unwrap_or(1)],
                             _ => [0, 1],

@@ -16,6 +16,7 @@ mod callbacks;
 mod channels;
 mod faults;
 mod lifecycle;
+mod members;
 mod messages;
 mod permissions;
 mod routes;
@@ -34,6 +35,9 @@ const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 /// Gateway intent bits the fake honours.
 pub mod intent {
     pub const GUILDS: u64 = 1 << 0;
+    /// Privileged: refused with close code 4014 unless enabled for the application.
+    pub const GUILD_MEMBERS: u64 = 1 << 1;
+    pub const GUILD_MODERATION: u64 = 1 << 2;
     pub const GUILD_PRESENCES: u64 = 1 << 8;
     pub const GUILD_MESSAGES: u64 = 1 << 9;
     pub const DIRECT_MESSAGES: u64 = 1 << 12;
@@ -161,6 +165,13 @@ pub struct World {
     deleted_channels: HashSet<u64>,
     /// Users who do not accept DMs from the bot.
     closed_dms: HashSet<u64>,
+    /// Members who left the guild, were kicked or banned.
+    departed: HashSet<u64>,
+    /// Roles given to members since the fixture's.
+    given_roles: HashMap<u64, Vec<u64>>,
+    /// The application's owner enabled the privileged GUILD_MEMBERS intent in the developer
+    /// portal; without it an IDENTIFY asking for it is closed with 4014.
+    pub members_intent_enabled: bool,
     /// When each thread last had activity (creation, a message, unarchiving, a new archive time).
     thread_activity: HashMap<u64, DateTime<Utc>>,
     /// Messages created with `enforce_nonce`: `(author, nonce)` to `(message, when)`.
@@ -223,6 +234,9 @@ impl World {
             user_install: false,
             deleted_channels: HashSet::new(),
             closed_dms: HashSet::new(),
+            departed: HashSet::new(),
+            given_roles: HashMap::new(),
+            members_intent_enabled: false,
             thread_activity: HashMap::new(),
             nonces: HashMap::new(),
             commands: BTreeMap::new(),

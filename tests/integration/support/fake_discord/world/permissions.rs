@@ -88,12 +88,12 @@ impl World {
         if user == VETINARI.id {
             return permission::ALL;
         }
-        let Some(member) = fixture::member_by_id(user) else {
+        if !self.is_member(user) {
             return 0;
-        };
+        }
         let role = |id: &u64| self.role_permissions.get(id).copied().unwrap_or(0);
-        let bits = member
-            .roles
+        let bits = self
+            .roles_of(user)
             .iter()
             .fold(role(&EVERYONE_ROLE), |bits, id| bits | role(id));
         if bits & permission::ADMINISTRATOR != 0 {
@@ -127,7 +127,7 @@ impl World {
             .as_array()
             .map(|list| list.iter().filter_map(Overwrite::from_json).collect())
             .unwrap_or_default();
-        let roles = fixture::member_by_id(user).map_or(&[][..], |m| m.roles);
+        let roles = self.roles_of(user);
         let mut bits = base;
         if let Some(everyone) = overwrites.iter().find(|o| !o.member && o.id == GUILD_ID) {
             bits = (bits & !everyone.deny) | everyone.allow;

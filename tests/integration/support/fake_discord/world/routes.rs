@@ -75,8 +75,8 @@ impl World {
                 if parse_id(guild) != Some(GUILD_ID) || !self.bot_in_guild {
                     return Answer::error(404, 10004, "Unknown Guild");
                 }
-                match parse_id(user).and_then(fixture::member_by_id) {
-                    Some(member) => Answer::ok(member.member_json(true)),
+                match parse_id(user).and_then(|id| self.member_json(id, true)) {
+                    Some(member) => Answer::ok(member),
                     None => Answer::error(404, 10007, "Unknown Member"),
                 }
             }

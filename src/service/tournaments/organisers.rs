@@ -1,0 +1,95 @@
+//! Who organises tournaments in a server: members with Manage Server, and the members of the
+//! role the server names (`/thud tournament organisers`).
+
+use super::refusal::TournamentRefusal as Why;
+use super::refuse_tournament;
+use crate::service::error::Result;
+use crate::service::outcome::Reply;
+use crate::service::text::Text;
+use crate::service::{Actor, Service};
+use crate::store::{GuildId, OrganiserRole};
+
+/// What `/thud tournament organisers` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrganiserRoleChange {
+    /// Say who organises now.
+    Show,
+    /// Members of this role organise too (Discord's role id and name).
+    Name { id: u64, name: String },
+    /// Only Manage Server counts again.
+    Clear,
+}
+
+impl Service {
+    /// Whether a member of `guild` may create, start and cancel tournaments: they manage the
+    /// server, or hold the role it named (`roles` are the member's role ids).
+    pub async fn is_organiser(
+        &self,
+        guild: GuildId,
+        manages_server: bool,
+        roles: &[u64],
+    ) -> Result<bool> {
+        if manages_server {
+            return Ok(true);
+        }
+        let named = self.store.organiser_role(guild).await?;
+        Ok(named.is_some_and(|role| roles.contains(&role.id)))
+    }
+
+    /// The refusal of a member who may not organise in `guild`, naming its role if it has one.
+    pub(super) async fn not_organiser<T>(&self, guild: GuildId) -> Result<T> {
+        let role = self.store.organiser_role(guild).await?.map(|r| r.name);
+        refuse_tournament(Why::NotOrganiser { role })
+    }
+
+    /// Shows, names or clears the role whose members organise tournaments in `guild`; a
+    /// change needs Manage Server.
+    pub async fn tournament_organisers(
+        &self,
+        guild: GuildId,
+        actor: &Actor,
+        manages_server: bool,
+        change: OrganiserRoleChange,
+    ) -> Result<Reply> {
+        let now = self.now();
+        let role = match change {
+            OrganiserRoleChange::Show => self.store.organiser_role(guild).await?,
+            _ if !manages_server => return refuse_tournament(Why::NotServerManager),
+            OrganiserRoleChange::Name { id, name } => {
+                let role = OrganiserRole { id, name };
+                self.store
+                    .set_organiser_role(guild, Some(&role), actor.id, now)
+                    .await?;
+                Some(role)
+            }
+            OrganiserRoleChange::Clear => {
+                self.store
+                    .set_organiser_role(guild, None, actor.id, now)
+                    .await?;
+                None
+            }
+        };
+        let who = match &role {
+            Some(role) => Text::from(
+                "Tournament organisers here are the members with the Manage Server permission and the members of the ",
+            )
+            .strong(&role.name)
+            .plain(" role: they create, start and cancel tournaments."),
+            None => Text::from(
+                "Tournament organisers here are the members with the Manage Server permission: they create, start and cancel tournaments.",
+            ),
+        };
+        Ok(Reply::private(who))
+    }
+
+    /// Discord says role `role` of `guild` was renamed to `name`, or deleted (`None`): the
+    /// organisers' role keeps its name up to date, and a deleted one is forgotten.
+    pub async fn role_changed(
+        &self,
+        guild: GuildId,
+        role: u64,
+        name: Option<&str>,
+    ) -> Result<bool> {
+        Ok(self.store.organiser_role_changed(guild, role, name).await?)
+    }
+}
