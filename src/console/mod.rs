@@ -263,7 +263,12 @@ impl<'a> Console<'a> {
                 let style = match line.get("style") {
                     None => None,
                     Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
-                        || refused(format!("`{}` is not a board style; choose full or brief", echo(v))),
+                        || {
+                            refused(format!(
+                                "`{}` is not a board style; choose full or brief",
+                                echo(v)
+                            ))
+                        },
                     )?),
                 };
                 s.board(place, actor, style).await
@@ -389,7 +394,10 @@ impl<'a> Console<'a> {
     ) -> Result<Reply, ServiceError> {
         let found = self.button(place, actor, label).map(|b| b.action);
         let Some(action) = found else {
-            return Err(refused(format!("there is no `{}` button here", echo(label))));
+            return Err(refused(format!(
+                "there is no `{}` button here",
+                echo(label)
+            )));
         };
         let s = self.service;
         match action {
@@ -515,8 +523,13 @@ impl<'a> Console<'a> {
 }
 
 fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
-    text.parse()
-        .map_err(|_| refused(format!("`{}` is not a variant; choose {}", echo(text), variant_names())))
+    text.parse().map_err(|_| {
+        refused(format!(
+            "`{}` is not a variant; choose {}",
+            echo(text),
+            variant_names()
+        ))
+    })
 }
 
 fn parse_side(text: &str) -> Result<SideChoice, ServiceError> {

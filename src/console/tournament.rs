@@ -25,9 +25,12 @@ impl Console<'_> {
         let number = |name: &str| -> Result<Option<u32>, ServiceError> {
             line.get(name)
                 .map(|v| {
-                    v.trim()
-                        .parse()
-                        .map_err(|_| refused(format!("{name}: `{}` is not a number", crate::service::echo(v))))
+                    v.trim().parse().map_err(|_| {
+                        refused(format!(
+                            "{name}: `{}` is not a number",
+                            crate::service::echo(v)
+                        ))
+                    })
                 })
                 .transpose()
         };

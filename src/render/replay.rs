@@ -65,18 +65,21 @@ impl Frames<'_> {
     fn compose(&self, i: usize) -> Canvas {
         // The caption's status (the result, for a finished battle) is true of the last
         // position only; every frame before it says who is to move there.
-        let on_the_way = self.caption.filter(|_| i + 1 < self.positions.len()).map(|c| {
-            let side = self.positions[i].side_to_move();
-            let name = match side {
-                Side::Dwarfs => &c.dwarfs,
-                Side::Trolls => &c.trolls,
-            };
-            Caption {
-                status: format!("{name} to move ({side})"),
-                over: false,
-                ..c.clone()
-            }
-        });
+        let on_the_way = self
+            .caption
+            .filter(|_| i + 1 < self.positions.len())
+            .map(|c| {
+                let side = self.positions[i].side_to_move();
+                let name = match side {
+                    Side::Dwarfs => &c.dwarfs,
+                    Side::Trolls => &c.trolls,
+                };
+                Caption {
+                    status: format!("{name} to move ({side})"),
+                    over: false,
+                    ..c.clone()
+                }
+            });
         let view = BoardView {
             position: &self.positions[i],
             last_move: i.checked_sub(1).and_then(|m| self.battle.moves().get(m)),

@@ -2,13 +2,13 @@
 
 use super::computer::computer_actor;
 use super::error::{refuse, Result};
-use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
-use crate::store::Settings;
 use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
+use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 
 impl Service {
@@ -71,22 +71,7 @@ impl Service {
         Ok(Reply::public(text)
             .saved()
             .mention(other)
-            .button(
-                Action::AgreeEnd {
-                    match_id: m.id,
-                    proposal: proposal.id,
-                },
-                "Agree",
-                ButtonStyle::Success,
-            )
-            .button(
-                Action::KeepPlaying {
-                    match_id: m.id,
-                    proposal: proposal.id,
-                },
-                "Keep playing",
-                ButtonStyle::Secondary,
-            ))
+            .with_answers_to(m.id, proposal.id))
     }
 
     /// The computer answers at once the proposal just made in its match `m`, after thinking

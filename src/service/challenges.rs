@@ -9,9 +9,9 @@ use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::room::{open_room, room_name, Room};
 use super::text::Text;
-use crate::store::Settings;
 use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
+use crate::store::Settings;
 use crate::store::{
     Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, SideChoice,
     StoreError, Tx,
@@ -393,8 +393,10 @@ impl Service {
                     .store
                     .pending_challenges(place.channel, actor.id)
                     .await?;
-                let mut mine: Vec<Challenge> =
-                    open.into_iter().filter(|c| role.of(c) == actor.id).collect();
+                let mut mine: Vec<Challenge> = open
+                    .into_iter()
+                    .filter(|c| role.of(c) == actor.id)
+                    .collect();
                 match mine.len() {
                     0 => {
                         return refuse(match role {
@@ -414,10 +416,7 @@ impl Service {
                             open.push((c.id.0, self.store.name_of(other).await?));
                         }
                         open.sort();
-                        return refuse(Refusal::WhichChallenge {
-                            command,
-                            open,
-                        });
+                        return refuse(Refusal::WhichChallenge { command, open });
                     }
                 }
             }

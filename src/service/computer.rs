@@ -13,7 +13,7 @@ use rand::Rng;
 use super::challenges::per_move;
 use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
-use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
 use super::refusal::Refusal;
 use super::room::{open_room, room_name, Room};
@@ -266,23 +266,7 @@ impl Service {
         }
         if let Some(proposal) = proposal {
             // The same answers a person's proposal offers.
-            reply = reply
-                .button(
-                    Action::AgreeEnd {
-                        match_id: m.id,
-                        proposal: proposal.id,
-                    },
-                    "Agree",
-                    ButtonStyle::Success,
-                )
-                .button(
-                    Action::KeepPlaying {
-                        match_id: m.id,
-                        proposal: proposal.id,
-                    },
-                    "Keep playing",
-                    ButtonStyle::Secondary,
-                );
+            reply = reply.with_answers_to(m.id, proposal.id);
         }
         reply.board = Some(BoardShot {
             match_id: m.id,

@@ -123,7 +123,11 @@ impl Service {
         m: &StoredMatch,
         late: UserId,
     ) -> Result<Option<Reply>> {
-        let moved = m.battles.iter().flat_map(|b| &b.stamps).any(|s| s.player == late);
+        let moved = m
+            .battles
+            .iter()
+            .flat_map(|b| &b.stamps)
+            .any(|s| s.player == late);
         if moved || tx.is_tournament_game(m.id).await? {
             return Ok(None);
         }
@@ -135,14 +139,12 @@ impl Service {
         let deadline = m.clock.map(|c| c.deadline);
         let mut text = Text::new()
             .strong(format!("Match #{}", m.id))
-            .plain(format!(
-                " is aborted: {} never made a move",
-                names.of(late)
-            ));
+            .plain(format!(" is aborted: {} never made a move", names.of(late)));
         if let Some(deadline) = deadline {
             text = text.plain(" and missed the deadline of ").time(deadline);
         }
-        let text = text.plain(". A match nobody played is not rated and counts for neither player.");
+        let text =
+            text.plain(". A match nobody played is not rated and counts for neither player.");
         Ok(Some(Reply::public(text).saved()))
     }
 

@@ -285,7 +285,9 @@ impl Service {
             ));
             return Ok(Reply::public(text));
         }
-        text.push_str("The computer opponent; its matches are never rated. Its record against players:\n");
+        text.push_str(
+            "The computer opponent; its matches are never rated. Its record against players:\n",
+        );
         for r in record {
             text.push_str(&format!(
                 "Level {} ({}): {} · {}W {}D {}L\n",

@@ -191,6 +191,21 @@ impl Reply {
         });
         self
     }
+
+    /// The answers to end proposal `proposal` of match `match_id`: every proposal, a person's
+    /// or the computer's, offers the same two.
+    pub(super) fn with_answers_to(self, match_id: MatchId, proposal: i64) -> Reply {
+        self.button(
+            Action::AgreeEnd { match_id, proposal },
+            "Agree",
+            ButtonStyle::Success,
+        )
+        .button(
+            Action::KeepPlaying { match_id, proposal },
+            "Keep playing",
+            ButtonStyle::Secondary,
+        )
+    }
 }
 
 /// An action stored as the custom id it has on Discord, which [`Action::parse`] reads back.

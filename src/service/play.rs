@@ -5,9 +5,9 @@ use super::outcome::{offer_rematch, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
-use crate::store::Settings;
 use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
+use crate::store::Settings;
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
 
 /// The most characters a move's text may have.

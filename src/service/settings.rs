@@ -70,7 +70,7 @@ Moves can be typed as notation with `/thud play`: `dF1-F5`, a hurl `dE6-H9xH9`, 
 /// Koom Valley has no hurls or shoves; its own moves are the Rock's, sandwiches and tramples.
 const KOOM_VALLEY_NOTATION: &str = "**Squares** are a letter A–O and a number 1–15 (`H8`); several are separated by commas. \
 To move the **Rock**, name its square: `/thud move from:H8 to:H9`, or `/thud play notation:RH8-H9`. \
-Other moves as notation with `/thud play`: a dwarf `dH9-H12`, a sandwich `dC12-C8xB7`, a troll `TF3-F5`, a trample `TF3-H5-J7xG4xI6` (the landing squares in order, then the dwarfs jumped). Sandwiches and tramples capture by themselves, so their captures may be left out (`dC12-C8`, `TF3-H5-J7`).";
+Other moves as notation with `/thud play`: a dwarf `dH9-H12`, a sandwich `dC12-C8xB7`, a troll `TF3-F5`, a trample `TF3-H5-J7xG4xI6` (the landing squares in order, then the dwarfs jumped). Sandwiches and tramples capture by themselves, so the captured squares may be left out.";
 
 const MATCH: &str = "**A match** is two battles: whoever commands the dwarfs in battle 1 commands the trolls in battle 2. \
 A battle ends when both players agree (`/thud end`) or when the player to move has no legal move.";

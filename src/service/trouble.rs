@@ -10,8 +10,8 @@ use super::outcome::Reply;
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;
 use super::text::Text;
-use crate::store::Settings;
 use super::{names_in, seat_of, Actor, Place, Service};
+use crate::store::Settings;
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
 
 impl Service {

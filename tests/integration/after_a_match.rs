@@ -79,6 +79,12 @@ async fn the_result_posted_by_the_clock_offers_a_rematch_too() {
     let service = service().await;
     let at = place(2);
     let id = begin(&service, 2, None).await;
+    // Both have moved (a match nobody played is aborted instead), then alice is late.
+    for (who, mv) in [(alice(), "dF1-F5"), (bob(), "TG9-G10")] {
+        ok(service
+            .play(at, &who, &MoveRequest::Notation(mv.into()))
+            .await);
+    }
     deliver_all(&service).await;
     service.clock.advance(chrono::Duration::days(4));
     let claimed = ok(service.claim(at, &bob()).await);

@@ -283,17 +283,10 @@ async fn the_console_refuses_what_it_cannot_use_and_echoes_every_value_alike() {
     assert!(out.contains("thudbot: alice resigns."), "{out}");
     assert!(!out.contains("bob resigns"), "{out}");
     // Every refusal that shows a value shows at most the same 40 characters of it.
-    let refusals: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains("xxxx"))
-        .collect();
+    let refusals: Vec<&str> = out.lines().filter(|l| l.contains("xxxx")).collect();
     assert_eq!(refusals.len(), 18, "{out}");
     for line in refusals {
-        let longest = line
-            .split(|c| c != 'x')
-            .map(str::len)
-            .max()
-            .unwrap_or(0);
+        let longest = line.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
         assert!(longest <= 40, "{longest} characters echoed: {line}");
     }
 }

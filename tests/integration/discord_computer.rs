@@ -10,7 +10,7 @@ pub(crate) async fn computer_move_posted(bot: &Bot) -> RecordedRequest {
     let path = format!("/channels/{GENERAL_CHANNEL}/messages");
     bot.fake
         .wait_for(
-            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1)"),
+            |r| r.method == "POST" && r.path == path && content(r).contains("(level 1, "),
             WAIT,
         )
         .await
@@ -51,7 +51,7 @@ async fn challenging_the_bot_starts_a_match_and_it_answers_each_move_with_the_bo
 
     let answer = computer_move_posted(&bot).await;
     let text = content(&answer);
-    assert!(text.contains("(trolls) plays `T"), "{text}");
+    assert!(text.contains("(level 1, trolls) plays `T"), "{text}");
     assert!(text.contains("your move (dwarfs)"), "{text}");
     assert_eq!(answer.pinged_users(), [ALICE.id]);
     picture(&answer);

@@ -281,7 +281,10 @@ async fn a_dm_about_the_computers_move_links_to_its_message() {
     let dm = dm_channel_of(&bot, ALICE.id).await;
     let told = bot
         .fake
-        .wait_for(|r| dm_post(r, dm) && content(r).contains("(level 1)"), WAIT)
+        .wait_for(
+            |r| dm_post(r, dm) && content(r).contains("(level 1, "),
+            WAIT,
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let text = content(&told);

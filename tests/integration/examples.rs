@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use thudbot::game::{MoveText, Position, Variant};
+use thudbot::game::{MoveText, Position, Side, Variant};
 use thudbot::service::{Span, Text};
 
 /// Where an example is legal: a variant and the pieces on the board (`d` dwarf, `T` troll,
@@ -94,6 +94,18 @@ const STATED: &[Stated] = &[
         to_move: 't',
         pieces: &[("F3", 'T'), ("G4", 'd'), ("I6", 'd'), ("H8", 'R')],
     },
+    Stated {
+        example: "dH9-H12",
+        variant: Variant::KoomValley,
+        to_move: 'd',
+        pieces: START,
+    },
+    Stated {
+        example: "TF3-F5",
+        variant: Variant::KoomValley,
+        to_move: 't',
+        pieces: START,
+    },
     // A troll on B7 between C8 and a dwarf on A6.
     Stated {
         example: "dC12-C8xB7",
@@ -120,7 +132,12 @@ fn columns(row: u8) -> std::ops::RangeInclusive<u8> {
 /// The position with `pieces` and `to_move` to move, written as RULES §5's position format.
 fn position(stated: &Stated) -> Position {
     if stated.pieces.is_empty() {
-        return Position::start(stated.variant);
+        let side = if stated.to_move == 't' {
+            Side::Trolls
+        } else {
+            Side::Dwarfs
+        };
+        return Position::start(stated.variant).with_side_to_move(side);
     }
     let mut rows = Vec::new();
     for row in (1..=15u8).rev() {

@@ -16,6 +16,9 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     let clock = &service.clock;
     let at = place(7);
     start_match(&service, at).await; // 3 days a move: reminded 36 and 24 hours before
+                                     // Both have moved: a match nobody played is aborted rather than claimed.
+    ok(play(&service, at, &alice(), "dF1-F5").await);
+    ok(play(&service, at, &bob(), "TG9-G10").await);
     let deadline = current(&service, at).await.clock.unwrap().deadline;
     assert_eq!(deadline, crate::common::start_time() + Duration::days(3));
     clock.set(deadline - Duration::hours(25));
@@ -87,6 +90,8 @@ async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_dow
         panic!()
     };
     ok(service.accept(at, &bob(), Some(id), None).await);
+    ok(play(&service, at, &alice(), "dF1-F5").await);
+    ok(play(&service, at, &bob(), "TG9-G10").await);
     let clock_row = current(&service, at).await.clock.unwrap();
     assert_eq!(clock_row.remind_at, clock_row.deadline - Duration::days(7));
     // The bot was down past the deadline and the grace period: on return the forfeit happens

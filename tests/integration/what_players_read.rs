@@ -3,11 +3,11 @@
 //! only where the wording is the point.
 
 use crate::common::{alice, bob, carol, deliver_all, ok, place, refusal, service};
+use crate::properties::{variant_strategy, written_position};
 use crate::service::{button, current, options, play, start_match};
 use chrono::Duration;
-use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};
-use crate::properties::{variant_strategy, written_position};
 use proptest::prelude::*;
+use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};
 use thudbot::game::{Battle, Move, Position, Side, Variant};
 use thudbot::service::{Action, Actor, ChallengeOptions, Refusal};
 use thudbot::store::{Finish, MatchState, Scope, SideChoice, UserId};
@@ -21,7 +21,10 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     service.clock.advance(Duration::days(4));
     let said = ok(service.claim(at, &bob()).await);
     assert!(said.text.contains("is aborted"), "{}", said.text);
-    let m = service.store().load_match(current_id(&service, 3).await).await;
+    let m = service
+        .store()
+        .load_match(current_id(&service, 3).await)
+        .await;
     let m = m.unwrap().unwrap();
     assert_eq!(m.state, MatchState::Aborted);
     assert_eq!(m.winner, None);
@@ -104,15 +107,19 @@ async fn challenges_show_their_number_and_an_answer_without_one_asks_which() {
     let o = ChallengeOptions::default();
     let from_alice = ok(service.challenge(at, &alice(), &bob(), &o).await);
     let from_carol = ok(service.challenge(at, &carol(), &bob(), &o).await);
-    let (Action::Accept(first), Action::Accept(second)) = (
-        button(&from_alice, "Accept"),
-        button(&from_carol, "Accept"),
-    ) else {
+    let (Action::Accept(first), Action::Accept(second)) =
+        (button(&from_alice, "Accept"), button(&from_carol, "Accept"))
+    else {
         panic!("Accept buttons accept")
     };
     assert!(from_alice.text.contains(&format!("Challenge #{}", first.0)));
-    assert!(from_carol.text.contains(&format!("Challenge #{}", second.0)));
-    let open = vec![(first.0, "alice".to_string()), (second.0, "carol".to_string())];
+    assert!(from_carol
+        .text
+        .contains(&format!("Challenge #{}", second.0)));
+    let open = vec![
+        (first.0, "alice".to_string()),
+        (second.0, "carol".to_string()),
+    ];
     assert_eq!(
         refusal(service.accept(at, &bob(), None, None).await),
         Refusal::WhichChallenge {
@@ -135,7 +142,7 @@ async fn challenges_show_their_number_and_an_answer_without_one_asks_which() {
         .unwrap();
     assert_eq!(pending.len(), 2);
     ok(service.accept(at, &bob(), Some(second), None).await);
-    assert_eq!(current(&service, at).await.players.contains(&carol().id), true);
+    assert!(current(&service, at).await.players.contains(&carol().id));
 }
 
 #[tokio::test]
@@ -168,7 +175,11 @@ async fn records_replays_and_histories_say_exactly_what_happened() {
     start_match(&service, at).await;
     ok(play(&service, at, &alice(), "dF1-F5").await);
     let record = ok(service.record(at, None).await);
-    assert!(record.text.contains("(Classic Thud, 1 move)"), "{}", record.text);
+    assert!(
+        record.text.contains("(Classic Thud, 1 move)"),
+        "{}",
+        record.text
+    );
     assert_eq!(
         refusal(service.replay(at, None, Some(3), None, None).await),
         Refusal::NoSuchBattle(3)
@@ -213,7 +224,8 @@ async fn the_computers_stats_are_its_record_by_level() {
     ok(service.resign(place(3), &alice(), None).await);
     let said = ok(service.stats(place(3), &alice(), &computer).await);
     assert!(
-        said.text.contains("Level 1 (a beginner): 1 match · 1W 0D 0L"),
+        said.text
+            .contains("Level 1 (a beginner): 1 match · 1W 0D 0L"),
         "{}",
         said.text
     );
@@ -236,7 +248,12 @@ async fn the_computer_names_its_level_and_side_once() {
     ok(play(&service, place(3), &alice(), "dF1-F5").await);
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     let notices = deliver_all(&service).await;
-    let said = notices.last().expect("the computer's move").reply.text.to_string();
+    let said = notices
+        .last()
+        .expect("the computer's move")
+        .reply
+        .text
+        .to_string();
     assert!(said.contains("thudbot (level 1, trolls) plays"), "{said}");
 }
 
@@ -259,7 +276,9 @@ fn stall(battle: &mut Battle, plies: usize, seed: u64) {
         if pool.is_empty() {
             return;
         }
-        battle.play_move(pool[rng.gen_range(0..pool.len())]).unwrap();
+        battle
+            .play_move(pool[rng.gen_range(0..pool.len())])
+            .unwrap();
     }
 }
 
@@ -306,8 +325,12 @@ fn the_proposal_check_reaches_both_kinds_of_position() {
     let (mut proposals, mut held_back) = (0, 0);
     for round in 0..40 {
         let variant = Variant::ALL[round % Variant::ALL.len()];
-        let dwarfs: Vec<usize> = (0..rng.gen_range(1..6)).map(|_| rng.gen_range(0..165)).collect();
-        let trolls: Vec<usize> = (0..rng.gen_range(1..4)).map(|_| rng.gen_range(0..165)).collect();
+        let dwarfs: Vec<usize> = (0..rng.gen_range(1..6))
+            .map(|_| rng.gen_range(0..165))
+            .collect();
+        let trolls: Vec<usize> = (0..rng.gen_range(1..4))
+            .map(|_| rng.gen_range(0..165))
+            .collect();
         let fen = written_position(rng.gen_range(0..165), &dwarfs, &trolls, rng.gen());
         let Ok(position) = Position::from_fen(&fen, variant) else {
             continue;
@@ -323,5 +346,8 @@ fn the_proposal_check_reaches_both_kinds_of_position() {
             held_back += 1;
         }
     }
-    assert!(proposals > 0 && held_back > 0, "{proposals} proposals, {held_back} held back");
+    assert!(
+        proposals > 0 && held_back > 0,
+        "{proposals} proposals, {held_back} held back"
+    );
 }

@@ -121,7 +121,8 @@ fn only_the_last_frame_of_a_replay_shows_the_result() {
         Some(&status("Trolls win battle 2 by 8")),
         Theme::Default,
     ));
-    let other = frames_of(&renderer().replay_gif(&battle, Some(&status("Battle 2 drawn")), Theme::Default));
+    let other =
+        frames_of(&renderer().replay_gif(&battle, Some(&status("Battle 2 drawn")), Theme::Default));
     for i in 0..won.len() - 1 {
         assert_eq!(
             caption_band(&won[i]),
