@@ -2,8 +2,9 @@
 
 use rand::Rng;
 
-use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
+use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::{refuse, Result};
+use super::outcome::BoardShot;
 use super::outcome::{Action, ButtonStyle, Reply};
 use super::pictures::{attach_after_commit, board_to_show};
 use super::refusal::Refusal;

@@ -11,8 +11,9 @@ use chrono::Duration;
 use rand::Rng;
 
 use super::challenges::per_move;
-use super::delivery::{queue, BoardShot, NoticeBody, NoticeKind};
+use super::delivery::{queue, NoticeBody, NoticeKind};
 use super::error::{refuse, Result, ServiceError};
+use super::outcome::BoardShot;
 use super::outcome::{offer_rematch, Reply};
 use super::play::said_move;
 use super::refusal::Refusal;

@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::{Result, ServiceError};
-use super::outcome::{channel_link, message_link, offer_rematch, Button, Reply};
+use super::outcome::{channel_link, message_link, offer_rematch, BoardShot, Button, Reply};
 use super::pictures::{board_at, finish_drawing};
 use super::text::Text;
 use super::{Names, Place, Service};
@@ -47,14 +47,6 @@ const MATCH_OVER_DELAY_SECONDS: i64 = 120;
 /// How long a turn notice by DM waits, at most, for the move's message in the channel it
 /// links to (see [`Service::board_posted`]).
 const DM_WAITS_FOR_BOARD_SECONDS: i64 = 60;
-
-/// A board to draw when the notice is sent: battle `battle` of a match after `plies` moves.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardShot {
-    pub match_id: MatchId,
-    pub battle: u8,
-    pub plies: u32,
-}
 
 /// A notice as the outbox keeps it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]

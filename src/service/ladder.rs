@@ -5,7 +5,7 @@ use skillratings::Outcomes;
 
 use super::error::Result;
 use super::outcome::Reply;
-use super::text::Text;
+use super::text::{count, Text};
 use super::{Actor, Names, Place, Service};
 use crate::game::{MatchResult, Points, Seat};
 use crate::store::{Finish, MatchState, Rating, Scope, StoredMatch, Tx, UserId};
@@ -233,8 +233,8 @@ impl Service {
             let away = self.store.vacations_of(&[player.id]).await?;
             text.push_str(&format!(
                 "Vacation: {} left of {} a year",
-                super::vacation::span(left.max(chrono::Duration::zero())),
-                super::vacation::span(allowance),
+                super::text::duration_words(left.max(chrono::Duration::zero())),
+                super::text::duration_words(allowance),
             ));
             if let Some(v) = away.get(&player.id) {
                 text = text.plain("; on vacation until ").time(v.until);
@@ -361,5 +361,3 @@ impl Service {
         Ok(Reply::public(text.trim_end()))
     }
 }
-
-pub(super) use super::text::count;

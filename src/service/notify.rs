@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::delivery::{queue, BoardShot, Delivery, NoticeBody, NoticeKind};
+use super::delivery::{queue, Delivery, NoticeBody, NoticeKind};
 use super::error::Result;
+use super::outcome::BoardShot;
 use super::outcome::Reply;
 use super::text::Text;
 use super::{Place, Service};

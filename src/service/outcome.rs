@@ -4,7 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::delivery::BoardShot;
 use super::text::Text;
 use crate::store::{ChallengeId, ChannelId, GuildId, MatchId, TournamentId, UserId};
 
@@ -206,6 +205,15 @@ impl Reply {
             ButtonStyle::Secondary,
         )
     }
+}
+
+/// A board to draw with a message, perhaps when it is sent later: battle `battle` of a match
+/// after `plies` moves.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardShot {
+    pub match_id: MatchId,
+    pub battle: u8,
+    pub plies: u32,
 }
 
 /// An action stored as the custom id it has on Discord, which [`Action::parse`] reads back.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-use super::delivery::BoardShot;
 use super::error::{Result, ServiceError};
+use super::outcome::BoardShot;
 use super::outcome::Reply;
 use super::{battle_status, Names, Service};
 use crate::game::{Move, Position, Seat, Side};

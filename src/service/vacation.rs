@@ -82,7 +82,7 @@ impl Service {
                 .relative(until)
                 .plain(format!(
                     "). Your clocks in {} stand still; your opponents are told. End it early with ",
-                    super::ladder::count(matches.len() as i64, "match", "matches"),
+                    super::text::count(matches.len() as i64, "match", "matches"),
                 ))
                 .code("/thud vacation end")
                 .plain(format!(

@@ -4,8 +4,38 @@ use chrono::{DateTime, Utc};
 
 use super::error::{Result, StoreError};
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
-use super::matches::{ComputerSeat, Finish, MatchState};
 use crate::game::Variant;
+
+/// Where a match stands. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
+pub enum MatchState {
+    Active,
+    Finished,
+    Aborted,
+}
+
+/// How a match came to an end. Stored by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
+pub enum Finish {
+    /// Both battles were played.
+    Completed,
+    /// A player resigned.
+    Resigned,
+    /// A player ran out of time and the match was claimed or forfeited by the clock.
+    Timeout,
+    /// A moderator stopped it; it is unrated.
+    Aborted,
+}
+
+/// The computer's place in a match: its player and the level it plays at.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ComputerSeat {
+    pub player: UserId,
+    /// 1 (weakest) to 5.
+    pub level: u8,
+}
 
 /// `sqlx::query_as!` over the columns of `matches m` that [`MatchRow`] holds, in the order of
 /// [`MATCH_COLUMNS`]; `$rest` follows them (more columns, then `FROM matches m ...`) and `$out`

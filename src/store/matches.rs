@@ -9,35 +9,14 @@ use sqlx::PgConnection;
 use super::clocks::TurnClock;
 use super::error::{classify, name_column, Result, StoreError};
 use super::ids::{ChallengeId, ChannelId, GuildId, MatchId, UserId};
-use super::match_rows::{select_matches, MatchRow, MATCH_COLUMNS};
+use super::match_rows::{
+    select_matches, ComputerSeat, Finish, MatchRow, MatchState, MATCH_COLUMNS,
+};
 use super::proposals::EndProposal;
 use super::{Store, Tx};
 use crate::game::{
     BattleEnd, BattleRecord, BattleResult, Match, MatchRecord, Move, Points, Seat, Side, Variant,
 };
-
-/// Where a match stands. Stored by its name.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
-#[sqlx(type_name = "text", rename_all = "kebab-case")]
-pub enum MatchState {
-    Active,
-    Finished,
-    Aborted,
-}
-
-/// How a match came to an end. Stored by its name.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
-#[sqlx(type_name = "text", rename_all = "kebab-case")]
-pub enum Finish {
-    /// Both battles were played.
-    Completed,
-    /// A player resigned.
-    Resigned,
-    /// A player ran out of time and the match was claimed or forfeited by the clock.
-    Timeout,
-    /// A moderator stopped it; it is unrated.
-    Aborted,
-}
 
 /// How a battle ended, as `battles.ended_by` says it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
@@ -103,14 +82,6 @@ pub struct StoredMatch {
     pub trouble: Option<String>,
     /// The computer, when it plays in this match.
     pub computer: Option<ComputerSeat>,
-}
-
-/// The computer's place in a match: its player and the level it plays at.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct ComputerSeat {
-    pub player: UserId,
-    /// 1 (weakest) to 5.
-    pub level: u8,
 }
 
 impl StoredMatch {

@@ -36,9 +36,8 @@ pub use clocks::{DueReminder, TurnClock};
 pub use connect::{Database, DatabaseConfig, OpenError, MIGRATOR};
 pub use error::{Conflict, Result, StoreError};
 pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
-pub use matches::{
-    ComputerSeat, Finish, MatchState, MoveStamp, NewMatch, StoredBattle, StoredMatch,
-};
+pub use match_rows::{ComputerSeat, Finish, MatchState};
+pub use matches::{MoveStamp, NewMatch, StoredBattle, StoredMatch};
 pub use organisers::OrganiserRole;
 pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
 pub use players::{BoardStyle, Notify, Player, Settings};

@@ -5,7 +5,7 @@ use super::clocks::TurnClock;
 use super::error::{name_column, Result, StoreError};
 use super::ids::{ChannelId, GuildId, MatchId, UserId};
 use super::match_rows::{select_matches, MatchRow, MATCH_COLUMNS};
-use super::matches::{Finish, MatchState};
+use super::match_rows::{Finish, MatchState};
 use super::Store;
 use crate::game::{Points, Variant};
 use chrono::{DateTime, Utc};
