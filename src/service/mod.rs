@@ -4,47 +4,36 @@
 //! Every change to a match runs in one store transaction that locks the match first, so a
 //! refusal changes nothing and two requests for the same match are taken one at a time.
 //! Nothing here knows of Discord: the same service runs the bot and the offline console.
+//!
+//! The folders follow the concerns: `flow` (a match from challenge to result), `notices` (the
+//! clock and the outbox), `people` (ladders, vacations, settings), `records` (records, replays,
+//! analyses) and `tournaments`; the modules at this level are what they all share.
 
-mod agreement;
-mod analysis;
-mod board;
-mod challenges;
-mod clock;
-mod computer;
-mod delivery;
 mod error;
-mod forfeits;
-mod ladder;
-mod notify;
+mod flow;
+mod notices;
 mod outcome;
+mod people;
 mod pictures;
-mod play;
 mod records;
 mod refusal;
-mod rematch;
-mod room;
-mod settings;
-mod suggestions;
 mod text;
-mod timekeeping;
 mod tournaments;
-mod trouble;
-mod vacation;
 
-pub use analysis::{progress_text, AnalysisAnswer};
-pub use challenges::ChallengeOptions;
-pub use clock::{Clock, ManualClock, SystemClock};
-pub use delivery::{Delivery, DeliveryFailure, NoticeBody, NoticeKind};
 pub use error::{Result, ServiceError};
-pub use ladder::{LadderScope, PROVISIONAL_DEVIATION};
+pub use flow::challenges::ChallengeOptions;
+pub use flow::play::{MoveRequest, Verb};
+pub use flow::room::Room;
+pub use flow::suggestions::Choice;
+pub use notices::clock::{Clock, ManualClock, SystemClock};
+pub use notices::delivery::{Delivery, DeliveryFailure, NoticeBody, NoticeKind};
+pub use notices::timekeeping::TickReport;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
-pub use play::{MoveRequest, Verb};
+pub use people::ladder::{LadderScope, PROVISIONAL_DEVIATION};
+pub use people::settings::rules_text;
+pub use records::analysis::{progress_text, AnalysisAnswer};
 pub use refusal::Refusal;
-pub use room::Room;
-pub use settings::rules_text;
-pub use suggestions::Choice;
 pub use text::{Span, Text, TimeStyle};
-pub use timekeeping::TickReport;
 pub use tournaments::{
     Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
     TournamentTick,
@@ -212,7 +201,9 @@ impl Service {
             config,
             outbox_signal: Arc::new(tokio::sync::Notify::new()),
             computer_signal: Arc::new(tokio::sync::Notify::new()),
-            thinking: Arc::new(tokio::sync::Semaphore::new(computer::searches_at_once())),
+            thinking: Arc::new(tokio::sync::Semaphore::new(
+                flow::computer::searches_at_once(),
+            )),
             analysis_budget: crate::computer::analysis::Budget::STANDARD,
             analysis_signal: Arc::new(tokio::sync::Notify::new()),
         }
@@ -357,7 +348,7 @@ impl Service {
         let winner = result.winner.map(|s| m.player(s));
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
-        delivery::queue_match_over(tx, m, now).await?;
+        notices::delivery::queue_match_over(tx, m, now).await?;
         let mut lines: Vec<Text> = vec![match_result_text(m, names, result)];
         lines.extend(self.rate(tx, m, names, result).await?);
         Ok(lines)

@@ -10,8 +10,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::Result;
+use crate::service::people::vacation::span;
 use crate::service::text::Text;
-use crate::service::vacation::span;
 use crate::service::{Names, Service};
 use crate::store::{Entrant, StoredTournament, TimeAway, TournamentGame, Tx, UserId};
 use crate::tournament::Pairing;

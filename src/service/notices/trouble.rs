@@ -4,13 +4,13 @@
 //! `/thud games` from anywhere, and either of them can carry the match on in another channel
 //! or stop it, unrated.
 
-use super::delivery::{queue, NoticeBody, NoticeKind};
-use super::error::{refuse, Result};
-use super::outcome::Reply;
-use super::pictures::{attach_after_commit, board_to_show};
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{names_in, seat_of, Actor, Place, Service};
+use crate::service::error::{refuse, Result};
+use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::outcome::Reply;
+use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
 
@@ -175,7 +175,7 @@ impl Service {
         }
         tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
-        super::delivery::queue_match_over(&mut tx, &m, now).await?;
+        crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
         tx.commit().await?;
         let mut reply = Reply::private(format!(
             "Match #{id} is stopped. It is recorded but not rated."

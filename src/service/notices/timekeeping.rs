@@ -3,12 +3,12 @@
 //! the store hands each due item to exactly one of them, and the notice announcing it is
 //! queued in the same transaction, so it is neither lost nor doubled.
 
-use super::delivery::{queue, NoticeBody, NoticeKind};
-use super::error::Result;
-use super::notify::queue_dm;
-use super::outcome::{channel_link, Reply};
-use super::text::Text;
-use super::{names_in, Names, Place, Service};
+use crate::service::error::Result;
+use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::notices::notify::queue_dm;
+use crate::service::outcome::{channel_link, Reply};
+use crate::service::text::Text;
+use crate::service::{names_in, Names, Place, Service};
 use crate::store::Finish;
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
@@ -22,7 +22,7 @@ pub struct TickReport {
     pub forfeits: usize,
     pub vacations_ended: usize,
     /// Tournament rounds paired and tournaments ended.
-    pub tournaments: super::TournamentTick,
+    pub tournaments: crate::service::TournamentTick,
 }
 
 impl TickReport {

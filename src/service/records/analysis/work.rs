@@ -4,9 +4,9 @@ use std::collections::HashSet;
 
 use chrono::Duration;
 
-use super::super::error::Result;
-use super::super::Service;
 use crate::computer::analysis::judge;
+use crate::service::error::Result;
+use crate::service::Service;
 use crate::store::{MatchId, StoredJudgement};
 
 /// How long a process may go without saving a judgement before another may take the

@@ -1,13 +1,13 @@
 //! Ending a battle by agreement: one player proposes, the other agrees or declines.
 
-use super::computer::computer_actor;
-use super::error::{refuse, Result};
-use super::outcome::{offer_rematch, Reply};
-use super::pictures::{attach_after_commit, board_to_show};
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::game::MatchError;
+use crate::service::error::{refuse, Result};
+use crate::service::flow::computer::computer_actor;
+use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 

@@ -3,11 +3,11 @@
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-use super::error::Result;
-use super::outcome::Reply;
-use super::text::{count, Text};
-use super::{Actor, Names, Place, Service};
 use crate::game::{MatchResult, Points, Seat};
+use crate::service::error::Result;
+use crate::service::outcome::Reply;
+use crate::service::text::{count, Text};
+use crate::service::{Actor, Names, Place, Service};
 use crate::store::{Finish, MatchState, Rating, Scope, StoredMatch, Tx, UserId};
 
 /// A rating is provisional while its deviation is above this.
@@ -65,7 +65,7 @@ fn net(r: &Rating) -> String {
 impl Service {
     /// Rates a finished match on the server's ladder and the global one. Forfeits count;
     /// aborted matches never reach here.
-    pub(super) async fn rate(
+    pub(in crate::service) async fn rate(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
@@ -233,8 +233,8 @@ impl Service {
             let away = self.store.vacations_of(&[player.id]).await?;
             text.push_str(&format!(
                 "Vacation: {} left of {} a year",
-                super::text::duration_words(left.max(chrono::Duration::zero())),
-                super::text::duration_words(allowance),
+                crate::service::text::duration_words(left.max(chrono::Duration::zero())),
+                crate::service::text::duration_words(allowance),
             ));
             if let Some(v) = away.get(&player.id) {
                 text = text.plain("; on vacation until ").time(v.until);
@@ -292,7 +292,7 @@ impl Service {
             text.push_str(&format!(
                 "Level {} ({}): {} · {}W {}D {}L\n",
                 r.level,
-                super::computer::level_title(
+                crate::service::flow::computer::level_title(
                     crate::computer::Level::new(r.level).unwrap_or(crate::computer::Level::DEFAULT)
                 ),
                 count(r.matches, "match", "matches"),

@@ -16,7 +16,7 @@ pub type Room<'a> = Box<
 >;
 
 /// Where a match that begins in `channel` is played: a room of its own when `room` opens one.
-pub(super) async fn open_room(
+pub(in crate::service) async fn open_room(
     room: Option<Room<'_>>,
     channel: ChannelId,
     name: String,
@@ -28,7 +28,7 @@ pub(super) async fn open_room(
 }
 
 /// The name of a match's room, as the channel list shows it (Discord allows 100 characters).
-pub(super) fn room_name(first: &str, second: &str) -> String {
+pub(in crate::service) fn room_name(first: &str, second: &str) -> String {
     format!("Thud: {first} vs {second}")
         .chars()
         .take(100)

@@ -1,13 +1,13 @@
 //! A player's settings, and the rules of each variant.
 
-use super::echo;
-use super::error::{refuse, Result};
-use super::outcome::Reply;
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{Actor, Service};
 use crate::game::Variant;
 use crate::render::Theme;
+use crate::service::echo;
+use crate::service::error::{refuse, Result};
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{Actor, Service};
 use crate::store::{BoardStyle, Notify};
 
 impl Service {

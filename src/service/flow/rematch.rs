@@ -1,13 +1,13 @@
 //! A rematch: either player of a finished match challenges the other again, with the same
 //! variant, days and rating, and the roles swapped.
 
-use super::computer::computer_actor;
-use super::error::{refuse, Result};
-use super::outcome::Reply;
-use super::refusal::Refusal;
-use super::room::Room;
-use super::{Actor, ChallengeOptions, Names, Place, Service};
 use crate::game::Seat;
+use crate::service::error::{refuse, Result};
+use crate::service::flow::computer::computer_actor;
+use crate::service::flow::room::Room;
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::{Actor, ChallengeOptions, Names, Place, Service};
 use crate::store::{MatchId, MatchState, SideChoice};
 
 impl Service {

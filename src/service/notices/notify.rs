@@ -3,19 +3,19 @@
 
 use chrono::{DateTime, Utc};
 
-use super::delivery::{queue, Delivery, NoticeBody, NoticeKind};
-use super::error::Result;
-use super::outcome::BoardShot;
-use super::outcome::Reply;
-use super::text::Text;
-use super::{Place, Service};
+use crate::service::error::Result;
+use crate::service::notices::delivery::{queue, Delivery, NoticeBody, NoticeKind};
+use crate::service::outcome::BoardShot;
+use crate::service::outcome::Reply;
+use crate::service::text::Text;
+use crate::service::{Place, Service};
 use crate::store::{ChannelId, GuildId, MatchId, MatchState, NoticeState, StoredMatch, Tx, UserId};
 
 impl Service {
     /// Tells `player` by direct message that it is their move in `m` (`said` says what
     /// happened; `board` is the board to show; the turn's deadline is `deadline`), if their
     /// settings ask for one. Returns whether the channel message should ping them.
-    pub(super) async fn tell_turn(
+    pub(in crate::service) async fn tell_turn(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
@@ -48,7 +48,7 @@ impl Service {
     /// Starts telling the player to move next, `next` (if any), of their turn after `lines`
     /// were said in match `m`: by direct message if they chose it. Returns who the channel
     /// message should ping.
-    pub(super) async fn tell_next(
+    pub(in crate::service) async fn tell_next(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
@@ -58,7 +58,7 @@ impl Service {
         let Some(next) = next else {
             return Ok(None);
         };
-        let deadline = super::turn_clock(next, self.now(), m.days_per_move).deadline;
+        let deadline = crate::service::turn_clock(next, self.now(), m.days_per_move).deadline;
         let said = without_ping(lines);
         let ping = self
             .tell_turn(tx, m, next, said, Some(current_board(m)), deadline)
@@ -69,7 +69,11 @@ impl Service {
     /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
     /// player who hears of their turn by DM only, the notice goes to the match's channel
     /// instead, pinging them, and the first time it also says how to open their DMs.
-    pub(super) async fn dm_refused(&self, delivery: &Delivery, reason: &str) -> Result<()> {
+    pub(in crate::service) async fn dm_refused(
+        &self,
+        delivery: &Delivery,
+        reason: &str,
+    ) -> Result<()> {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         if let (Some(player), Some(id)) = (delivery.dm, delivery.match_id) {
@@ -116,7 +120,7 @@ impl Service {
 
 /// Queues `reply` as a direct message to `player` about match `m`. A player's direct messages
 /// are queued in order under their own id, apart from every channel's.
-pub(super) async fn queue_dm(
+pub(in crate::service) async fn queue_dm(
     tx: &mut Tx,
     (guild, match_id): (GuildId, MatchId),
     player: UserId,
@@ -134,7 +138,7 @@ pub(super) async fn queue_dm(
 }
 
 /// The board of `m` as it stands: its current battle after the moves played so far.
-pub(super) fn current_board(m: &StoredMatch) -> BoardShot {
+pub(in crate::service) fn current_board(m: &StoredMatch) -> BoardShot {
     let battles = m.game.battles();
     BoardShot {
         match_id: m.id,
@@ -145,6 +149,6 @@ pub(super) fn current_board(m: &StoredMatch) -> BoardShot {
 
 /// The lines of an announcement to repeat in a direct message: all but the last, which pings
 /// the player to move in the channel.
-pub(super) fn without_ping(lines: &[Text]) -> Text {
+pub(in crate::service) fn without_ping(lines: &[Text]) -> Text {
     Text::lines(lines[..lines.len().saturating_sub(1)].iter().cloned())
 }

@@ -1,9 +1,9 @@
 //! Autocomplete from the legal moves of the current position: pieces that can move, where a
 //! chosen piece can go, and what it can capture there.
 
-use super::play::Verb;
-use super::{Actor, Place, Service};
 use crate::game::{Move, Square, SquareSet};
+use crate::service::flow::play::Verb;
+use crate::service::{Actor, Place, Service};
 
 /// Discord shows at most this many choices.
 pub const MAX_CHOICES: usize = 25;

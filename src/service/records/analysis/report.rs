@@ -2,13 +2,13 @@
 //! with the better move, and a line per player and battle, all of it as text too (for the
 //! console and screen readers).
 
-use super::super::error::{Result, ServiceError};
-use super::super::outcome::Reply;
-use super::super::text::Text;
-use super::super::{battle_result_line, Names, Service};
 use crate::computer::analysis::{mistakes, review, Judgement, MoveReview};
 use crate::game::{Battle, Move, Seat, Side};
 use crate::render::graph::{evaluation_graph, GraphBattle};
+use crate::service::error::{Result, ServiceError};
+use crate::service::outcome::Reply;
+use crate::service::text::Text;
+use crate::service::{battle_result_line, Names, Service};
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
 /// A move costing less than this (in hundredths of a dwarf) is not called a mistake.

@@ -8,11 +8,13 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::error::{Result, ServiceError};
-use super::outcome::{channel_link, message_link, offer_rematch, BoardShot, Button, Reply};
-use super::pictures::{board_at, finish_drawing};
-use super::text::Text;
-use super::{Names, Place, Service};
+use crate::service::error::{Result, ServiceError};
+use crate::service::outcome::{
+    channel_link, message_link, offer_rematch, BoardShot, Button, Reply,
+};
+use crate::service::pictures::{board_at, finish_drawing};
+use crate::service::text::Text;
+use crate::service::{Names, Place, Service};
 use crate::store::{
     ChannelId, GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Settings, Tx, UserId,
 };
@@ -103,13 +105,13 @@ pub enum DeliveryFailure {
 
 impl BoardShot {
     /// The board as the store keys it.
-    pub(super) fn key(self) -> (MatchId, u8, u32) {
+    pub(in crate::service) fn key(self) -> (MatchId, u8, u32) {
         (self.match_id, self.battle, self.plies)
     }
 }
 
 impl NoticeBody {
-    pub(super) fn new(kind: NoticeKind, reply: &Reply) -> NoticeBody {
+    pub(in crate::service) fn new(kind: NoticeKind, reply: &Reply) -> NoticeBody {
         NoticeBody {
             kind,
             text: reply.text.clone(),
@@ -124,7 +126,7 @@ impl NoticeBody {
 }
 
 /// Queues `body` for the channel at `place` in `tx`.
-pub(super) async fn queue(
+pub(in crate::service) async fn queue(
     tx: &mut Tx,
     place: Place,
     match_id: Option<MatchId>,
@@ -154,7 +156,7 @@ pub(super) async fn queue(
 }
 
 /// Queues the end of match `m` for its channel (see [`NoticeKind::MatchOver`]).
-pub(super) async fn queue_match_over(
+pub(in crate::service) async fn queue_match_over(
     tx: &mut Tx,
     m: &crate::store::StoredMatch,
     now: DateTime<Utc>,

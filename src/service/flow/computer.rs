@@ -10,18 +10,18 @@
 use chrono::Duration;
 use rand::Rng;
 
-use super::challenges::per_move;
-use super::delivery::{queue, NoticeBody, NoticeKind};
-use super::error::{refuse, Result, ServiceError};
-use super::outcome::BoardShot;
-use super::outcome::{offer_rematch, Reply};
-use super::play::said_move;
-use super::refusal::Refusal;
-use super::room::{open_room, room_name, Room};
-use super::text::Text;
-use super::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
 use crate::game::MoveText;
+use crate::service::error::{refuse, Result, ServiceError};
+use crate::service::flow::challenges::per_move;
+use crate::service::flow::play::said_move;
+use crate::service::flow::room::{open_room, room_name, Room};
+use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::outcome::BoardShot;
+use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::store::{
     ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, SideChoice, StoreError, StoredMatch,
 };
@@ -32,7 +32,7 @@ const THINKING_LEASE_SECONDS: i64 = 60;
 const TURNS_PER_ROUND: i64 = 4;
 
 /// How many searches may run at once: every core but one, so players' commands always have one.
-pub(super) fn searches_at_once() -> usize {
+pub(in crate::service) fn searches_at_once() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get().saturating_sub(1))
         .unwrap_or(1)
@@ -100,7 +100,7 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        super::start_clock(&mut tx, match_id, players[0], now, days).await?;
+        crate::service::start_clock(&mut tx, match_id, players[0], now, days).await?;
         let plays = Text::new()
             .strong(&challenger.name)
             .plain(" plays ")
@@ -289,7 +289,7 @@ impl Service {
     }
 
     /// Runs the computer's `work` on a blocking thread, once one of the search places is free.
-    pub(super) async fn think<T: Send + 'static>(
+    pub(in crate::service) async fn think<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
@@ -306,7 +306,10 @@ impl Service {
 
     /// The computer's answer to `proposer`'s proposal to end the battle in match `m`: its
     /// assessment, made off the async runtime.
-    pub(super) async fn computer_answer(&self, m: &StoredMatch) -> Result<Option<Assessment>> {
+    pub(in crate::service) async fn computer_answer(
+        &self,
+        m: &StoredMatch,
+    ) -> Result<Option<Assessment>> {
         let Some(computer) = m.computer else {
             return Ok(None);
         };
@@ -318,7 +321,7 @@ impl Service {
 }
 
 /// The computer as an actor in its own match.
-pub(super) fn computer_actor(computer: ComputerSeat, names: &Names) -> Actor {
+pub(in crate::service) fn computer_actor(computer: ComputerSeat, names: &Names) -> Actor {
     Actor::with_kind(computer.player, &names.of(computer.player), true)
 }
 

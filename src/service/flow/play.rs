@@ -1,12 +1,12 @@
 //! Playing a move, as the MUD's verbs or as one notation string.
 
-use super::error::{refuse, Result};
-use super::outcome::{offer_rematch, Reply};
-use super::pictures::{attach_after_commit, board_to_show};
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::{parse_square_list, Move, MoveText, Square};
+use crate::service::error::{refuse, Result};
+use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
 
@@ -183,7 +183,7 @@ impl Service {
 
 /// The announcement of move `mv`, ply `ply` of battle `index` (from 0), by `who`, with what it
 /// captured and the score after it.
-pub(super) fn said_move(
+pub(in crate::service) fn said_move(
     m: &StoredMatch,
     index: usize,
     who: &str,

@@ -9,17 +9,17 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::delivery::{queue, NoticeKind};
-use super::error::{refuse, Result};
-use super::outcome::Reply;
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{Actor, Place, Service};
+use crate::service::error::{refuse, Result};
+use crate::service::notices::delivery::{queue, NoticeKind};
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{Actor, Place, Service};
 use crate::store::{MatchId, StoreError, Tx, UserId};
 
 /// Vacation time shown to players: "3 days", "1 day 4 hours", "5 hours".
-pub(super) fn span(d: Duration) -> String {
-    super::text::duration_words(d)
+pub(in crate::service) fn span(d: Duration) -> String {
+    crate::service::text::duration_words(d)
 }
 
 impl Service {
@@ -82,7 +82,7 @@ impl Service {
                 .relative(until)
                 .plain(format!(
                     "). Your clocks in {} stand still; your opponents are told. End it early with ",
-                    super::text::count(matches.len() as i64, "match", "matches"),
+                    crate::service::text::count(matches.len() as i64, "match", "matches"),
                 ))
                 .code("/thud vacation end")
                 .plain(format!(
@@ -113,7 +113,7 @@ impl Service {
     }
 
     /// Ends the vacations whose time is up; returns how many. Run by the clock.
-    pub(super) async fn end_vacations_due(&self, now: DateTime<Utc>) -> Result<usize> {
+    pub(in crate::service) async fn end_vacations_due(&self, now: DateTime<Utc>) -> Result<usize> {
         let mut ended = 0;
         let due = {
             let mut tx = self.store.begin().await?;
@@ -176,7 +176,7 @@ impl Service {
                 guild: m.guild,
                 channel: m.channel,
             };
-            let body = super::delivery::NoticeBody::new(
+            let body = crate::service::notices::delivery::NoticeBody::new(
                 NoticeKind::Announcement,
                 &Reply::public(text.clone()),
             );

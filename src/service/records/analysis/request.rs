@@ -1,10 +1,10 @@
 //! Asking for a match's analysis, and where it stands.
 
-use super::super::error::{refuse, Result};
-use super::super::outcome::Reply;
-use super::super::refusal::Refusal;
-use super::super::text::Text;
-use super::super::{Place, Service};
+use crate::service::error::{refuse, Result};
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{Place, Service};
 use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
 
 /// The answer to a request for an analysis.

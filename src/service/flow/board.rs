@@ -1,9 +1,9 @@
 //! Looking at a match: the board for anyone in the channel, and a player's list of games.
 
-use super::error::Result;
-use super::outcome::{channel_link, Action, ButtonStyle, Reply};
-use super::text::Text;
-use super::{battle_status, Actor, Names, Place, Service};
+use crate::service::error::Result;
+use crate::service::outcome::{channel_link, Action, ButtonStyle, Reply};
+use crate::service::text::Text;
+use crate::service::{battle_status, Actor, Names, Place, Service};
 use crate::store::{BoardStyle, MatchState};
 
 impl Service {

@@ -2,16 +2,16 @@
 
 use rand::Rng;
 
-use super::delivery::{queue, NoticeBody, NoticeKind};
-use super::error::{refuse, Result};
-use super::outcome::BoardShot;
-use super::outcome::{Action, ButtonStyle, Reply};
-use super::pictures::{attach_after_commit, board_to_show};
-use super::refusal::Refusal;
-use super::room::{open_room, room_name, Room};
-use super::text::Text;
-use super::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::game::{Seat, Side, Variant};
+use crate::service::error::{refuse, Result};
+use crate::service::flow::room::{open_room, room_name, Room};
+use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::outcome::BoardShot;
+use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
     Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, SideChoice,
@@ -190,7 +190,8 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        super::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move).await?;
+        crate::service::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move)
+            .await?;
         let elsewhere = Text::new()
             .strong(&actor.name)
             .plain(" accepted the challenge.");
@@ -206,7 +207,7 @@ impl Service {
     /// its own, or the channel of a challenge accepted from another one) gets its opening
     /// there through the outbox, and `place` is told where with `elsewhere`. `intro` comes
     /// before the opening.
-    pub(super) async fn open_match(
+    pub(in crate::service) async fn open_match(
         &self,
         mut tx: Tx,
         match_id: MatchId,
@@ -215,10 +216,9 @@ impl Service {
         intro: Option<Text>,
     ) -> Result<Reply> {
         let now = self.now();
-        let m = tx
-            .lock_match(match_id)
-            .await?
-            .ok_or_else(|| super::ServiceError::System(format!("match {match_id} vanished")))?;
+        let m = tx.lock_match(match_id).await?.ok_or_else(|| {
+            crate::service::ServiceError::System(format!("match {match_id} vanished"))
+        })?;
         let names = Names(tx.names(&m.players).await?);
         let first = m.players[0];
         let to_move = match m.clock {
@@ -440,7 +440,7 @@ impl Service {
 
 impl ChallengeOptions {
     /// The days per move asked for, or a refusal naming the ones offered.
-    pub(super) fn days(&self) -> Result<u32> {
+    pub(in crate::service) fn days(&self) -> Result<u32> {
         let days = self.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
         if DAYS_PER_MOVE.contains(&days) {
             Ok(days)
@@ -451,7 +451,7 @@ impl ChallengeOptions {
 }
 
 /// "1 day per move", "3 days per move".
-pub(super) fn per_move(days: u32) -> String {
+pub(in crate::service) fn per_move(days: u32) -> String {
     format!("{days} {} per move", if days == 1 { "day" } else { "days" })
 }
 

@@ -1,11 +1,11 @@
 //! Ending a match early: resigning, claiming it on time, a moderator's abort.
 
-use super::error::{refuse, Result};
-use super::outcome::{offer_rematch, Action, ButtonStyle, Reply};
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::game::Seat;
+use crate::service::error::{refuse, Result};
+use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use chrono::{DateTime, Utc};
 
 use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
@@ -100,7 +100,7 @@ impl Service {
         tx.save_player(&actor.player(), now).await?;
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
-        super::delivery::queue_match_over(&mut tx, &m, now).await?;
+        crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
         tx.commit().await?;
         Ok(Reply::public(
             Text::new()
@@ -117,7 +117,7 @@ impl Service {
     /// time (as lichess aborts a game whose player never moved): nothing was played to rate.
     /// A tournament game is the exception, since its round needs a result. Returns the
     /// announcement when it aborted `m` in `tx` (the caller commits).
-    pub(super) async fn abort_if_never_moved(
+    pub(in crate::service) async fn abort_if_never_moved(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
@@ -134,7 +134,7 @@ impl Service {
         let now = self.now();
         tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
             .await?;
-        super::delivery::queue_match_over(tx, m, now).await?;
+        crate::service::notices::delivery::queue_match_over(tx, m, now).await?;
         let names = names_in(tx, m).await?;
         let deadline = m.clock.map(|c| c.deadline);
         let mut text = Text::new()
@@ -150,7 +150,7 @@ impl Service {
 
     /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and
     /// returns the announcement.
-    pub(super) async fn forfeit(
+    pub(in crate::service) async fn forfeit(
         &self,
         tx: &mut Tx,
         mut m: StoredMatch,

@@ -1,17 +1,17 @@
 //! A match's record as text, and a battle's replay as an animated picture.
 
-use super::error::{refuse, Result, ServiceError};
-use super::outcome::Reply;
-use super::refusal::Refusal;
-use super::text::Text;
-use super::{battle_result_line, Names, Place, Service};
 use crate::game::{GameRecord, Seat, Side};
 use crate::render::{Caption, Theme};
+use crate::service::error::{refuse, Result, ServiceError};
+use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
+use crate::service::text::Text;
+use crate::service::{battle_result_line, Names, Place, Service};
 use crate::store::{MatchId, StoredMatch};
 
 impl Service {
     /// The match `id` of this server, or the latest one played in this channel.
-    pub(super) async fn match_for_record(
+    pub(in crate::service) async fn match_for_record(
         &self,
         place: Place,
         id: Option<MatchId>,
@@ -42,7 +42,7 @@ impl Service {
                 .plain(format!(
                     " ({}, {}): {} v {}.",
                     m.variant.title(),
-                    super::text::count(moves as i64, "move", "moves"),
+                    crate::service::text::count(moves as i64, "move", "moves"),
                     names.of(m.players[0]),
                     names.of(m.players[1])
                 )),
@@ -120,7 +120,7 @@ impl Service {
             Text::prose(&format!(
                 "Replay of battle {number} of **match #{}**: {}.",
                 m.id,
-                super::text::count(span.total_moves as i64, "move", "moves"),
+                crate::service::text::count(span.total_moves as i64, "move", "moves"),
             ))
         } else {
             Text::prose(&format!(
@@ -140,7 +140,7 @@ impl Service {
 const DEFAULT_UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
 
 /// The record of a stored match with its tags.
-pub(super) fn game_record(m: &StoredMatch, names: &Names) -> GameRecord {
+pub(in crate::service) fn game_record(m: &StoredMatch, names: &Names) -> GameRecord {
     let mut tags = vec![
         ("Event".to_string(), format!("thudbot match #{}", m.id)),
         ("First".to_string(), names.of(m.players[0])),
