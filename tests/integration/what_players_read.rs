@@ -164,6 +164,12 @@ async fn a_refused_accept_uses_up_no_match_number() {
         refusal(service.accept(at, &bob(), Some(second), None).await),
         Refusal::ChallengeChannelBusy
     );
+    // Said in the very channel it speaks of.
+    let said = Refusal::ChallengeChannelBusy.text().to_string();
+    assert!(
+        said.starts_with("This channel already has a match"),
+        "{said}"
+    );
     start_match(&service, place(4)).await;
     assert_eq!(current(&service, place(4)).await.id.0, one.0 + 1);
 }
@@ -350,4 +356,45 @@ fn the_proposal_check_reaches_both_kinds_of_position() {
         proposals > 0 && held_back > 0,
         "{proposals} proposals, {held_back} held back"
     );
+}
+
+#[test]
+fn the_koom_valley_rules_say_how_to_move_the_rock_and_show_no_hurl() {
+    let rules = thudbot::service::rules_text(Variant::KoomValley).to_string();
+    assert!(
+        rules.contains("To move the Rock, name its square: /thud move from:H8 to:H9"),
+        "{rules}"
+    );
+    assert!(rules.contains("RH8-H9"), "{rules}");
+    assert!(!rules.contains("hurl "), "{rules}");
+    assert!(!rules.contains("dE6-H9xH9"), "{rules}");
+    // The classic rules still show the hurl.
+    let classic = thudbot::service::rules_text(Variant::Classic).to_string();
+    assert!(classic.contains("dE6-H9xH9"), "{classic}");
+}
+
+#[tokio::test]
+async fn the_rock_moves_as_the_rules_text_says() {
+    let service = service().await;
+    let at = place(3);
+    let o = ChallengeOptions {
+        variant: Some(Variant::KoomValley),
+        ..options(SideChoice::Dwarfs)
+    };
+    let asked = ok(service.challenge(at, &alice(), &bob(), &o).await);
+    let Action::Accept(id) = button(&asked, "Accept") else {
+        panic!()
+    };
+    ok(service.accept(at, &bob(), Some(id), None).await);
+    let request = thudbot::service::MoveRequest::Verb {
+        verb: thudbot::service::Verb::Move,
+        from: "H8".into(),
+        to: "G9".into(),
+        captures: String::new(),
+    };
+    ok(service.play(at, &alice(), &request).await);
+    let m = current(&service, at).await;
+    let last = *m.game.current_battle().last_move().unwrap();
+    assert!(matches!(last, Move::Rock { .. }), "{last}");
+    assert_eq!(last.to_string(), "RH8-G9");
 }
