@@ -335,6 +335,32 @@ impl Service {
         Ok((lines, Some(next)))
     }
 
+    /// What every move and every agreed end does after the game changed, in one place:
+    /// `opening` (the move, or the agreement) and the lines of what it brought about
+    /// ([`Self::record_progress`]), the next player told of their turn, and the reply to post.
+    async fn after_move(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        names: &Names,
+        progress: &Progress,
+        battle_id: i64,
+        opening: Vec<Text>,
+    ) -> Result<Said> {
+        let (more, next) = self
+            .record_progress(tx, m, names, progress, battle_id)
+            .await?;
+        let mut lines = opening;
+        lines.extend(more);
+        let ping = self.tell_next(tx, m, next, &lines).await?;
+        Ok(Said {
+            lines,
+            ping,
+            match_id: m.id,
+            match_over: progress.match_result.is_some(),
+        })
+    }
+
     /// Ends a match with `result` and rates it; returns the lines announcing it.
     async fn finish(
         &self,
@@ -352,6 +378,29 @@ impl Service {
         let mut lines: Vec<Text> = vec![match_result_text(m, names, result)];
         lines.extend(self.rate(tx, m, names, result).await?);
         Ok(lines)
+    }
+}
+
+/// What a move or an agreed end says in the match's channel.
+struct Said {
+    lines: Vec<Text>,
+    /// The player the message pings: the one to move, unless told by DM only.
+    ping: Option<UserId>,
+    match_id: crate::store::MatchId,
+    match_over: bool,
+}
+
+impl Said {
+    /// The channel's message: the lines, the ping, and a rematch offer once the match is over.
+    fn reply(self) -> Reply {
+        let mut reply = Reply::public(Text::lines(self.lines)).saved();
+        if let Some(next) = self.ping {
+            reply = reply.mention(next);
+        }
+        if self.match_over {
+            reply = outcome::offer_rematch(reply, self.match_id);
+        }
+        reply
     }
 }
 

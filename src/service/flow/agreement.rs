@@ -3,7 +3,7 @@
 use crate::game::MatchError;
 use crate::service::error::{refuse, Result};
 use crate::service::flow::computer::computer_actor;
-use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
@@ -152,30 +152,20 @@ impl Service {
         };
         tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now)
             .await?;
-        let (mut lines, next) = self
-            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
-            .await?;
         let index = progress.battle as usize - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
-        lines.insert(
-            0,
-            Text::new().strong(&actor.name).plain(format!(
-                " agrees with {} to end battle {}.",
-                names.of(m.player(seat.other())),
-                progress.battle
-            )),
-        );
-        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
+        let agreed = Text::new().strong(&actor.name).plain(format!(
+            " agrees with {} to end battle {}.",
+            names.of(m.player(seat.other())),
+            progress.battle
+        ));
+        let said = self
+            .after_move(&mut tx, &m, &names, &progress, battle_row.id, vec![agreed])
+            .await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        let mut reply = Reply::public(Text::lines(lines.clone())).saved();
-        if let Some(next) = ping {
-            reply = reply.mention(next);
-        }
-        if progress.match_result.is_some() {
-            reply = offer_rematch(reply, m.id);
-        }
+        let mut reply = said.reply();
         reply.spend_buttons = pressed.is_some();
         Ok(attach_after_commit(drawing, reply).await)
     }

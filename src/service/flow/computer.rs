@@ -18,7 +18,7 @@ use crate::service::flow::play::said_move;
 use crate::service::flow::room::{open_room, room_name, Room};
 use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
 use crate::service::outcome::BoardShot;
-use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
 use crate::service::{side_of, Actor, ChallengeOptions, Names, Place, Service};
@@ -223,14 +223,12 @@ impl Service {
             }
         }
         let names = Names(tx.names(&m.players).await?);
-        let (more, next) = self
-            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
-            .await?;
         let index = progress.battle as usize - 1;
         let name = names.of(computer.player);
-        let mut lines = vec![said_move(&m, index, &name, Some(level), ply, &mv)];
-        lines.extend(more);
-        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
+        let opening = vec![said_move(&m, index, &name, Some(level), ply, &mv)];
+        let mut said = self
+            .after_move(&mut tx, &m, &names, &progress, battle_row.id, opening)
+            .await?;
         let proposes = assessment.propose_end
             && progress.battle_result.is_none()
             && m.proposal.is_none()
@@ -247,7 +245,7 @@ impl Service {
             None
         };
         if proposal.is_some() {
-            lines.push(
+            said.lines.push(
                 Text::new()
                     .strong(names.of(computer.player))
                     .plain(format!(
@@ -258,13 +256,7 @@ impl Service {
                     .plain(", or move to play on."),
             );
         }
-        let mut reply = Reply::public(Text::lines(lines));
-        if let Some(next) = ping {
-            reply = reply.mention(next);
-        }
-        if progress.match_result.is_some() {
-            reply = offer_rematch(reply, m.id);
-        }
+        let mut reply = said.reply();
         if let Some(proposal) = proposal {
             // The same answers a person's proposal offers.
             reply = reply.with_answers_to(m.id, proposal.id);

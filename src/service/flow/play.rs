@@ -2,7 +2,7 @@
 
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
-use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
@@ -159,25 +159,14 @@ impl Service {
                 )));
             }
         }
-        let said = said_move(&m, index, &actor.name, None, ply, &mv);
-        lines.insert(0, said);
-        let (more, next) = self
-            .record_progress(&mut tx, &m, &names, &progress, battle_row.id)
+        lines.insert(0, said_move(&m, index, &actor.name, None, ply, &mv));
+        let said = self
+            .after_move(&mut tx, &m, &names, &progress, battle_row.id, lines)
             .await?;
-        lines.extend(more);
-        let ping = self.tell_next(&mut tx, &m, next, &lines).await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-
-        let mut reply = Reply::public(Text::lines(lines)).saved();
-        if let Some(next) = ping {
-            reply = reply.mention(next);
-        }
-        if progress.match_result.is_some() {
-            reply = offer_rematch(reply, m.id);
-        }
-        Ok(attach_after_commit(drawing, reply).await)
+        Ok(attach_after_commit(drawing, said.reply()).await)
     }
 }
 
