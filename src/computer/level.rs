@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use crate::game::Variant;
 
+use super::features::Weights;
+
 /// How strongly the computer plays, from 1 (a beginner who makes real mistakes) to 5 (the full
 /// engine within its time).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -44,6 +46,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 150,
                 plain_evaluation: true,
+                weights: Weights::TUNED,
             },
             2 => Settings {
                 depth: 1,
@@ -58,6 +61,7 @@ impl Level {
                     Variant::Classic | Variant::Original => 25,
                 },
                 plain_evaluation: false,
+                weights: Weights::TUNED,
             },
             // The best move one ply and the captures after it show; no mistakes on purpose.
             3 => Settings {
@@ -66,6 +70,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
+                weights: Weights::TUNED,
             },
             // The full search with a tenth of level 5's time. (Fixed searches of two and
             // three plies measured weaker than level 3's one: a search cut at a fixed depth
@@ -76,6 +81,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
+                weights: Weights::TUNED,
             },
             // The deadline leaves room under the promised 2 s for move generation, the
             // table's allocation and a loaded machine.
@@ -85,6 +91,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
+                weights: Weights::TUNED,
             },
         }
     }
@@ -139,6 +146,8 @@ pub struct Settings {
     pub temperature: u32,
     /// Judge positions by material and little else, as a beginner does.
     pub plain_evaluation: bool,
+    /// How the classic evaluation weighs what it sees besides material.
+    pub weights: Weights,
 }
 
 impl Settings {
