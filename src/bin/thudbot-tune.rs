@@ -4,8 +4,8 @@
 //! random openings and writes every quiet position (the side to move has no capture) with the
 //! battle's final margin. `fit` then finds the weights for which the evaluation's counts best
 //! predict what the material will still become: the target of a position is its battle's final
-//! margin less its material now, fitted by least squares (with a small ridge so rare counts
-//! stay sane). Because the classic evaluation is material plus weights times counts, the fitted
+//! margin (or with `--horizon`, the margin some plies on) less its material now, fitted by
+//! least squares with a ridge towards the hand-set weights, so rare counts stay sane. Because the classic evaluation is material plus weights times counts, the fitted
 //! weights can be pasted into `Weights::TUNED`.
 //!
 //! ```sh
@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand};
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::features::{classic_features, Weights, FEATURES, FEATURE_NAMES};
 use thudbot::computer::{think, Chance, Level};
-use thudbot::game::{Position, Variant};
+use thudbot::game::{Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(about = "Fits the classic evaluation's weights to self-play results")]
@@ -31,7 +31,8 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Plays battles and prints `FEN<TAB>final margin for the dwarfs` for every quiet position.
+    /// Plays battles and prints `FEN<TAB>final margin<TAB>margin HORIZON plies on` (for the
+    /// dwarfs) for every quiet position.
     Selfplay {
         #[arg(long, default_value_t = 200)]
         games: usize,
@@ -46,13 +47,19 @@ enum Task {
         /// A battle still going after this many plies is scored as it stands.
         #[arg(long, default_value_t = 150)]
         ply_cap: usize,
+        /// The third column is the margin this many plies after the position (or at the end).
+        #[arg(long, default_value_t = 20)]
+        horizon: usize,
     },
     /// Fits the weights to a file written by `selfplay` and prints them.
     Fit {
         data: String,
-        /// Ridge penalty per weight, in the units of the summed squared error per position.
+        /// Ridge penalty per weight (towards its hand-set value), per position.
         #[arg(long, default_value_t = 1.0)]
         ridge: f64,
+        /// Fit to the margin a horizon on (the third column) instead of the final one.
+        #[arg(long)]
+        horizon: bool,
     },
 }
 
@@ -65,8 +72,13 @@ fn main() {
             seed,
             opening_plies,
             ply_cap,
-        } => selfplay(games, nodes, seed, opening_plies, ply_cap),
-        Task::Fit { data, ridge } => fit(&data, ridge),
+            horizon,
+        } => selfplay(games, nodes, seed, opening_plies, ply_cap, horizon),
+        Task::Fit {
+            data,
+            ridge,
+            horizon,
+        } => fit(&data, ridge, horizon),
     };
     if let Err(e) = outcome {
         eprintln!("thudbot-tune: {e}");
@@ -80,6 +92,7 @@ fn selfplay(
     seed: u64,
     opening_plies: usize,
     ply_cap: usize,
+    horizon: usize,
 ) -> Result<(), String> {
     let settings = thudbot::computer::Settings {
         time: Duration::from_secs(60),
@@ -98,14 +111,17 @@ fn selfplay(
                 _ => break,
             }
         }
+        // Every ply's margin, and which plies were quiet.
+        let mut margins = Vec::new();
         let mut quiet = Vec::new();
         for ply in 0..ply_cap {
+            margins.push(margin(&position));
             let moves = position.legal_moves();
             if moves.is_empty() {
                 break;
             }
             if !moves.iter().any(|m| !m.captured().is_empty()) {
-                quiet.push(position.fen());
+                quiet.push((ply, position.fen()));
             }
             let Some(thought) = think(&position, &settings, game_seed ^ ply as u64) else {
                 break;
@@ -113,8 +129,9 @@ fn selfplay(
             position = position.after(&thought.best);
         }
         let margin = margin(&position);
-        for fen in quiet {
-            writeln!(out, "{fen}\t{margin}").map_err(|e| e.to_string())?;
+        for (ply, fen) in quiet {
+            let later = margins.get(ply + horizon).copied().unwrap_or(margin);
+            writeln!(out, "{fen}\t{margin}\t{later}").map_err(|e| e.to_string())?;
         }
         eprintln!("game {} of {games}: {margin:+}", game + 1);
     }
@@ -126,18 +143,26 @@ fn margin(position: &Position) -> i32 {
     position.dwarfs().len() as i32 - 4 * position.trolls().len() as i32
 }
 
-fn fit(path: &str, ridge: f64) -> Result<(), String> {
+/// Besides the counts, the fit takes a constant, the dwarfs and trolls on the board and the
+/// side to move: the material still to change depends on how much there is left to take,
+/// and without these the counts would stand in for it. Their weights are not used.
+const NUISANCES: usize = 4;
+
+fn fit(path: &str, ridge: f64, horizon: bool) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    // Normal equations of least squares over the counts and a constant.
-    const N: usize = FEATURES + 1;
+    // Normal equations of least squares over the counts and the nuisances.
+    const N: usize = FEATURES + NUISANCES;
     let mut ata = [[0.0f64; N]; N];
     let mut atb = [0.0f64; N];
     let mut samples = Vec::new();
     for line in BufReader::new(file).lines() {
         let line = line.map_err(|e| e.to_string())?;
-        let Some((fen, result)) = line.split_once('\t') else {
+        let mut columns = line.split('\t');
+        let (Some(fen), Some(last), later) = (columns.next(), columns.next(), columns.next())
+        else {
             continue;
         };
+        let result = if horizon { later.unwrap_or(last) } else { last };
         let position = Position::from_fen(fen, Variant::Classic).map_err(|e| e.to_string())?;
         if position.dwarfs().is_empty() || position.trolls().is_empty() {
             continue;
@@ -152,34 +177,44 @@ fn fit(path: &str, ridge: f64) -> Result<(), String> {
         for (slot, f) in row.iter_mut().zip(features) {
             *slot = f64::from(f);
         }
+        row[FEATURES + 1] = position.dwarfs().len() as f64;
+        row[FEATURES + 2] = position.trolls().len() as f64;
+        row[FEATURES + 3] = f64::from(u8::from(position.side_to_move() == Side::Trolls));
         for i in 0..N {
             atb[i] += row[i] * target;
             for j in 0..N {
                 ata[i][j] += row[i] * row[j];
             }
         }
-        samples.push((features, target));
+        samples.push((row, target));
     }
     if samples.is_empty() {
         return Err(format!("{path} holds no positions"));
     }
+    // The ridge pulls each weight towards its hand-set value, so a count the quiet positions
+    // rarely show (a hurl threat, a double threat) keeps the value it had.
     for (i, row) in ata.iter_mut().enumerate().take(FEATURES) {
         row[i] += ridge * samples.len() as f64;
+        atb[i] += ridge * samples.len() as f64 * f64::from(Weights::HAND.0[i]);
     }
     let solution = solve(ata, atb).ok_or("the counts are linearly dependent; add data")?;
     let fitted = Weights(std::array::from_fn(|i| solution[i].round() as i32));
-    let error = |w: &Weights, constant: f64| {
-        let total: f64 = samples
-            .iter()
-            .map(|(f, t)| (t - constant - f64::from(w.score(f))).powi(2))
-            .sum();
-        (total / samples.len() as f64).sqrt()
-    };
-    let mean_target = samples.iter().map(|(_, t)| t).sum::<f64>() / samples.len() as f64;
+    let n = samples.len() as f64;
+    let mean = samples.iter().map(|(_, t)| t).sum::<f64>() / n;
+    let spread = (samples.iter().map(|(_, t)| (t - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let residual = (samples
+        .iter()
+        .map(|(row, t)| (t - row.iter().zip(&solution).map(|(x, w)| x * w).sum::<f64>()).powi(2))
+        .sum::<f64>()
+        / n)
+        .sqrt();
     println!(
-        "{} positions; constant {:+.0}",
+        "{} positions; nuisances: constant {:+.0}, per dwarf {:+.0}, per troll {:+.0}, trolls to move {:+.0}",
         samples.len(),
-        solution[FEATURES]
+        solution[FEATURES],
+        solution[FEATURES + 1],
+        solution[FEATURES + 2],
+        solution[FEATURES + 3]
     );
     println!("| count | hand | fitted |");
     println!("|---|---|---|");
@@ -187,10 +222,7 @@ fn fit(path: &str, ridge: f64) -> Result<(), String> {
         println!("| {name} | {} | {} |", Weights::HAND.0[i], fitted.0[i]);
     }
     println!(
-        "root-mean-square error of the material still to change: none {:.0}, hand {:.0}, fitted {:.0} (hundredths of a dwarf)",
-        error(&Weights([0; FEATURES]), mean_target),
-        error(&Weights::HAND, mean_target),
-        error(&fitted, solution[FEATURES])
+        "root-mean-square of the material still to change: {spread:.0} around its mean, {residual:.0} after the fit (hundredths of a dwarf)"
     );
     println!("pub const TUNED: Weights = Weights({:?});", fitted.0);
     Ok(())

@@ -46,7 +46,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 150,
                 plain_evaluation: true,
-                weights: Weights::TUNED,
+                weights: Weights::for_variant(variant),
             },
             2 => Settings {
                 depth: 1,
@@ -61,7 +61,7 @@ impl Level {
                     Variant::Classic | Variant::Original => 25,
                 },
                 plain_evaluation: false,
-                weights: Weights::TUNED,
+                weights: Weights::for_variant(variant),
             },
             // The best move one ply and the captures after it show; no mistakes on purpose.
             3 => Settings {
@@ -70,7 +70,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::TUNED,
+                weights: Weights::for_variant(variant),
             },
             // The full search with a tenth of level 5's time. (Fixed searches of two and
             // three plies measured weaker than level 3's one: a search cut at a fixed depth
@@ -81,7 +81,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::TUNED,
+                weights: Weights::for_variant(variant),
             },
             // The deadline leaves room under the promised 2 s for move generation, the
             // table's allocation and a loaded machine.
@@ -91,7 +91,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::TUNED,
+                weights: Weights::for_variant(variant),
             },
         }
     }
