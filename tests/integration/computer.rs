@@ -499,7 +499,10 @@ fn the_tuning_tool_plays_and_fits() {
     assert!(played.status.success(), "{played:?}");
     let data = String::from_utf8_lossy(&played.stdout).to_string();
     for line in data.lines() {
-        let (fen, result) = line.split_once('\t').expect("FEN, a tab, a result");
+        let columns: Vec<&str> = line.split('\t').collect();
+        let [fen, result, later] = columns[..] else {
+            panic!("FEN, final result and result a horizon on: {line}");
+        };
         let position = Position::from_fen(fen, Variant::Classic).expect("a valid position");
         assert!(
             position
@@ -508,7 +511,10 @@ fn the_tuning_tool_plays_and_fits() {
                 .all(|m| m.captured().is_empty()),
             "only quiet positions: {fen}"
         );
-        assert!(result.parse::<i32>().is_ok(), "{line}");
+        assert!(
+            result.parse::<i32>().is_ok() && later.parse::<i32>().is_ok(),
+            "{line}"
+        );
     }
     let path = std::env::temp_dir().join(format!("thudbot-tune-{}.tsv", std::process::id()));
     std::fs::write(&path, &data).expect("a temporary file");
