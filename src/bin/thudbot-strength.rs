@@ -7,14 +7,22 @@
 //! board (classic, original), a draw (Koom Valley, where only objectives win).
 //!
 //! `thudbot-strength --pairs 10 --pairings 1-random,2-1,3-2,4-3,5-4,5-greedy --time-scale 0.5`
+//!
+//! `--external '<command>'` adds a player `ext`: another engine run as a subprocess that reads
+//! `go <milliseconds> <FEN>` lines and answers each with one move in this project's notation
+//! (`dE6-H9xH9`, `TG7-F6xE5xF5`), e.g. `--pairings 5-ext`. Its moves are checked against the
+//! rules; an illegal or unreadable answer stops the run.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
 use thudbot::computer::baseline::{greedy_move, random_move};
+use thudbot::computer::features::{Weights, FEATURES};
 use thudbot::computer::{think, Chance, Level};
-use thudbot::game::{Move, Position, Side, Variant};
+use thudbot::game::{Move, MoveText, Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(about = "Plays match-pairs between computer levels and baselines")]
@@ -42,6 +50,16 @@ struct Args {
     /// Print how each battle ended (plies, result, final position) on standard error.
     #[arg(long)]
     show: bool,
+    /// An external engine (a shell command) that plays as `ext`; see the module's comment.
+    #[arg(long)]
+    external: Option<String>,
+    /// The external engine's time a move in milliseconds (default: level 5's, time-scaled).
+    #[arg(long)]
+    external_ms: Option<u64>,
+    /// Comma-separated evaluation weights for players written `5w` (a level with these
+    /// weights, in the order `thudbot-tune fit` prints); `5h` plays with the hand-set weights.
+    #[arg(long)]
+    weights: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -49,6 +67,9 @@ enum Player {
     Random,
     Greedy,
     Computer(Level),
+    /// A level with other evaluation weights: the hand-set ones, or those given with --weights.
+    Weighted(Level, bool),
+    External,
 }
 
 impl Player {
@@ -56,6 +77,11 @@ impl Player {
         match text.trim() {
             "random" => Ok(Player::Random),
             "greedy" => Ok(Player::Greedy),
+            "ext" => Ok(Player::External),
+            other if other.ends_with('h') || other.ends_with('w') => other[..other.len() - 1]
+                .parse::<Level>()
+                .map(|level| Player::Weighted(level, other.ends_with('w')))
+                .map_err(|e| e.to_string()),
             other => other
                 .parse::<Level>()
                 .map(Player::Computer)
@@ -67,6 +93,9 @@ impl Player {
         match self {
             Player::Random => "random".into(),
             Player::Greedy => "greedy".into(),
+            Player::External => "external".into(),
+            Player::Weighted(level, false) => format!("level {level} (hand-set weights)"),
+            Player::Weighted(level, true) => format!("level {level} (--weights)"),
             Player::Computer(level) => format!("level {level}"),
         }
     }
@@ -80,7 +109,67 @@ struct Clock {
     longest: Duration,
 }
 
+/// An engine in a subprocess, asked for one move at a time.
+struct External {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    millis: u64,
+}
+
+impl External {
+    fn start(command: &str, millis: u64) -> Result<External, String> {
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+        let input = child.stdin.take().ok_or("no standard input")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no standard output")?);
+        Ok(External {
+            child,
+            input,
+            output,
+            millis,
+        })
+    }
+
+    /// The engine's move in `position`, checked against the rules.
+    fn choose(&mut self, position: &Position) -> Result<Option<Move>, String> {
+        if !position.has_legal_move() {
+            return Ok(None);
+        }
+        writeln!(self.input, "go {} {}", self.millis, position.fen())
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("the external engine stopped reading: {e}"))?;
+        let mut line = String::new();
+        self.output
+            .read_line(&mut line)
+            .map_err(|e| format!("no answer from the external engine: {e}"))?;
+        let text: MoveText = line
+            .trim()
+            .parse()
+            .map_err(|e| format!("the external engine answered `{}`: {e}", line.trim()))?;
+        position.resolve(&text).map(Some).map_err(|e| {
+            format!(
+                "the external engine played `{}` in {position}: {e}",
+                line.trim()
+            )
+        })
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 struct Bench {
+    external: Option<External>,
+    weights: Weights,
     scale: f64,
     ply_cap: usize,
     show: bool,
@@ -93,22 +182,39 @@ impl Bench {
         match player {
             Player::Random => random_move(position, &mut chance),
             Player::Greedy => greedy_move(position, &mut chance),
-            Player::Computer(level) => {
+            Player::External => {
                 let began = Instant::now();
-                let mv = think(
-                    position,
-                    &level.settings(position.variant()).scaled(self.scale),
-                    seed,
-                )
-                .map(|t| t.best);
-                let took = began.elapsed();
-                let clock = self.clocks.entry(player).or_default();
-                clock.moves += 1;
-                clock.total += took;
-                clock.longest = clock.longest.max(took);
+                let answer = match self.external.as_mut() {
+                    Some(engine) => engine.choose(position),
+                    None => Err("`ext` needs --external '<command>'".to_string()),
+                };
+                let mv = answer.unwrap_or_else(|e| {
+                    eprintln!("thudbot-strength: {e}");
+                    std::process::exit(2);
+                });
+                self.clock(player, began.elapsed());
+                mv
+            }
+            Player::Computer(level) | Player::Weighted(level, _) => {
+                let began = Instant::now();
+                let mut settings = level.settings(position.variant()).scaled(self.scale);
+                match player {
+                    Player::Weighted(_, false) => settings.weights = Weights::HAND,
+                    Player::Weighted(_, true) => settings.weights = self.weights,
+                    _ => {}
+                }
+                let mv = think(position, &settings, seed).map(|t| t.best);
+                self.clock(player, began.elapsed());
                 mv
             }
         }
+    }
+
+    fn clock(&mut self, player: Player, took: Duration) {
+        let clock = self.clocks.entry(player).or_default();
+        clock.moves += 1;
+        clock.total += took;
+        clock.longest = clock.longest.max(took);
     }
 
     /// Plays a battle from `opening`; returns the dwarfs' margin (pieces, or ±1 for a Koom
@@ -159,6 +265,23 @@ fn result(position: &Position) -> i32 {
     }
 }
 
+/// Weights written `3,-12,...`, one for each count of the evaluation.
+fn parse_weights(text: &str) -> Result<Weights, String> {
+    let values = text
+        .trim_matches(|c| c == '[' || c == ']' || c == ' ')
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("`{v}` is not a weight"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let weights: [i32; FEATURES] = values
+        .try_into()
+        .map_err(|_| format!("--weights needs {FEATURES} numbers"))?;
+    Ok(Weights(weights))
+}
+
 /// An opening: `plies` random moves from the start that leave the battle going.
 fn opening(variant: Variant, plies: usize, seed: u64) -> Position {
     let mut chance = Chance::new(seed);
@@ -195,7 +318,31 @@ fn main() {
             }
         }
     }
+    let external = match &args.external {
+        Some(command) => {
+            let level5 = Level::STRONGEST.settings(variant).scaled(args.time_scale);
+            let millis = args.external_ms.unwrap_or(level5.time.as_millis() as u64);
+            match External::start(command, millis) {
+                Ok(engine) => Some(engine),
+                Err(e) => {
+                    eprintln!("thudbot-strength: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
+        None => None,
+    };
+    let weights = match args.weights.as_deref().map(parse_weights) {
+        None => Weights::TUNED,
+        Some(Ok(w)) => w,
+        Some(Err(e)) => {
+            eprintln!("thudbot-strength: {e}");
+            std::process::exit(2);
+        }
+    };
     let mut bench = Bench {
+        external,
+        weights,
         scale: args.time_scale,
         ply_cap: args.ply_cap,
         show: args.show,

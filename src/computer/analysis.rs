@@ -64,6 +64,7 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
         nodes: budget.nodes.max(1),
         temperature: 0,
         plain_evaluation: false,
+        weights: super::features::Weights::for_variant(position.variant()),
     };
     match super::think(position, &settings, 0) {
         None => Judgement {

@@ -8,7 +8,9 @@
 //! alone for the dwarfs to gang up on) and to strike while dwarfs are still scattered, which
 //! the reach term rewards. Koom Valley: see [`koom_valley`].
 
-use crate::game::{Direction, Position, Side, Square, SquareSet, Variant};
+use crate::game::{Direction, Position, Side, Square, Variant};
+
+use super::features::{classic_features, king_distance, Weights};
 
 /// A dwarf, the unit of every score.
 pub(crate) const DWARF: i32 = 100;
@@ -18,29 +20,12 @@ pub(crate) const TROLL: i32 = 400;
 pub(crate) const WIN: i32 = 30_000;
 pub(crate) const WIN_BOUND: i32 = WIN - 1_000;
 
-/// Each dwarf neighbour a dwarf has, up to four: blocks and lines.
-const COHESION: i32 = 3;
-/// A dwarf with no dwarf beside it.
-const LONE_DWARF: i32 = 12;
-/// A dwarf a troll can capture by landing where no hurl can answer.
-const EXPOSED_DWARF: i32 = 22;
-/// A troll with another troll beside it (up to two).
-const TOGETHER: i32 = 10;
-/// A troll with no other troll within two squares.
-const ISOLATED_TROLL: i32 = 30;
-/// A troll the dwarfs could hurl at now.
-const HURL_THREAT: i32 = 60;
-/// A second troll under threat when the trolls are to move: they can save only one.
-const DOUBLE_THREAT: i32 = 220;
-/// Each dwarf (up to three) in a line aimed at a troll that cannot reach it yet.
-const AIM: i32 = 4;
-
 /// The value of `pos` for the dwarfs. `plain` judges by material alone (level 1, and the
-/// assessment of what playing on can still win).
-pub(crate) fn evaluate(pos: &Position, plain: bool) -> i32 {
+/// assessment of what playing on can still win); `weights` weigh the classic counts.
+pub(crate) fn evaluate(pos: &Position, plain: bool, weights: &Weights) -> i32 {
     match pos.variant() {
         Variant::KoomValley => koom_valley(pos, plain),
-        Variant::Classic | Variant::Original => classic(pos, plain),
+        Variant::Classic | Variant::Original => classic(pos, plain, weights),
     }
 }
 
@@ -58,136 +43,12 @@ pub(crate) fn material(pos: &Position) -> i32 {
     DWARF * pos.dwarfs().len() as i32 - TROLL * pos.trolls().len() as i32
 }
 
-fn classic(pos: &Position, plain: bool) -> i32 {
-    let dwarfs = pos.dwarfs();
-    let trolls = pos.trolls();
-    let mut score = material(pos);
-    if plain || dwarfs.is_empty() || trolls.is_empty() {
+fn classic(pos: &Position, plain: bool, weights: &Weights) -> i32 {
+    let score = material(pos);
+    if plain || pos.dwarfs().is_empty() || pos.trolls().is_empty() {
         return score;
     }
-    for d in dwarfs {
-        let n = pos.dwarf_neighbours[d.index()] as i32;
-        score += COHESION * n.min(4);
-        if n == 0 {
-            score -= LONE_DWARF;
-        }
-    }
-    let original = pos.variant() == Variant::Original;
-    let mut exposed = SquareSet::EMPTY;
-    let mut threatened = 0;
-    for t in trolls {
-        let mut friends = 0;
-        let mut near = false;
-        for d in Direction::ALL {
-            let Some(n) = t.step(d) else { continue };
-            if trolls.contains(n) {
-                friends += 1;
-            }
-            if let Some(far) = n.step(d) {
-                near |= trolls.contains(far);
-            }
-        }
-        score -= TOGETHER * friends.min(2);
-        if friends == 0 && !near {
-            score += ISOLATED_TROLL;
-        }
-        let mut aim = 0;
-        for d in Direction::ALL {
-            match aimed_line(pos, t, d, None) {
-                Some((line, distance)) if line >= distance => {
-                    threatened += 1;
-                    break;
-                }
-                Some((line, _)) => aim += line.min(3),
-                None => {}
-            }
-        }
-        score += AIM * aim.min(6);
-        exposed |= reachable_unpunished(pos, t, original);
-    }
-    score -= EXPOSED_DWARF * exposed.len() as i32;
-    score += HURL_THREAT * threatened;
-    if threatened >= 2 && pos.side_to_move() == Side::Trolls {
-        score += DOUBLE_THREAT * (threatened - 1);
-    }
-    score
-}
-
-/// Looking from `target` in direction `d`: when the first piece is a dwarf, the length of its
-/// line running on away from `target` and its distance. `vacated` counts as empty.
-fn aimed_line(
-    pos: &Position,
-    target: Square,
-    d: Direction,
-    vacated: Option<Square>,
-) -> Option<(i32, i32)> {
-    let mut at = target;
-    let mut distance = 0;
-    loop {
-        at = at.step(d)?;
-        distance += 1;
-        if Some(at) == vacated || pos.is_empty(at) {
-            continue;
-        }
-        if !pos.dwarfs().contains(at) {
-            return None;
-        }
-        let mut line = 1;
-        let mut behind = at;
-        while let Some(next) = behind.step(d) {
-            if !pos.dwarfs().contains(next) || line >= distance {
-                break;
-            }
-            line += 1;
-            behind = next;
-        }
-        return Some((line, distance));
-    }
-}
-
-/// Whether a dwarf could be hurled onto `landing` if the troll from `origin` stood there.
-fn covered(pos: &Position, landing: Square, origin: Square) -> bool {
-    Direction::ALL.into_iter().any(|d| {
-        aimed_line(pos, landing, d, Some(origin)).is_some_and(|(line, distance)| line >= distance)
-    })
-}
-
-/// The dwarfs the troll on `t` can capture next move, by a step or a shove, landing where
-/// no hurl can punish it.
-fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet {
-    let mut found = SquareSet::EMPTY;
-    for d in Direction::ALL {
-        let Some(first) = t.step(d) else { continue };
-        if !pos.is_empty(first) {
-            continue;
-        }
-        // The trolls behind make a line to shove along.
-        let mut line = 1;
-        let mut back = t;
-        while let Some(b) = back.step(d.opposite()) {
-            if !pos.trolls().contains(b) {
-                break;
-            }
-            line += 1;
-            back = b;
-        }
-        if original && line < 2 {
-            line = 1;
-        }
-        let mut landing = first;
-        for k in 1..=line {
-            if k > 1 {
-                match landing.step(d) {
-                    Some(next) if pos.is_empty(next) => landing = next,
-                    _ => break,
-                }
-            }
-            if pos.dwarf_neighbours[landing.index()] > 0 && !covered(pos, landing, t) {
-                found |= pos.dwarfs_around(landing);
-            }
-        }
-    }
-    found
+    score + weights.score(&classic_features(pos))
 }
 
 /// Koom Valley, where pieces matter only for the objectives: the dwarfs push the Rock to the
@@ -293,13 +154,6 @@ fn dwarf_reaches(pos: &Position, target: Square) -> bool {
     })
 }
 
-/// Moves a king needs between two squares.
-pub(crate) fn king_distance(a: Square, b: Square) -> i32 {
-    (a.column() as i32 - b.column() as i32)
-        .abs()
-        .max((a.row() as i32 - b.row() as i32).abs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,9 +178,9 @@ mod tests {
         let trolls = ["F3", "H3", "J3"];
         let far = koom_valley_board("H8", &["H9"], &trolls, Side::Dwarfs);
         let nearer = koom_valley_board("H6", &["H7"], &trolls, Side::Dwarfs);
-        assert!(evaluate(&nearer, true) > evaluate(&far, true));
+        assert!(evaluate(&nearer, true, &Weights::TUNED) > evaluate(&far, true, &Weights::TUNED));
         let closing = koom_valley_board("H8", &["H9"], &["G7", "H6", "J3"], Side::Dwarfs);
-        assert!(evaluate(&closing, true) < evaluate(&far, true));
+        assert!(evaluate(&closing, true, &Weights::TUNED) < evaluate(&far, true, &Weights::TUNED));
     }
 
     #[test]
@@ -348,13 +202,15 @@ mod tests {
         );
         assert_eq!(sandwich_threats(&one), 1);
         assert_eq!(sandwich_threats(&three), 3);
-        assert!(evaluate(&three, false) - evaluate(&one, false) > 300);
+        assert!(
+            evaluate(&three, false, &Weights::TUNED) - evaluate(&one, false, &Weights::TUNED) > 300
+        );
     }
 
     #[test]
     fn material_is_the_score_of_the_battle() {
         let start = Variant::Classic.start();
         assert_eq!(material(&start), 32 * DWARF - 8 * TROLL);
-        assert_eq!(evaluate(&start, true), 0);
+        assert_eq!(evaluate(&start, true, &Weights::TUNED), 0);
     }
 }

@@ -18,6 +18,7 @@ pub mod baseline;
 mod candidates;
 mod chance;
 mod evaluation;
+pub mod features;
 mod level;
 mod mistakes;
 mod search;

@@ -15,6 +15,7 @@ use crate::game::{Move, Position, Side};
 
 use super::candidates::{candidates, captures, is_forcing};
 use super::evaluation::{evaluate, final_value, WIN, WIN_BOUND};
+use super::features::Weights;
 use super::level::Settings;
 use super::transposition::{key_after, key_of, Bound, Entry, Table, TROLLS_TO_MOVE};
 
@@ -44,6 +45,7 @@ pub(crate) struct Search<'t> {
     keys: Vec<u64>,
     table: &'t mut Table,
     plain: bool,
+    weights: Weights,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     lists: Vec<Vec<(i32, Move)>>,
@@ -63,6 +65,7 @@ impl<'t> Search<'t> {
             keys: Vec::with_capacity(MAX_PLY),
             table,
             plain: settings.plain_evaluation,
+            weights: settings.weights,
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 256 * 256],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -416,7 +419,7 @@ impl<'t> Search<'t> {
 
     /// The static value for the side to move.
     fn value(&self) -> i32 {
-        self.side_value(evaluate(&self.pos, self.plain))
+        self.side_value(evaluate(&self.pos, self.plain, &self.weights))
     }
 
     fn side_value(&self, for_dwarfs: i32) -> i32 {

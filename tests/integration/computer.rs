@@ -455,3 +455,75 @@ fn bestmove_refuses_bad_input_with_exit_code_2() {
     let bad_variant = bestmove(&["--variant", "chess", CLASSIC_START]);
     assert_eq!(bad_variant.status.code(), Some(2));
 }
+
+/// `thudbot-strength --external` plays another engine through the line protocol; here the
+/// engine is this project's own `bestmove` behind a shell loop.
+#[test]
+fn the_strength_benchmark_plays_an_external_engine_and_checks_its_moves() {
+    let engine = format!(
+        "while read -r go ms fen; do {} bestmove --level 1 \"$fen\" | tail -n 1; done",
+        env!("CARGO_BIN_EXE_thudbot")
+    );
+    let run = |engine: &str| {
+        Command::new(env!("CARGO_BIN_EXE_thudbot-strength"))
+            .args(["--pairs", "1", "--pairings", "1-ext", "--ply-cap", "6"])
+            .args(["--time-scale", "0.05", "--external", engine])
+            .output()
+            .expect("thudbot-strength runs")
+    };
+    let played = run(&engine);
+    assert!(played.status.success(), "{played:?}");
+    let table = String::from_utf8_lossy(&played.stdout);
+    assert!(table.contains("| level 1 vs external | "), "{table}");
+    // An answer that is not a legal move stops the run.
+    let cheat = run("while read -r line; do echo dA6-A5; done");
+    assert_eq!(cheat.status.code(), Some(2), "{cheat:?}");
+    assert!(String::from_utf8_lossy(&cheat.stderr).contains("external engine"));
+}
+
+/// `thudbot-tune` writes quiet self-play positions with their results and fits weights to them.
+#[test]
+fn the_tuning_tool_plays_and_fits() {
+    let played = Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
+        .args([
+            "selfplay",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--ply-cap",
+            "12",
+        ])
+        .output()
+        .expect("thudbot-tune runs");
+    assert!(played.status.success(), "{played:?}");
+    let data = String::from_utf8_lossy(&played.stdout).to_string();
+    for line in data.lines() {
+        let columns: Vec<&str> = line.split('\t').collect();
+        let [fen, result, later] = columns[..] else {
+            panic!("FEN, final result and result a horizon on: {line}");
+        };
+        let position = Position::from_fen(fen, Variant::Classic).expect("a valid position");
+        assert!(
+            position
+                .legal_moves()
+                .iter()
+                .all(|m| m.captured().is_empty()),
+            "only quiet positions: {fen}"
+        );
+        assert!(
+            result.parse::<i32>().is_ok() && later.parse::<i32>().is_ok(),
+            "{line}"
+        );
+    }
+    let path = std::env::temp_dir().join(format!("thudbot-tune-{}.tsv", std::process::id()));
+    std::fs::write(&path, &data).expect("a temporary file");
+    let fitted = Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
+        .arg("fit")
+        .arg(&path)
+        .output()
+        .expect("thudbot-tune runs");
+    let _ = std::fs::remove_file(&path);
+    assert!(fitted.status.success(), "{fitted:?}");
+    assert!(String::from_utf8_lossy(&fitted.stdout).contains("pub const TUNED: Weights"));
+}
