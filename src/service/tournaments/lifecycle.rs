@@ -2,12 +2,12 @@
 
 use chrono::{DateTime, Utc};
 
-use super::refusal::TournamentRefusal as Why;
 use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::error::Result;
 use crate::service::notices::delivery::{queue, queue_match_over, NoticeBody, NoticeKind};
 use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
 use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};

@@ -10,13 +10,12 @@
 mod deadlines;
 mod lifecycle;
 mod organisers;
-mod refusal;
 mod rounds;
 mod standings;
 
+pub use crate::service::refusal::TournamentRefusal;
 pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
-pub use refusal::TournamentRefusal;
 pub use rounds::{GameToSeat, TournamentTick};
 
 use super::error::{refuse, Result};

@@ -1,10 +1,10 @@
 //! Who organises tournaments in a server: members with Manage Server, and the members of the
 //! role the server names (`/thud tournament organisers`).
 
-use super::refusal::TournamentRefusal as Why;
 use super::refuse_tournament;
 use crate::service::error::Result;
 use crate::service::outcome::Reply;
+use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
 use crate::service::{Actor, Service};
 use crate::store::{GuildId, OrganiserRole};

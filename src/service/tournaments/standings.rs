@@ -1,11 +1,11 @@
 //! A tournament's standings, computed from its stored games and worded as text (for the
 //! console, screen readers and the round announcements).
 
-use super::refusal::TournamentRefusal as Why;
 use super::refuse_tournament;
 use crate::render::{table_png, Table, MAX_ROWS};
 use crate::service::error::Result;
 use crate::service::outcome::Reply;
+use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
 use crate::service::{Names, Place, Service};
 use crate::store::{Entrant, StoredTournament, TournamentGame, TournamentState, Tx, UserId};

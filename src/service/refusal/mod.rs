@@ -7,6 +7,10 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 use super::text::Text;
+
+mod tournament;
+pub use tournament::TournamentRefusal;
+
 use crate::store::MatchId;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,7 +185,7 @@ pub enum Refusal {
     Input(String),
 
     /// A tournament command that cannot be done (see `service::tournaments`).
-    Tournament(super::tournaments::TournamentRefusal),
+    Tournament(TournamentRefusal),
 }
 
 impl Refusal {
