@@ -4,8 +4,7 @@
 
 use chrono::Duration;
 use thudbot::service::{
-    Actor, Departure, OrganiserRoleChange, Place, Refusal, Service, TournamentOptions,
-    TournamentRefusal,
+    Actor, Departure, OrganiserRoleChange, Place, Service, TournamentOptions, TournamentRefusal,
 };
 use thudbot::store::{
     ChannelId, GameOutcome, GuildId, MatchId, MatchState, StoredTournament, TournamentGame, UserId,
@@ -13,13 +12,10 @@ use thudbot::store::{
 use thudbot::tournament::{Format, Pairing};
 
 use crate::common::{ok, place, refusal, service, start_time, GUILD};
+use crate::tournaments::{games, options, player, tournament_refusal};
 
 const HALL: u64 = 900;
 const ARBITER: u64 = 7_000;
-
-fn player(i: u64) -> Actor {
-    Actor::new(UserId(5000 + i), format!("p{i:02}"))
-}
 
 /// The player with this id, named as [`player`] names them.
 fn as_player(user: UserId) -> Actor {
@@ -30,24 +26,6 @@ fn moderator() -> Actor {
     Actor::new(UserId(4000), "olga")
 }
 
-fn options(format: Format) -> TournamentOptions {
-    TournamentOptions {
-        name: "Autumn Cup".into(),
-        format,
-        variant: None,
-        days_per_move: None,
-        round_factor: None,
-        starts_at: None,
-    }
-}
-
-fn tournament_refusal(r: Refusal) -> TournamentRefusal {
-    match r {
-        Refusal::Tournament(why) => why,
-        other => panic!("expected a tournament refusal, got {other:?}"),
-    }
-}
-
 async fn current(service: &Service, channel: u64) -> StoredTournament {
     service
         .store()
@@ -55,13 +33,6 @@ async fn current(service: &Service, channel: u64) -> StoredTournament {
         .await
         .expect("the store")
         .expect("a tournament")
-}
-
-async fn games(service: &Service, t: &StoredTournament) -> Vec<TournamentGame> {
-    let mut tx = service.store().begin().await.expect("a transaction");
-    let games = tx.games(t.id).await.expect("the games");
-    tx.rollback().await.expect("rolled back");
-    games
 }
 
 /// Seats every game waiting for a channel; returns each match with its channel and players.

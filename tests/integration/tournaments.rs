@@ -22,7 +22,7 @@ use crate::common::{deliver_all, ok, place, refusal, service, start_time, TestSe
 /// The tournament channel.
 const HALL: u64 = 900;
 
-fn player(i: u64) -> Actor {
+pub(crate) fn player(i: u64) -> Actor {
     Actor::new(UserId(5000 + i), format!("p{i:02}"))
 }
 
@@ -30,7 +30,7 @@ fn organiser() -> Actor {
     Actor::new(UserId(4000), "olga")
 }
 
-fn options(format: Format) -> TournamentOptions {
+pub(crate) fn options(format: Format) -> TournamentOptions {
     TournamentOptions {
         name: "Autumn Cup".into(),
         format,
@@ -41,7 +41,7 @@ fn options(format: Format) -> TournamentOptions {
     }
 }
 
-fn tournament_refusal(r: Refusal) -> TournamentRefusal {
+pub(crate) fn tournament_refusal(r: Refusal) -> TournamentRefusal {
     match r {
         Refusal::Tournament(why) => why,
         other => panic!("expected a tournament refusal, got {other:?}"),
@@ -58,7 +58,7 @@ async fn current(service: &Service) -> StoredTournament {
 }
 
 /// The games of the tournament, read as the service stores them.
-async fn games(service: &Service, t: &StoredTournament) -> Vec<TournamentGame> {
+pub(crate) async fn games(service: &Service, t: &StoredTournament) -> Vec<TournamentGame> {
     let mut tx = service.store().begin().await.expect("a transaction");
     let games = tx.games(t.id).await.expect("the games");
     tx.rollback().await.expect("rolled back");

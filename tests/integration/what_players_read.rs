@@ -21,11 +21,7 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     service.clock.advance(Duration::days(4));
     let said = ok(service.claim(at, &bob()).await);
     assert!(said.text.contains("is aborted"), "{}", said.text);
-    let m = service
-        .store()
-        .load_match(current_id(&service, 3).await)
-        .await;
-    let m = m.unwrap().unwrap();
+    let m = latest(&service, 3).await;
     assert_eq!(m.state, MatchState::Aborted);
     assert_eq!(m.winner, None);
     for player in [alice().id, bob().id] {
@@ -46,12 +42,7 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     ok(play(&service, at, &alice(), "dF1-F5").await);
     service.clock.advance(Duration::days(4));
     ok(service.claim(at, &alice()).await);
-    let m = service
-        .store()
-        .load_match(current_id(&service, 4).await)
-        .await
-        .unwrap()
-        .unwrap();
+    let m = latest(&service, 4).await;
     assert_eq!(m.state, MatchState::Aborted);
 
     // Once both have moved, a missed deadline loses the match as before.
@@ -61,25 +52,21 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     ok(play(&service, at, &bob(), "TG9-G10").await);
     service.clock.advance(Duration::days(4));
     ok(service.claim(at, &bob()).await);
-    let m = service
-        .store()
-        .load_match(current_id(&service, 5).await)
-        .await
-        .unwrap()
-        .unwrap();
+    let m = latest(&service, 5).await;
     assert_eq!(m.state, MatchState::Finished);
     assert_eq!(m.finish, Some(Finish::Timeout));
     assert_eq!(m.winner, Some(bob().id));
 }
 
-/// The latest match in channel `channel`.
-async fn current_id(service: &crate::common::TestService, channel: u64) -> thudbot::store::MatchId {
-    service
+/// The latest match in channel `channel`, whatever its state.
+async fn latest(service: &crate::common::TestService, channel: u64) -> thudbot::store::StoredMatch {
+    let id = service
         .store()
         .latest_match_in(thudbot::store::ChannelId(channel))
         .await
         .unwrap()
-        .expect("a match was played here")
+        .expect("a match was played here");
+    service.store().load_match(id).await.unwrap().unwrap()
 }
 
 #[tokio::test]

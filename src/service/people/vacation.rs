@@ -13,14 +13,9 @@ use crate::service::error::{refuse, Result};
 use crate::service::notices::delivery::{queue, NoticeKind};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
+use crate::service::text::{duration_words, Text};
 use crate::service::{Actor, Place, Service};
 use crate::store::{MatchId, StoreError, Tx, UserId};
-
-/// Vacation time shown to players: "3 days", "1 day 4 hours", "5 hours".
-pub(in crate::service) fn span(d: Duration) -> String {
-    crate::service::text::duration_words(d)
-}
 
 impl Service {
     /// `actor` goes on vacation for `days` (default: all the allowance left).
@@ -44,14 +39,16 @@ impl Service {
         let left = allowance - tx.vacation_used(actor.id, now).await?;
         if left < Duration::hours(1) {
             return refuse(Refusal::VacationUsed {
-                allowance: span(allowance),
+                allowance: duration_words(allowance),
             });
         }
         let length = match days {
             Some(d) => {
                 let asked = Duration::days(d.min(366) as i64);
                 if asked > left {
-                    return refuse(Refusal::VacationLeft { left: span(left) });
+                    return refuse(Refusal::VacationLeft {
+                        left: duration_words(left),
+                    });
                 }
                 asked
             }
@@ -87,7 +84,7 @@ impl Service {
                 .code("/thud vacation end")
                 .plain(format!(
                     "; only the time you take counts against your {} a year.",
-                    span(allowance)
+                    duration_words(allowance)
                 )),
         ))
     }
@@ -108,7 +105,7 @@ impl Service {
         Ok(Reply::private(format!(
             "Welcome back: your clocks run again, each deadline moved on by the time you were away. \
              You have {} of vacation left in the last year.",
-            span(left.max(Duration::zero()))
+            duration_words(left.max(Duration::zero()))
         )))
     }
 

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::Result;
-use crate::service::people::vacation::span;
+use crate::service::text::duration_words;
 use crate::service::text::Text;
 use crate::service::{Names, Service};
 use crate::store::{Entrant, StoredTournament, TimeAway, TournamentGame, Tx, UserId};
@@ -82,7 +82,7 @@ impl Service {
             .strong(format!("Round {} of {}", t.current_round, t.name))
             .plain(format!(
                 ": its deadline moves on by {}, the vacation {} took during the round, to ",
-                span(extension),
+                duration_words(extension),
                 who.join(" and ")
             ))
             .time(moved)
