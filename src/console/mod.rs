@@ -22,7 +22,7 @@ use crate::service::{
     Reply, Service, ServiceError, Verb,
 };
 use crate::store::{
-    BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, SideChoice, UserId,
+    BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, Recipient, SideChoice, UserId,
 };
 
 /// The console's one server.
@@ -139,18 +139,20 @@ impl<'a> Console<'a> {
                 return Ok(());
             }
             for d in batch {
-                if d.kind == crate::service::NoticeKind::MatchOver {
+                if d.closes_thread {
                     // The console has no threads to archive.
                     let _ = self.service.delivered(&d).await;
                     continue;
                 }
-                let at = Place {
-                    guild: d.guild,
-                    channel: d.channel,
-                };
-                match d.dm {
-                    Some(player) => self.print_dm(at, player, &d.reply, out).await?,
-                    None => self.print(at, None, &d.reply, out).await?,
+                match d.to {
+                    Recipient::Dm(player) => self.print_dm(player, &d.reply, out).await?,
+                    Recipient::Channel(channel) => {
+                        let at = Place {
+                            guild: d.guild,
+                            channel,
+                        };
+                        self.print(at, None, &d.reply, out).await?
+                    }
                 }
                 if let Err(e) = self.service.delivered(&d).await {
                     writeln!(out, "! the outbox failed: {}", e.player_message())?;
@@ -462,13 +464,12 @@ impl<'a> Console<'a> {
             }
         }
         let owner = asker.filter(|_| reply.private).map(|a| a.id);
-        self.print_body(place, owner, reply, out)
+        self.print_body(Some((place.channel, owner)), reply, out)
     }
 
     /// A direct message to `player`, as the bot would send it.
     async fn print_dm(
         &mut self,
-        place: Place,
         player: UserId,
         reply: &Reply,
         out: &mut impl Write,
@@ -479,19 +480,20 @@ impl<'a> Console<'a> {
             Err(_) => format!("player {player}"),
         };
         writeln!(out, "thudbot to {name} (direct message): {text}")?;
-        self.print_body(place, Some(player), reply, out)
+        // The console has no direct message channel to press a button in.
+        self.print_body(None, reply, out)
     }
 
-    /// What follows a message's text: its buttons, its board in text, its files.
+    /// What follows a message's text: its buttons (pressable in the channel, by the owner of
+    /// a private message, that `key` names), its board in text, its files.
     fn print_body(
         &mut self,
-        place: Place,
-        owner: Option<UserId>,
+        key: Option<(ChannelId, Option<UserId>)>,
         reply: &Reply,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
-        if reply.spend_buttons {
-            self.buttons.remove(&(place.channel, owner));
+        if let (true, Some(key)) = (reply.spend_buttons, key) {
+            self.buttons.remove(&key);
         }
         if !reply.buttons.is_empty() {
             let labels: Vec<String> = reply
@@ -504,8 +506,9 @@ impl<'a> Console<'a> {
                 "  buttons: {}  (press with `/thud press button:<label>`)",
                 labels.join(" ")
             )?;
-            self.buttons
-                .insert((place.channel, owner), reply.buttons.clone());
+            if let Some(key) = key {
+                self.buttons.insert(key, reply.buttons.clone());
+            }
         }
         if let (Some(board), false) = (&reply.board_text, reply.text.has_block()) {
             for l in board.lines() {

@@ -3,7 +3,7 @@
 //! notice's nonce with `enforce_nonce`, so a retry after a post whose answer was lost returns
 //! the message already made instead of making another).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,8 +12,8 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use super::{permissions, post};
-use crate::service::{Delivery, DeliveryFailure, NoticeKind, Reply, Service};
-use crate::store::{ChannelId, UserId};
+use crate::service::{Delivery, DeliveryFailure, Reply, Service};
+use crate::store::{ChannelId, Recipient};
 
 /// Notices claimed per round.
 const BATCH: i64 = 20;
@@ -74,15 +74,12 @@ pub(super) async fn deliver_due(service: &Arc<Service>, discord: &Discord) {
             return;
         }
         let full = batch.len() as i64 >= BATCH;
-        let mut by_channel: BTreeMap<(ChannelId, Option<UserId>), Vec<Delivery>> = BTreeMap::new();
+        let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
         for delivery in batch {
-            by_channel
-                .entry((delivery.channel, delivery.dm))
-                .or_default()
-                .push(delivery);
+            by_reader.entry(delivery.to).or_default().push(delivery);
         }
         let mut channels = JoinSet::new();
-        for (_, queue) in by_channel {
+        for (_, queue) in by_reader {
             let service = service.clone();
             let discord = discord.clone();
             channels.spawn(async move {
@@ -102,8 +99,8 @@ pub(super) async fn deliver_due(service: &Arc<Service>, discord: &Discord) {
 async fn deliver(service: &Service, discord: &Discord, delivery: &Delivery) {
     let outcome = match send(service, discord, delivery).await {
         Ok(last) => {
-            if let (Some(shot), None) = (delivery.reply.board, delivery.dm) {
-                if let Err(e) = service.board_posted(delivery.channel, shot, last).await {
+            if let (Some(shot), Recipient::Channel(channel)) = (delivery.reply.board, delivery.to) {
+                if let Err(e) = service.board_posted(channel, shot, last).await {
                     tracing::warn!(error = %e, "could not record where a board was posted");
                 }
             }
@@ -112,18 +109,20 @@ async fn deliver(service: &Service, discord: &Discord, delivery: &Delivery) {
         Err(e) => {
             let failure = classify(&e);
             match &failure {
-                DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
+                DeliveryFailure::Permanent { reason }
+                    if matches!(delivery.to, Recipient::Dm(_)) =>
+                {
                     tracing::info!(
                         notice = delivery.id, %reason,
                         "a direct message cannot be delivered; it goes to the channel"
                     )
                 }
                 DeliveryFailure::Permanent { reason } => tracing::warn!(
-                    channel = %delivery.channel, notice = delivery.id, %reason,
+                    to = ?delivery.to, notice = delivery.id, %reason,
                     "a notice cannot be delivered; its match's clock is paused"
                 ),
                 DeliveryFailure::Transient { reason, .. } => tracing::info!(
-                    channel = %delivery.channel, notice = delivery.id,
+                    to = ?delivery.to, notice = delivery.id,
                     attempt = delivery.attempt, %reason, "a notice will be tried again"
                 ),
             }
@@ -147,31 +146,31 @@ async fn send(
     delivery: &Delivery,
 ) -> Result<Option<u64>, serenity::Error> {
     let http = &*discord.http;
-    let (channel, granted) = match delivery.dm {
+    let (channel, granted) = match delivery.to {
         // Opening a direct message channel is idempotent: Discord returns the existing one.
-        Some(player) => {
+        Recipient::Dm(player) => {
             let dm = serenity::UserId::new(player.0.max(1))
                 .create_dm_channel(http)
                 .await?;
             (dm.id, None)
         }
-        None => (
-            serenity::ChannelId::new(delivery.channel.0.max(1)),
-            permissions::in_channel(&discord.cache, delivery.guild, delivery.channel)
-                .map(|(p, _)| p),
+        Recipient::Channel(channel) => (
+            serenity::ChannelId::new(channel.0.max(1)),
+            permissions::in_channel(&discord.cache, delivery.guild, channel).map(|(p, _)| p),
         ),
     };
-    if delivery.kind == NoticeKind::MatchOver {
+    if delivery.closes_thread {
         archive_if_thread(http, channel).await?;
         return Ok(None);
     }
-    let reply = permissions::fit(service, delivery.channel, delivery.reply.clone(), granted).await;
+    let ours = ChannelId(channel.get());
+    let reply = permissions::fit(service, ours, delivery.reply.clone(), granted).await;
     match post_reply(http, channel, &reply, &delivery.nonce).await {
         Err(e) if missing_permissions(&e) && !reply.attachments.is_empty() => {
             // The files were refused; the words may not be. The refused post made nothing,
             // so the same nonces still guard against doubles.
             let none = Some(serenity::Permissions::empty());
-            let reply = permissions::fit(service, delivery.channel, reply, none).await;
+            let reply = permissions::fit(service, ours, reply, none).await;
             post_reply(http, channel, &reply, &delivery.nonce).await
         }
         sent => sent,

@@ -10,6 +10,7 @@
 //! analyses) and `tournaments`; the modules at this level are what they all share.
 
 mod error;
+mod events;
 mod flow;
 mod notices;
 mod outcome;
@@ -19,15 +20,18 @@ mod records;
 mod refusal;
 mod text;
 mod tournaments;
+mod voice;
 
 pub use error::{Result, ServiceError};
+pub use events::{Event, Occasion, RatingChange, ShownRating};
 pub use flow::challenges::ChallengeOptions;
 pub use flow::play::{MoveRequest, Verb};
 pub use flow::room::Room;
 pub use flow::suggestions::Choice;
 pub use notices::clock::{Clock, ManualClock, SystemClock};
-pub use notices::delivery::{Delivery, DeliveryFailure, NoticeBody, NoticeKind};
+pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
 pub use notices::timekeeping::TickReport;
+pub use notices::worded::{NoticeBody, NoticeKind};
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::{LadderScope, PROVISIONAL_DEVIATION};
 pub use people::settings::rules_text;
@@ -44,7 +48,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::game::{BattleEnd, BattleResult, MatchResult, Progress, Seat, Side, Variant};
+use crate::game::{MatchResult, Progress, Seat, Side};
 use crate::render::Renderer;
 use crate::store::{
     ChannelId, Finish, GuildId, Player, Settings, Store, StoredMatch, TurnClock, Tx, UserId,
@@ -268,40 +272,41 @@ impl Service {
     }
 
     /// Writes what an action did to the match beyond the move itself: a battle ended, battle 2
-    /// begun, the match finished and rated, or the next turn's clock. Returns the lines to
-    /// announce and who to ping.
+    /// begun, the match finished and rated, or the next turn's clock. Returns what happened.
     async fn record_progress(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
-        names: &Names,
         progress: &Progress,
         battle_id: i64,
-    ) -> Result<(Vec<Text>, Option<UserId>)> {
+    ) -> Result<Vec<Event>> {
         let now = self.now();
-        let mut lines = Vec::new();
+        let mut events = Vec::new();
         if let Some(result) = &progress.battle_result {
             tx.finish_battle(battle_id, result, now).await?;
-            lines.push(battle_over_text(m, names, progress.battle, result));
+            events.push(Event::BattleOver {
+                battle: progress.battle,
+                variant: m.variant,
+                winner: result
+                    .winner
+                    .map(|side| m.player(Seat::commanding(side, progress.battle))),
+                result: *result,
+            });
             if progress.match_result.is_none()
                 && m.game.battles().len() == 2
                 && progress.battle == 1
             {
                 tx.insert_battle(m.id, 2, m.players, m.variant, now).await?;
-                lines.push(
-                    Text::new()
-                        .strong("Battle 2")
-                        .plain(" begins with the roles swapped: ")
-                        .strong(names.of(m.player(Seat::commanding(Side::Dwarfs, 2))))
-                        .plain(" commands the dwarfs, ")
-                        .strong(names.of(m.player(Seat::commanding(Side::Trolls, 2))))
-                        .plain(" the trolls."),
-                );
+                events.push(Event::BattleBegan {
+                    battle: 2,
+                    dwarfs: m.player(Seat::commanding(Side::Dwarfs, 2)),
+                    trolls: m.player(Seat::commanding(Side::Trolls, 2)),
+                });
             }
         }
         if let Some(result) = &progress.match_result {
-            lines.extend(self.finish(tx, m, names, result, Finish::Completed).await?);
-            return Ok((lines, None));
+            events.extend(self.finish(tx, m, result, Finish::Completed).await?);
+            return Ok(events);
         }
         let next =
             m.game.seat_to_move().map(|s| m.player(s)).ok_or_else(|| {
@@ -313,92 +318,80 @@ impl Service {
             // the channel works again.
             tx.clear_trouble(m.id).await?;
         }
-        let side = side_of(m, next);
-        if m.computer.is_some_and(|c| c.player == next) {
-            // The computer is not pinged: its worker is woken after the commit.
-            lines.push(
-                Text::new()
-                    .strong(names.of(next))
-                    .plain(format!(" ({side}) is thinking.")),
-            );
-            return Ok((lines, None));
-        }
-        lines.push(
-            Text::new()
-                .player(next, names.of(next))
-                .plain(format!(", your move ({side}). Deadline "))
-                .time(clock.deadline)
-                .plain(" (")
-                .relative(clock.deadline)
-                .plain(")."),
-        );
-        Ok((lines, Some(next)))
+        events.push(turn_event(m, next, clock.deadline));
+        Ok(events)
     }
 
     /// What every move and every agreed end does after the game changed, in one place:
-    /// `opening` (the move, or the agreement) and the lines of what it brought about
-    /// ([`Self::record_progress`]), the next player told of their turn, and the reply to post.
+    /// `opening` (the move, or the agreement) and what it brought about
+    /// ([`Self::record_progress`]), the next player told of their turn, and what to post.
     async fn after_move(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
-        names: &Names,
         progress: &Progress,
         battle_id: i64,
-        opening: Vec<Text>,
+        opening: Vec<Event>,
     ) -> Result<Said> {
-        let (more, next) = self
-            .record_progress(tx, m, names, progress, battle_id)
-            .await?;
-        let mut lines = opening;
-        lines.extend(more);
-        let ping = self.tell_next(tx, m, next, &lines).await?;
-        Ok(Said {
-            lines,
-            ping,
-            match_id: m.id,
-            match_over: progress.match_result.is_some(),
-        })
+        let mut events = opening;
+        events.extend(self.record_progress(tx, m, progress, battle_id).await?);
+        let board = notices::notify::current_board(m);
+        let ping = self.tell_turn(tx, m, &events, Some(board)).await?;
+        Ok(Said { events, ping })
     }
 
-    /// Ends a match with `result` and rates it; returns the lines announcing it.
+    /// Ends a match with `result` and rates it; returns what happened.
     async fn finish(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
-        names: &Names,
         result: &MatchResult,
         finish: Finish,
-    ) -> Result<Vec<Text>> {
+    ) -> Result<Vec<Event>> {
         let now = self.now();
         let winner = result.winner.map(|s| m.player(s));
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
         notices::delivery::queue_match_over(tx, m, now).await?;
-        let mut lines: Vec<Text> = vec![match_result_text(m, names, result)];
-        lines.extend(self.rate(tx, m, names, result).await?);
-        Ok(lines)
+        let mut events = vec![Event::MatchOver {
+            match_id: m.id,
+            players: m.players,
+            result: result.clone(),
+        }];
+        events.extend(self.rate(tx, m, result).await?);
+        Ok(events)
+    }
+}
+
+/// `player`'s turn in `m` started, until `deadline`; the computer's is its thinking (it is
+/// not told: its worker is woken after the commit).
+fn turn_event(m: &StoredMatch, player: UserId, deadline: DateTime<Utc>) -> Event {
+    let side = side_of(m, player);
+    if m.computer.is_some_and(|c| c.player == player) {
+        return Event::ComputerThinking { player, side };
+    }
+    Event::TurnStarted {
+        match_id: m.id,
+        variant: m.variant,
+        player,
+        side,
+        deadline,
     }
 }
 
 /// What a move or an agreed end says in the match's channel.
 struct Said {
-    lines: Vec<Text>,
+    events: Vec<Event>,
     /// The player the message pings: the one to move, unless told by DM only.
     ping: Option<UserId>,
-    match_id: crate::store::MatchId,
-    match_over: bool,
 }
 
 impl Said {
-    /// The channel's message: the lines, the ping, and a rematch offer once the match is over.
-    fn reply(self) -> Reply {
-        let mut reply = Reply::public(Text::lines(self.lines)).saved();
+    /// The channel's message: what happened, the ping, the buttons that answer it.
+    fn reply(&self, names: &Names) -> Reply {
+        let mut reply = voice::reply(&self.events, names, &voice::Reader::Channel).saved();
         if let Some(next) = self.ping {
             reply = reply.mention(next);
-        }
-        if self.match_over {
-            reply = outcome::offer_rematch(reply, self.match_id);
         }
         reply
     }
@@ -459,19 +452,12 @@ fn side_of(m: &StoredMatch, player: UserId) -> Side {
     }
 }
 
-fn side_title(side: Side) -> &'static str {
-    match side {
-        Side::Dwarfs => "Dwarfs",
-        Side::Trolls => "Trolls",
-    }
-}
-
 /// One line on where battle `index` (from 0) stands: whose move, or how it ended.
 fn battle_status(m: &StoredMatch, names: &Names, index: usize) -> String {
     let battle = &m.game.battles()[index];
     let number = index as u8 + 1;
     if let Some(result) = battle.result() {
-        return battle_result_line(m.variant, number, &result);
+        return voice::battle_result_line(m.variant, number, &result);
     }
     match m.state {
         crate::store::MatchState::Aborted => "Match aborted".to_string(),
@@ -484,98 +470,6 @@ fn battle_status(m: &StoredMatch, names: &Names, index: usize) -> String {
             ),
             None => "Battle over".to_string(),
         },
-    }
-}
-
-/// "Trolls win battle 1 by 8", "Battle 2 drawn".
-fn battle_result_line(variant: Variant, number: u8, result: &BattleResult) -> String {
-    match result.winner {
-        Some(side) if variant.wins_by_objective() => {
-            format!("{} win battle {number}", side_title(side))
-        }
-        Some(side) => format!(
-            "{} win battle {number} by {}",
-            side_title(side),
-            result.margin
-        ),
-        None => format!("Battle {number} drawn"),
-    }
-}
-
-/// The announcement of a finished battle.
-fn battle_over_text(m: &StoredMatch, names: &Names, number: u8, result: &BattleResult) -> Text {
-    let why = match result.end {
-        BattleEnd::Agreement => "both players agreed to end it".to_string(),
-        BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
-        BattleEnd::Objective {
-            winner: Side::Trolls,
-        } => "three trolls stand around the Rock".to_string(),
-        BattleEnd::Objective {
-            winner: Side::Dwarfs,
-        } => "the dwarfs brought the Rock to the far side of the valley".to_string(),
-    };
-    let verdict = match result.winner {
-        Some(side) => {
-            let winner = names.of(m.player(Seat::commanding(side, number)));
-            let by = if m.variant.wins_by_objective() {
-                String::new()
-            } else {
-                format!(" by {}", result.margin)
-            };
-            Text::new()
-                .strong(winner)
-                .plain(format!(" ({side}) wins battle {number}{by}."))
-        }
-        None => Text::from(format!("Battle {number} is drawn.")),
-    };
-    let score = if m.variant.wins_by_objective() {
-        String::new()
-    } else {
-        format!(
-            " Dwarfs {} · Trolls {}.",
-            result.score.dwarfs, result.score.trolls
-        )
-    };
-    Text::new()
-        .strong(format!("Battle {number} is over"))
-        .plain(format!(": {why}.{score} "))
-        .then(verdict)
-}
-
-/// The announcement of a finished match.
-fn match_result_text(m: &StoredMatch, names: &Names, result: &MatchResult) -> Text {
-    let first = names.of(m.players[0]);
-    let second = names.of(m.players[1]);
-    let mut per_battle = Vec::new();
-    for (i, points) in result.battles.iter().enumerate() {
-        per_battle.push(format!(
-            "battle {}: {first} {} – {second} {}",
-            i + 1,
-            points[0],
-            points[1]
-        ));
-    }
-    let totals = format!(
-        "{first} {} – {second} {}",
-        result.total(Seat::First),
-        result.total(Seat::Second)
-    );
-    let verdict = match (result.winner, result.forfeited_by) {
-        (Some(w), Some(_)) => Text::new()
-            .strong(names.of(m.player(w)))
-            .plain(" wins the match by forfeit."),
-        (Some(w), None) => Text::new()
-            .strong(names.of(m.player(w)))
-            .plain(format!(" wins the match by {}.", result.margin)),
-        (None, _) => Text::from("The match is drawn."),
-    };
-    if per_battle.is_empty() {
-        Text::new().strong("Match over.").plain(" ").then(verdict)
-    } else {
-        Text::new()
-            .strong("Match over")
-            .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
-            .then(verdict)
     }
 }
 

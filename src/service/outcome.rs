@@ -121,7 +121,7 @@ pub struct Button {
 }
 
 /// A message for the channel (or, when `private`, for the asking player only).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Reply {
     pub text: Text,
     pub attachments: Vec<Attachment>,
@@ -141,6 +141,8 @@ pub struct Reply {
     /// The message reports a change that was saved: if it cannot be shown as the answer to
     /// the command, its public part must reach the channel another way.
     pub saved: bool,
+    /// What happened, where the message says it: the events it was worded from.
+    pub events: Vec<crate::service::events::Event>,
 }
 
 impl Reply {

@@ -39,7 +39,7 @@ pub use ids::{ChallengeId, ChannelId, GuildId, MatchId, Scope, UserId};
 pub use match_rows::{ComputerSeat, Finish, MatchState};
 pub use matches::{MoveStamp, NewMatch, StoredBattle, StoredMatch};
 pub use organisers::OrganiserRole;
-pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice};
+pub use outbox::{NewNotice, NoticeRecord, NoticeState, QueuedNotice, Recipient};
 pub use players::{BoardStyle, Notify, Player, Settings};
 pub use proposals::{EndProposal, ProposalAnswer};
 pub use ratings::{Rating, Standing};

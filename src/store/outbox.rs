@@ -6,30 +6,57 @@
 //! of the same channel at once.
 
 use super::error::{name_column, Result};
-use super::ids::{ChannelId, GuildId, MatchId};
+use super::ids::{ChannelId, GuildId, MatchId, UserId};
 use super::{Store, Tx};
 use chrono::{DateTime, Utc};
+
+/// Who a notice is for: a channel (or thread), or one player's direct messages. Each is a
+/// queue of its own: a reader hears their notices in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Recipient {
+    Channel(ChannelId),
+    Dm(UserId),
+}
+
+impl Recipient {
+    fn from_columns(channel: Option<ChannelId>, dm: Option<UserId>) -> Recipient {
+        match (channel, dm) {
+            (_, Some(player)) => Recipient::Dm(player),
+            (Some(channel), None) => Recipient::Channel(channel),
+            // The table's check allows neither; read as nobody's channel, never posted to.
+            (None, None) => Recipient::Channel(ChannelId(0)),
+        }
+    }
+
+    fn columns(self) -> (Option<i64>, Option<i64>) {
+        match self {
+            Recipient::Channel(c) => (Some(c.db()), None),
+            Recipient::Dm(p) => (None, Some(p.db())),
+        }
+    }
+}
 
 /// A notice to queue.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewNotice {
     pub guild: GuildId,
-    pub channel: ChannelId,
+    pub to: Recipient,
     pub match_id: Option<MatchId>,
     /// What to say, in the service's form.
     pub body: serde_json::Value,
+    /// Says nothing (a thread to close): holds no later notice of its reader back.
+    pub silent: bool,
     pub created_at: DateTime<Utc>,
     /// Not to be posted before this time.
     pub due_at: DateTime<Utc>,
 }
 
-/// A notice claimed for posting. (A notice whose body's `kind` is `match-over` says nothing
-/// and holds no later notice of its channel back while it waits.)
+/// A notice claimed for posting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueuedNotice {
     pub id: i64,
     pub guild: GuildId,
-    pub channel: ChannelId,
+    pub to: Recipient,
     pub match_id: Option<MatchId>,
     pub body: serde_json::Value,
     pub created_at: DateTime<Utc>,
@@ -53,7 +80,7 @@ pub enum NoticeState {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NoticeRecord {
     pub id: i64,
-    pub channel: ChannelId,
+    pub to: Recipient,
     pub match_id: Option<MatchId>,
     pub body: serde_json::Value,
     pub state: NoticeState,
@@ -64,13 +91,17 @@ pub struct NoticeRecord {
 impl Tx {
     /// Queues a notice; it is posted only if this transaction commits.
     pub async fn queue_notice(&mut self, notice: &NewNotice) -> Result<i64> {
+        let (channel, dm) = notice.to.columns();
         let id = sqlx::query_scalar!(
-            "INSERT INTO notices (guild_id, channel_id, match_id, body, created_at, due_at)
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            "INSERT INTO notices (guild_id, channel_id, dm_user_id, match_id, body, silent,
+                                  created_at, due_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
             notice.guild.db(),
-            notice.channel.db(),
+            channel,
+            dm,
             notice.match_id.map(MatchId::db),
             &notice.body,
+            notice.silent,
             notice.created_at,
             notice.due_at,
         )
@@ -81,8 +112,9 @@ impl Tx {
 }
 
 impl Store {
-    /// Claims up to `limit` notices that are due, each the oldest pending one of its channel,
-    /// for `lease`; a notice another process holds is skipped, not waited for.
+    /// Claims up to `limit` notices that are due, each the oldest pending one of its reader
+    /// (silent ones aside), for `lease`; a notice another process holds is skipped, not
+    /// waited for.
     pub async fn claim_notices(
         &self,
         now: DateTime<Utc>,
@@ -96,14 +128,15 @@ impl Store {
                  SELECT p.id FROM notices p
                  WHERE p.state = 'pending' AND p.due_at <= $1
                    AND (p.leased_until IS NULL OR p.leased_until <= $1)
-                   AND NOT EXISTS (SELECT 1 FROM notices o WHERE o.channel_id = p.channel_id
-                                   AND o.state = 'pending' AND o.id < p.id
-                                   AND o.body->>'kind' <> 'match-over')
+                   AND NOT EXISTS (SELECT 1 FROM notices o
+                                   WHERE (o.channel_id = p.channel_id OR o.dm_user_id = p.dm_user_id)
+                                   AND o.state = 'pending' AND o.id < p.id AND NOT o.silent)
                  ORDER BY p.id LIMIT $3
                  FOR UPDATE SKIP LOCKED)
                AND n.state = 'pending' AND (n.leased_until IS NULL OR n.leased_until <= $1)
              RETURNING n.id, n.guild_id AS "guild_id: GuildId",
-                 n.channel_id AS "channel_id: ChannelId", n.match_id AS "match_id: MatchId",
+                 n.channel_id AS "channel_id: ChannelId", n.dm_user_id AS "dm_user_id: UserId",
+                 n.match_id AS "match_id: MatchId",
                  n.body, n.created_at, n.attempts"#,
             now,
             now + lease,
@@ -152,14 +185,17 @@ impl Store {
         Ok(())
     }
 
-    /// The notices of a channel, oldest first.
-    pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRecord>> {
+    /// The notices of a channel, or of a player's direct messages, oldest first.
+    pub async fn notices_to(&self, to: Recipient) -> Result<Vec<NoticeRecord>> {
+        let (channel, dm) = to.columns();
         let rows = sqlx::query_as!(
             RecordRow,
-            r#"SELECT id, channel_id AS "channel_id: ChannelId", match_id AS "match_id: MatchId",
+            r#"SELECT id, channel_id AS "channel_id: ChannelId", dm_user_id AS "dm_user_id: UserId",
+                      match_id AS "match_id: MatchId",
                       body, state AS "state: NoticeState", attempts, failure
-               FROM notices WHERE channel_id = $1 ORDER BY id"#,
-            channel.db()
+               FROM notices WHERE channel_id = $1 OR dm_user_id = $2 ORDER BY id"#,
+            channel,
+            dm,
         )
         .fetch_all(&self.pool)
         .await
@@ -171,7 +207,8 @@ impl Store {
     pub async fn all_notices(&self) -> Result<Vec<NoticeRecord>> {
         let rows = sqlx::query_as!(
             RecordRow,
-            r#"SELECT id, channel_id AS "channel_id: ChannelId", match_id AS "match_id: MatchId",
+            r#"SELECT id, channel_id AS "channel_id: ChannelId", dm_user_id AS "dm_user_id: UserId",
+                      match_id AS "match_id: MatchId",
                       body, state AS "state: NoticeState", attempts, failure
                FROM notices ORDER BY id"#
         )
@@ -191,7 +228,8 @@ fn attempts(stored: i32) -> u32 {
 struct QueuedRow {
     id: i64,
     guild_id: GuildId,
-    channel_id: ChannelId,
+    channel_id: Option<ChannelId>,
+    dm_user_id: Option<UserId>,
     match_id: Option<MatchId>,
     body: serde_json::Value,
     created_at: DateTime<Utc>,
@@ -203,7 +241,7 @@ impl From<QueuedRow> for QueuedNotice {
         QueuedNotice {
             id: row.id,
             guild: row.guild_id,
-            channel: row.channel_id,
+            to: Recipient::from_columns(row.channel_id, row.dm_user_id),
             match_id: row.match_id,
             body: row.body,
             created_at: row.created_at,
@@ -216,6 +254,7 @@ impl From<QueuedRow> for QueuedNotice {
 const RECORD_COLUMNS: &[&str] = &[
     "id",
     "channel_id",
+    "dm_user_id",
     "match_id",
     "body",
     "state",
@@ -226,7 +265,8 @@ const RECORD_COLUMNS: &[&str] = &[
 /// A row of `notices` for reports.
 struct RecordRow {
     id: i64,
-    channel_id: ChannelId,
+    channel_id: Option<ChannelId>,
+    dm_user_id: Option<UserId>,
     match_id: Option<MatchId>,
     body: serde_json::Value,
     state: NoticeState,
@@ -238,7 +278,7 @@ impl From<RecordRow> for NoticeRecord {
     fn from(row: RecordRow) -> NoticeRecord {
         NoticeRecord {
             id: row.id,
-            channel: row.channel_id,
+            to: Recipient::from_columns(row.channel_id, row.dm_user_id),
             match_id: row.match_id,
             body: row.body,
             state: row.state,

@@ -38,7 +38,7 @@ impl Store {
         // already, and its own message is still to come.
         sqlx::query!(
             "UPDATE notices SET due_at = $2
-             WHERE match_id = $1 AND state = 'pending' AND due_at > $2 AND body ? 'dm'
+             WHERE match_id = $1 AND state = 'pending' AND due_at > $2 AND dm_user_id IS NOT NULL
                AND ((body->'board'->>'battle')::INT, (body->'board'->>'plies')::INT) <= ($3, $4)",
             id.db(),
             now,

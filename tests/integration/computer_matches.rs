@@ -6,12 +6,11 @@ use crate::common::{
     alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
-use thudbot::game::Piece;
+use thudbot::game::{Piece, Side};
 use thudbot::service::{
-    Actor, ChallengeOptions, Clock, LadderScope, MoveRequest, NoticeKind, Refusal, Reply,
-    ServiceError,
+    Actor, ChallengeOptions, Clock, Event, LadderScope, MoveRequest, Refusal, Reply, ServiceError,
 };
-use thudbot::store::{ChannelId, SideChoice, StoredMatch, UserId};
+use thudbot::store::{ChannelId, Recipient, SideChoice, StoredMatch, UserId};
 
 fn thudbot() -> Actor {
     Actor::with_kind(UserId(9), "thudbot", true)
@@ -91,8 +90,8 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
     let posted = deliver_all(&service).await;
     assert_eq!(posted.len(), 1, "{posted:?}");
     let notice = &posted[0];
-    assert_eq!(notice.kind, NoticeKind::Announcement);
-    assert_eq!(notice.channel, ChannelId(1));
+    assert!(!notice.closes_thread);
+    assert_eq!(notice.to, Recipient::Channel(ChannelId(1)));
     assert!(
         notice
             .reply
@@ -141,7 +140,17 @@ async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
         "the default level: {}",
         start.text
     );
-    assert!(start.text.contains("thudbot moves first"), "{}", start.text);
+    assert!(
+        start.events.iter().any(|e| matches!(
+            e,
+            Event::ComputerThinking {
+                side: Side::Dwarfs,
+                ..
+            }
+        )),
+        "{:?}",
+        start.events
+    );
     assert!(start.mentions.is_empty(), "{:?}", start.mentions);
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 2).await;

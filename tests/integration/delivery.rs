@@ -8,10 +8,10 @@ use crate::common::{alice, bob, deliver_all, place, service, TestService};
 use chrono::{DateTime, Duration, Utc};
 use thudbot::render::Renderer;
 use thudbot::service::{
-    Action, ChallengeOptions, Clock, DeliveryFailure, MoveRequest, NoticeBody, NoticeKind, Place,
-    Reply, Service, ServiceConfig, ServiceError,
+    Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Reply,
+    Service, ServiceConfig, ServiceError,
 };
-use thudbot::store::{MatchId, NoticeState, Store, UserId};
+use thudbot::store::{MatchId, NoticeState, Recipient, Store, UserId};
 
 fn ok(result: Result<Reply, ServiceError>) -> Reply {
     match result {
@@ -74,13 +74,16 @@ async fn play_any_move(service: &Service, at: Place) {
 async fn reminders(service: &Service) -> Vec<(MatchId, UserId, DateTime<Utc>)> {
     let mut out = Vec::new();
     for n in service.store().all_notices().await.unwrap() {
-        let body: NoticeBody = serde_json::from_value(n.body).unwrap();
-        if let NoticeKind::Reminder {
-            player,
-            turn_started_at,
-        } = body.kind
-        {
-            out.push((n.match_id.unwrap(), player, turn_started_at));
+        let notice: Notice = serde_json::from_value(n.body).expect("a notice of events");
+        for event in notice.events {
+            if let Event::ReminderDue {
+                player,
+                turn_started_at,
+                ..
+            } = event
+            {
+                out.push((n.match_id.unwrap(), player, turn_started_at));
+            }
         }
     }
     out
@@ -226,7 +229,11 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         reason: "the bot lacks a permission it needs there (Discord error 50013)".into(),
     };
     service.delivery_failed(&again[0], &refused).await.unwrap();
-    let notices = service.store().notices_in(at.channel).await.unwrap();
+    let notices = service
+        .store()
+        .notices_to(Recipient::Channel(at.channel))
+        .await
+        .unwrap();
     assert_eq!(notices[0].state, NoticeState::Undeliverable);
     assert!(notices[0].failure.as_deref().unwrap().contains("50013"));
     clock.advance(Duration::days(5));
@@ -279,7 +286,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     assert_eq!(service.tick().await.unwrap().reminders, 1);
     let sent = deliver_all(&service).await;
     assert_eq!(sent.len(), 1);
-    assert_eq!(sent[0].channel, elsewhere.channel);
+    assert_eq!(sent[0].to, Recipient::Channel(elsewhere.channel));
     assert_eq!(sent[0].reply.mentions, vec![alice().id]);
 
     // A notice left behind in the old channel fails for good there: the match, now played
@@ -352,7 +359,7 @@ async fn notices_are_handed_out_once_between_processes_and_in_order_per_channel(
             break;
         }
         // At most one notice of a channel is out at a time.
-        let mut channels: Vec<_> = a.iter().chain(&b).map(|d| d.channel).collect();
+        let mut channels: Vec<String> = a.iter().chain(&b).map(|d| format!("{:?}", d.to)).collect();
         let count = channels.len();
         channels.dedup();
         channels.sort();
@@ -363,7 +370,10 @@ async fn notices_are_handed_out_once_between_processes_and_in_order_per_channel(
             "two notices of one channel out at once"
         );
         for d in a.iter().chain(&b) {
-            seen.push(format!("{}:{}", d.channel, d.reply.text));
+            let Recipient::Channel(channel) = d.to else {
+                panic!("only channels here")
+            };
+            seen.push(format!("{}:{}", channel, d.reply.text));
             first.delivered(d).await.unwrap();
         }
     }

@@ -135,8 +135,10 @@ async fn closed_dms_fall_back_to_the_channel_and_say_once_how_to_open_them() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fallback.pinged_users(), [BOB.id]);
+    // The turn, not the move again: the channel showed the move already.
     assert!(
-        content(&fallback).contains("plays `dF1-F5`"),
+        content(&fallback).contains(", your move (trolls)")
+            && !content(&fallback).contains("dF1-F5"),
         "{}",
         content(&fallback)
     );
@@ -161,7 +163,12 @@ async fn closed_dms_fall_back_to_the_channel_and_say_once_how_to_open_them() {
         .fake
         .wait_for_since(
             before,
-            |r| r.method == "POST" && r.path == channel && content(r).contains("dG1-G4"),
+            |r| {
+                r.method == "POST"
+                    && r.path == channel
+                    && r.pinged_users() == [BOB.id]
+                    && content(r).contains("your move")
+            },
             WAIT,
         )
         .await

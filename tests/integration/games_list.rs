@@ -2,7 +2,7 @@
 
 use crate::common::{alice, bob, carol, ok, place, service, TestService};
 use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place};
-use thudbot::store::{ChannelId, GuildId, SideChoice};
+use thudbot::store::{ChannelId, GuildId, Recipient, SideChoice};
 
 async fn begin(service: &TestService, at: Place, opponent: &Actor) {
     let options = ChallengeOptions {
@@ -79,8 +79,8 @@ async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played
     let opening = crate::common::deliver_all(&service).await;
     assert_eq!(opening.len(), 1, "{opening:?}");
     assert_eq!(
-        (opening[0].guild, opening[0].channel),
-        (here.guild, here.channel)
+        (opening[0].guild, opening[0].to),
+        (here.guild, Recipient::Channel(here.channel))
     );
     assert!(
         opening[0].reply.text.contains("Match #1"),

@@ -33,6 +33,7 @@ mod fake_discord_poise;
 mod fake_discord_rules;
 mod games_list;
 mod koom_valley_brute;
+mod outbox_events;
 mod perft;
 mod properties;
 mod reminders;

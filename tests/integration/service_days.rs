@@ -6,7 +6,7 @@ use crate::common::{alice, bob, carol, deliver_all, place, service, service_with
 use chrono::Duration;
 use thudbot::game::Variant;
 use thudbot::service::{Action, ChallengeOptions, Refusal, Service, ServiceConfig, Span, Verb};
-use thudbot::store::{BoardStyle, Finish, MatchState, Notify, Scope, SideChoice};
+use thudbot::store::{BoardStyle, Finish, MatchState, Notify, Recipient, Scope, SideChoice};
 
 use crate::service::{button, current, ok, play, refusal, start_match, tick};
 
@@ -31,7 +31,7 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     let notices = tick(&service).await;
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].reply.mentions, vec![alice().id]);
-    assert_eq!(notices[0].channel, at.channel);
+    assert_eq!(notices[0].to, Recipient::Channel(at.channel));
     assert!(tick(&service).await.is_empty(), "a reminder is sent once");
 
     assert_eq!(
@@ -141,7 +141,7 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
         crate::common::deliver_all(&second)
     );
     assert_eq!(a.len() + b.len(), 10, "{} + {}", a.len(), b.len());
-    let mut channels: Vec<u64> = a.iter().chain(&b).map(|n| n.channel.0).collect();
+    let mut channels: Vec<Recipient> = a.iter().chain(&b).map(|n| n.to).collect();
     channels.sort();
     channels.dedup();
     assert_eq!(channels.len(), 10);
@@ -331,7 +331,7 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     );
     let first = deliver_all(&service).await;
     assert_eq!(first.len(), 1);
-    assert_eq!(first[0].dm, Some(alice().id));
+    assert_eq!(first[0].to, Recipient::Dm(alice().id));
     assert!(
         first[0]
             .reply
@@ -343,13 +343,19 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     let moved = ok(play(&service, at, &alice(), "F1-F5").await);
     let shot = moved.board.expect("the move shows the board");
     // Until the move's own message is posted, bob's DM waits.
-    assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
+    assert!(deliver_all(&service)
+        .await
+        .iter()
+        .all(|d| matches!(d.to, Recipient::Channel(_))));
     ok_unit(service.board_posted(at.channel, shot, Some(777)).await);
     the_one_dm_links_to(&service, bob().id, "16/777").await;
 
     // A move whose message is never seen: the DM goes after a minute, linking to the channel.
     ok(play(&service, at, &bob(), "G7-G6").await);
-    assert!(deliver_all(&service).await.iter().all(|d| d.dm.is_none()));
+    assert!(deliver_all(&service)
+        .await
+        .iter()
+        .all(|d| matches!(d.to, Recipient::Channel(_))));
     service.clock.advance(Duration::seconds(61));
     the_one_dm_links_to(&service, alice().id, "16").await;
 }
@@ -359,10 +365,10 @@ async fn the_one_dm_links_to(service: &Service, player: thudbot::store::UserId, 
     let dms: Vec<_> = deliver_all(service)
         .await
         .into_iter()
-        .filter(|d| d.dm.is_some())
+        .filter(|d| matches!(d.to, Recipient::Dm(_)))
         .collect();
     assert_eq!(dms.len(), 1);
-    assert_eq!(dms[0].dm, Some(player));
+    assert_eq!(dms[0].to, Recipient::Dm(player));
     let link = Span::Link {
         label: "match #1's channel".into(),
         url: format!("https://discord.com/channels/{GUILD}/{place}"),

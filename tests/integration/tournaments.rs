@@ -12,8 +12,8 @@ use thudbot::service::{
     TournamentRefusal,
 };
 use thudbot::store::{
-    ChannelId, MatchId, MatchState, Store, StoredTournament, TournamentGame, TournamentState,
-    UserId,
+    ChannelId, MatchId, MatchState, Recipient, Store, StoredTournament, TournamentGame,
+    TournamentState, UserId,
 };
 use thudbot::tournament::{Format, Pairing};
 
@@ -218,7 +218,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     let notices = deliver_all(&s).await;
     let hall_notices: Vec<String> = notices
         .iter()
-        .filter(|d| d.channel == ChannelId(HALL))
+        .filter(|d| d.to == Recipient::Channel(ChannelId(HALL)))
         .map(|d| d.reply.text.to_plain(start_time()))
         .collect();
     let last = hall_notices.last().expect("the final announcement");
@@ -227,7 +227,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     // standings picture, a real PNG.
     let pictured: Vec<_> = notices
         .iter()
-        .filter(|d| d.channel == ChannelId(HALL))
+        .filter(|d| d.to == Recipient::Channel(ChannelId(HALL)))
         .filter_map(|d| d.reply.attachments.first())
         .collect();
     assert_eq!(pictured.len(), 3, "one picture a round");

@@ -2,6 +2,7 @@
 
 use crate::game::MatchError;
 use crate::service::error::{refuse, Result};
+use crate::service::events::Event;
 use crate::service::flow::computer::computer_actor;
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
@@ -154,18 +155,18 @@ impl Service {
             .await?;
         let index = progress.battle as usize - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
-        let agreed = Text::new().strong(&actor.name).plain(format!(
-            " agrees with {} to end battle {}.",
-            names.of(m.player(seat.other())),
-            progress.battle
-        ));
+        let agreed = Event::EndAgreed {
+            battle: progress.battle,
+            by: actor.id,
+            with: m.player(seat.other()),
+        };
         let said = self
-            .after_move(&mut tx, &m, &names, &progress, battle_row.id, vec![agreed])
+            .after_move(&mut tx, &m, &progress, battle_row.id, vec![agreed])
             .await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        let mut reply = said.reply();
+        let mut reply = said.reply(&names);
         reply.spend_buttons = pressed.is_some();
         Ok(attach_after_commit(drawing, reply).await)
     }

@@ -4,18 +4,20 @@ use rand::Rng;
 
 use crate::game::{Seat, Side, Variant};
 use crate::service::error::{refuse, Result};
+use crate::service::events::{Event, Occasion};
 use crate::service::flow::room::{open_room, room_name, Room};
-use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
+use crate::service::voice::{self, per_move, Reader};
 use crate::service::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
-    Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, SideChoice,
-    StoreError, Tx,
+    Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, Recipient,
+    SideChoice, StoreError, Tx,
 };
 
 /// What a challenger may choose; `None` means the default.
@@ -196,7 +198,7 @@ impl Service {
             .strong(&actor.name)
             .plain(" accepted the challenge.");
         let mut reply = self
-            .open_match(tx, match_id, place, elsewhere, None)
+            .open_match(tx, match_id, place, elsewhere, Occasion::Challenge)
             .await?;
         reply.spend_buttons = id.is_some();
         Ok(reply)
@@ -213,86 +215,40 @@ impl Service {
         match_id: MatchId,
         place: Place,
         elsewhere: Text,
-        intro: Option<Text>,
+        occasion: Occasion,
     ) -> Result<Reply> {
         let now = self.now();
         let m = tx.lock_match(match_id).await?.ok_or_else(|| {
             crate::service::ServiceError::System(format!("match {match_id} vanished"))
         })?;
+        let clock = m.clock.ok_or_else(|| {
+            crate::service::ServiceError::System(format!("match {match_id} has no clock"))
+        })?;
         let names = Names(tx.names(&m.players).await?);
-        let first = m.players[0];
-        let to_move = match m.clock {
-            _ if m.computer.is_some_and(|c| c.player == first) => Text::new()
-                .strong(names.of(first))
-                .plain(" moves first; its move follows in a moment."),
-            Some(c) => Text::new()
-                .player(first, names.of(first))
-                .plain(", your move (dwarfs). Deadline ")
-                .time(c.deadline)
-                .plain(" (")
-                .relative(c.deadline)
-                .plain(")."),
-            None => Text::new()
-                .player(first, names.of(first))
-                .plain(", your move (dwarfs)."),
+        let events = vec![
+            Event::MatchBegan {
+                match_id: m.id,
+                variant: m.variant,
+                dwarfs: m.player(Seat::commanding(Side::Dwarfs, 1)),
+                trolls: m.player(Seat::commanding(Side::Trolls, 1)),
+                rated: m.rated,
+                occasion,
+            },
+            crate::service::turn_event(&m, m.players[0], clock.deadline),
+        ];
+        let board = BoardShot {
+            match_id: m.id,
+            battle: 1,
+            plies: 0,
         };
-        let text = intro
-            .map(|i| i.line())
-            .unwrap_or_default()
-            .strong(format!("Match #{}", m.id))
-            .plain(" of ")
-            .strong(m.variant.title())
-            .plain(format!(
-                " begins: two battles, roles swapped after the first{}.",
-                if m.rated { "" } else { "; not rated" }
-            ))
-            .line()
-            .strong("Battle 1")
-            .plain(": ")
-            .strong(names.of(m.player(Seat::commanding(Side::Dwarfs, 1))))
-            .plain(" commands the dwarfs, ")
-            .strong(names.of(m.player(Seat::commanding(Side::Trolls, 1))))
-            .plain(" the trolls. Dwarfs move first.")
-            .line()
-            .then(to_move);
-        let mut mention_first = m.computer.is_none_or(|c| c.player != first);
-        if let (true, Some(clock)) = (mention_first, m.clock) {
-            // The first player hears of their turn as they chose, as for any turn.
-            let said = Text::new()
-                .strong(format!("Match #{}", m.id))
-                .plain(" of ")
-                .strong(m.variant.title())
-                .plain(format!(
-                    " begins; you command the dwarfs in battle 1 against {}.",
-                    names.of(m.players[1])
-                ));
-            let board = BoardShot {
-                match_id: m.id,
-                battle: 1,
-                plies: 0,
-            };
-            mention_first = self
-                .tell_turn(&mut tx, &m, first, said, Some(board), clock.deadline)
-                .await?;
-        }
-        let mut opening = Reply::public(text);
-        if mention_first {
-            opening = opening.mention(first);
-        }
+        // The first player hears of their turn as they chose, as for any turn.
+        let ping = self.tell_turn(&mut tx, &m, &events, Some(board)).await?;
         if m.channel != place.channel {
-            opening.board = Some(BoardShot {
-                match_id: m.id,
-                battle: 1,
-                plies: 0,
-            });
             // Accepted by number from elsewhere, perhaps another server: the match is played
             // where it was challenged (or in its thread), and the opening goes there.
-            let there = Place {
-                guild: m.guild,
-                channel: m.channel,
-            };
-            let body = NoticeBody::new(NoticeKind::Announcement, &opening);
-            queue(&mut tx, there, Some(m.id), &body, now).await?;
+            let notice = Notice::new(events, Some(board)).pinging(ping);
+            let there = (m.guild, Recipient::Channel(m.channel));
+            queue_events(&mut tx, there, Some(m.id), &notice, now).await?;
             tx.commit().await?;
             self.outbox_signal.notify_waiters();
             self.wake_computer();
@@ -306,7 +262,12 @@ impl Service {
         }
         let drawing = self.start_drawing(board_to_show(&m, &names, 0, &Settings::default()));
         tx.commit().await?;
+        self.outbox_signal.notify_waiters();
         self.wake_computer();
+        let mut opening = voice::reply(&events, &names, &Reader::Channel);
+        if let Some(first) = ping {
+            opening = opening.mention(first);
+        }
         Ok(attach_after_commit(drawing, opening).await.saved())
     }
 
@@ -448,11 +409,6 @@ impl ChallengeOptions {
             refuse(Refusal::DaysNotOffered(days))
         }
     }
-}
-
-/// "1 day per move", "3 days per move".
-pub(in crate::service) fn per_move(days: u32) -> String {
-    format!("{days} {} per move", if days == 1 { "day" } else { "days" })
 }
 
 /// The part a player has in a challenge.

@@ -13,17 +13,18 @@ use rand::Rng;
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
 use crate::game::MoveText;
 use crate::service::error::{refuse, Result, ServiceError};
-use crate::service::flow::challenges::per_move;
-use crate::service::flow::play::said_move;
+use crate::service::events::{Event, Occasion};
+use crate::service::flow::play::moved;
 use crate::service::flow::room::{open_room, room_name, Room};
-use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
 use crate::service::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::store::{
-    ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, SideChoice, StoreError, StoredMatch,
+    ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, Recipient, SideChoice, StoreError,
+    StoredMatch,
 };
 
 /// How long a process may think about one turn before another may take it over.
@@ -101,19 +102,18 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         crate::service::start_clock(&mut tx, match_id, players[0], now, days).await?;
-        let plays = Text::new()
+        let elsewhere = Text::new()
             .strong(&challenger.name)
             .plain(" plays ")
             .strong(&computer.name)
-            .plain(format!(" at level {}", level.number()));
-        let intro = plays.clone().plain(format!(
-            " ({}; {} for {}, the computer answers at once).",
-            level_title(level),
-            per_move(days),
-            challenger.name,
-        ));
-        let elsewhere = plays.plain(".");
-        self.open_match(tx, match_id, place, elsewhere, Some(intro))
+            .plain(format!(" at level {}.", level.number()));
+        let occasion = Occasion::Computer {
+            player: challenger.id,
+            computer: computer.id,
+            level: level.number(),
+            days_per_move: days,
+        };
+        self.open_match(tx, match_id, place, elsewhere, occasion)
             .await
     }
 
@@ -222,12 +222,10 @@ impl Service {
                 m.proposal = None;
             }
         }
-        let names = Names(tx.names(&m.players).await?);
         let index = progress.battle as usize - 1;
-        let name = names.of(computer.player);
-        let opening = vec![said_move(&m, index, &name, Some(level), ply, &mv)];
+        let opening = vec![moved(&m, index, computer.player, Some(level), ply, &mv)];
         let mut said = self
-            .after_move(&mut tx, &m, &names, &progress, battle_row.id, opening)
+            .after_move(&mut tx, &m, &progress, battle_row.id, opening)
             .await?;
         let proposes = assessment.propose_end
             && progress.battle_result.is_none()
@@ -236,42 +234,25 @@ impl Service {
                 .last_proposal_at(battle_row.id, computer.player)
                 .await?
                 .is_none_or(|at| ply >= at + STALLED_PLIES as u32);
-        let proposal = if proposes {
-            Some(
-                tx.open_proposal(battle_row.id, computer.player, ply, now)
-                    .await?,
-            )
-        } else {
-            None
-        };
-        if proposal.is_some() {
-            said.lines.push(
-                Text::new()
-                    .strong(names.of(computer.player))
-                    .plain(format!(
-                        " proposes ending battle {} now: neither side can gain any more. Agree with ",
-                        progress.battle
-                    ))
-                    .code("/thud end action:agree")
-                    .plain(", or move to play on."),
-            );
+        if proposes {
+            let proposal = tx
+                .open_proposal(battle_row.id, computer.player, ply, now)
+                .await?;
+            said.events.push(Event::EndProposed {
+                match_id: m.id,
+                battle: progress.battle,
+                proposal: proposal.id,
+                by: computer.player,
+            });
         }
-        let mut reply = said.reply();
-        if let Some(proposal) = proposal {
-            // The same answers a person's proposal offers.
-            reply = reply.with_answers_to(m.id, proposal.id);
-        }
-        reply.board = Some(BoardShot {
+        let board = BoardShot {
             match_id: m.id,
             battle: progress.battle,
-            plies: m.game.battles()[progress.battle as usize - 1].moves().len() as u32,
-        });
-        let place = Place {
-            guild: m.guild,
-            channel: m.channel,
+            plies: m.game.battles()[index].moves().len() as u32,
         };
-        let body = NoticeBody::new(NoticeKind::Announcement, &reply);
-        queue(&mut tx, place, Some(m.id), &body, now).await?;
+        let notice = Notice::new(said.events, Some(board)).pinging(said.ping);
+        let to = (m.guild, Recipient::Channel(m.channel));
+        queue_events(&mut tx, to, Some(m.id), &notice, now).await?;
         tx.computer_turn_done(m.id).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
@@ -315,15 +296,4 @@ impl Service {
 /// The computer as an actor in its own match.
 pub(in crate::service) fn computer_actor(computer: ComputerSeat, names: &Names) -> Actor {
     Actor::with_kind(computer.player, &names.of(computer.player), true)
-}
-
-/// How each level plays, in a few words for the player.
-pub fn level_title(level: Level) -> &'static str {
-    match level.number() {
-        1 => "a beginner",
-        2 => "a casual player",
-        3 => "a club player",
-        4 => "a strong player",
-        _ => "its strongest",
-    }
 }

@@ -2,9 +2,10 @@
 
 use crate::game::Seat;
 use crate::service::error::{refuse, Result};
-use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
+use crate::service::voice::{self, Reader};
 use crate::service::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use chrono::{DateTime, Utc};
 
@@ -163,14 +164,14 @@ impl Service {
             Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
         let names = names_in(tx, &m).await?;
-        let mut lines = vec![opening];
-        lines.extend(self.finish(tx, &m, &names, &result, finish).await?);
+        let events = self.finish(tx, &m, &result, finish).await?;
+        let mut reply = voice::reply(&events, &names, &Reader::Channel).saved();
+        reply.text = opening.line().then(reply.text);
         let winner = m.player(loser.other());
-        let mut reply = Reply::public(Text::lines(lines)).saved();
         if m.computer.is_none_or(|c| c.player != winner) {
             reply = reply.mention(winner);
         }
-        Ok(offer_rematch(reply, m.id))
+        Ok(reply)
     }
 }
 

@@ -2,13 +2,13 @@
 
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
+use crate::service::events::Event;
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
 use crate::service::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
-use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch};
+use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch, UserId};
 
 /// The most characters a move's text may have.
 const MAX_MOVE_TEXT: usize = 100;
@@ -142,7 +142,7 @@ impl Service {
             Err(StoreError::Conflict(Conflict::TurnTaken)) => return refuse(Refusal::TurnTaken),
             Err(e) => return Err(e.into()),
         }
-        let mut lines = Vec::new();
+        let mut events = vec![moved(&m, index, actor.id, None, ply, &mv)];
         // A proposal lapses when the other player moves instead, and with the battle it was for.
         if let Some(p) = m.proposal {
             let answered_by_moving = p.proposer != actor.id;
@@ -152,57 +152,48 @@ impl Service {
                 m.proposal = None;
             }
             if answered_by_moving {
-                lines.push(Text::from(format!(
-                    "{}'s proposal to end the battle lapses: {} moved instead.",
-                    names.of(p.proposer),
-                    actor.name
-                )));
+                events.push(Event::ProposalLapsed {
+                    proposer: p.proposer,
+                    mover: actor.id,
+                });
             }
         }
-        lines.insert(0, said_move(&m, index, &actor.name, None, ply, &mv));
         let said = self
-            .after_move(&mut tx, &m, &names, &progress, battle_row.id, lines)
+            .after_move(&mut tx, &m, &progress, battle_row.id, events)
             .await?;
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        Ok(attach_after_commit(drawing, said.reply()).await)
+        Ok(attach_after_commit(drawing, said.reply(&names)).await)
     }
 }
 
-/// The announcement of move `mv`, ply `ply` of battle `index` (from 0), by `who`, with what it
-/// captured and the score after it.
-pub(in crate::service) fn said_move(
+/// Move `mv`, ply `ply` of battle `index` (from 0) of `m`, played by `mover` (the computer
+/// at `level`), with what it captured and the score after it.
+pub(in crate::service) fn moved(
     m: &StoredMatch,
     index: usize,
-    who: &str,
+    mover: UserId,
     level: Option<crate::computer::Level>,
     ply: u32,
     mv: &Move,
-) -> Text {
+) -> Event {
     let battle = &m.game.battles()[index];
     let side = battle.start().side_to_move();
-    let mover_side = if ply % 2 == 1 { side } else { side.opposite() };
     let captured = mv.captured();
-    // "alice (dwarfs)", and for the computer "thudbot (level 3, trolls)".
-    let about = match level {
-        Some(level) => format!("level {}, {mover_side}", level.number()),
-        None => mover_side.to_string(),
-    };
-    let mut said = Text::new()
-        .strong(who)
-        .plain(format!(" ({about}) plays "))
-        .code(mv.to_string());
-    if !captured.is_empty() {
-        said.push_str(&format!(", capturing {captured}"));
+    Event::Moved {
+        match_id: m.id,
+        battle: index as u8 + 1,
+        ply,
+        mover,
+        level: level.map(|l| l.number()),
+        side: if ply % 2 == 1 { side } else { side.opposite() },
+        notation: mv.to_string(),
+        captured: if captured.is_empty() {
+            String::new()
+        } else {
+            captured.to_string()
+        },
+        score: (!m.variant.wins_by_objective()).then(|| battle.score()),
     }
-    said.push_str(".");
-    if !m.variant.wins_by_objective() {
-        let score = battle.score();
-        said.push_str(&format!(
-            " Dwarfs {} · Trolls {}.",
-            score.dwarfs, score.trolls
-        ));
-    }
-    said
 }

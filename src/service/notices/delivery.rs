@@ -9,14 +9,14 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::service::error::{Result, ServiceError};
-use crate::service::outcome::{
-    channel_link, message_link, offer_rematch, BoardShot, Button, Reply,
-};
+use crate::service::events::Event;
+use crate::service::notices::worded::{NoticeBody, NoticeKind};
+use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
 use crate::service::pictures::{board_at, finish_drawing};
-use crate::service::text::Text;
+use crate::service::voice::{self, Reader};
 use crate::service::{Names, Place, Service};
 use crate::store::{
-    ChannelId, GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Settings, Tx, UserId,
+    GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId,
 };
 
 /// How long a worker holds a claimed notice before another process may take it over.
@@ -24,53 +24,80 @@ const LEASE_SECONDS: i64 = 120;
 /// The longest pause between two tries of a notice.
 const MAX_BACKOFF_SECONDS: i64 = 600;
 
-/// What kind of notice, for the checks made when its turn comes.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum NoticeKind {
-    /// A reminder, true only while the turn it was claimed for is still in play.
-    Reminder {
-        player: UserId,
-        turn_started_at: DateTime<Utc>,
-    },
-    ChallengeExpired,
-    /// A match decided by the clock.
-    Forfeit,
-    /// The public part of an answer that could not be given as the interaction's response,
-    /// or the opening of a match in its new thread.
-    Announcement,
-    /// A match ended: a thread of its own is archived, after the last words in it had time
-    /// to land. Says nothing.
-    MatchOver,
-}
-
 /// How long a finished match's thread stays open for its final messages.
 const MATCH_OVER_DELAY_SECONDS: i64 = 120;
 /// How long a turn notice by DM waits, at most, for the move's message in the channel it
 /// links to (see [`Service::board_posted`]).
 const DM_WAITS_FOR_BOARD_SECONDS: i64 = 60;
 
-/// A notice as the outbox keeps it.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct NoticeBody {
-    #[serde(flatten)]
-    pub kind: NoticeKind,
-    pub text: Text,
-    pub mentions: Vec<UserId>,
+/// A notice as the outbox keeps it: what happened, to be worded for its reader when it is
+/// sent, and the board to show with it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub events: Vec<Event>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<BoardShot>,
-    /// The message's buttons (Accept / Decline, Agree / Keep playing, Rematch …), checked
-    /// against the state when pressed, as any button is.
+    /// The players the message pings, as their settings asked when it was queued.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub buttons: Vec<Button>,
-    /// Notices queued by earlier versions kept only a rematch button, here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rematch: Option<MatchId>,
-    /// A tournament whose standings picture goes with the message, drawn when it is sent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub standings: Option<crate::store::TournamentId>,
-    /// Sent as a direct message to this player rather than to a channel.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dm: Option<UserId>,
+    pub ping: Vec<UserId>,
+}
+
+impl Notice {
+    pub(in crate::service) fn new(events: Vec<Event>, board: Option<BoardShot>) -> Notice {
+        Notice {
+            events,
+            board,
+            ping: Vec::new(),
+        }
+    }
+
+    pub(in crate::service) fn pinging(mut self, player: Option<UserId>) -> Notice {
+        self.ping.extend(player);
+        self
+    }
+
+    fn settled(&self) -> Settled {
+        for event in &self.events {
+            match *event {
+                Event::ReminderDue {
+                    player,
+                    turn_started_at,
+                    ..
+                } => {
+                    return Settled::WhileTurn {
+                        player,
+                        turn_started_at,
+                    }
+                }
+                Event::ThreadDone { .. } => return Settled::ClosesThread,
+                _ => {}
+            }
+        }
+        Settled::Always
+    }
+}
+
+/// A stored notice, in either of the outbox's formats.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(untagged)]
+enum Stored {
+    Events(Notice),
+    Worded(NoticeBody),
+}
+
+/// What keeps a notice true until it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::service) enum Settled {
+    /// It stays true.
+    Always,
+    /// A reminder: true only while `player`'s turn that started at `turn_started_at` is still
+    /// being played (and its clock runs).
+    WhileTurn {
+        player: UserId,
+        turn_started_at: DateTime<Utc>,
+    },
+    /// Says nothing: a finished match's thread of its own is closed.
+    ClosesThread,
 }
 
 /// A notice claimed for posting, ready to send.
@@ -78,7 +105,7 @@ pub struct NoticeBody {
 pub struct Delivery {
     pub id: i64,
     pub guild: GuildId,
-    pub channel: ChannelId,
+    pub to: Recipient,
     pub match_id: Option<MatchId>,
     pub reply: Reply,
     /// Discord's message nonce (at most 25 characters), the same on every try, so a retry
@@ -86,9 +113,28 @@ pub struct Delivery {
     pub nonce: String,
     /// Tries so far, this one included.
     pub attempt: u32,
-    pub kind: NoticeKind,
-    /// A direct message to this player; `channel` is then only the outbox's queue for them.
-    pub dm: Option<UserId>,
+    /// Says nothing: the match's thread of its own is to be closed (archived).
+    pub closes_thread: bool,
+    /// What was stored, for what a failure does next.
+    stored: Stored,
+}
+
+impl Delivery {
+    /// What keeps the notice true until sent.
+    pub(in crate::service) fn settled(&self) -> Settled {
+        match &self.stored {
+            Stored::Events(n) => n.settled(),
+            Stored::Worded(b) => b.settled(),
+        }
+    }
+
+    /// The events it tells, unless it was worded when queued.
+    pub(in crate::service) fn notice(&self) -> Option<&Notice> {
+        match &self.stored {
+            Stored::Events(n) => Some(n),
+            Stored::Worded(_) => None,
+        }
+    }
 }
 
 /// Why a post failed.
@@ -110,44 +156,56 @@ impl BoardShot {
     }
 }
 
-impl NoticeBody {
-    pub(in crate::service) fn new(kind: NoticeKind, reply: &Reply) -> NoticeBody {
-        NoticeBody {
-            kind,
-            text: reply.text.clone(),
-            mentions: reply.mentions.clone(),
-            board: reply.board,
-            buttons: reply.buttons.clone(),
-            rematch: None,
-            standings: None,
-            dm: None,
-        }
-    }
-}
-
-/// Queues `body` for the channel at `place` in `tx`.
-pub(in crate::service) async fn queue(
+/// Queues `events` for `to` (on server `guild`) in `tx`, with the board to show.
+pub(in crate::service) async fn queue_events(
     tx: &mut Tx,
-    place: Place,
+    (guild, to): (GuildId, Recipient),
     match_id: Option<MatchId>,
-    body: &NoticeBody,
+    notice: &Notice,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let body_kind = body.kind;
+    // A turn notice by DM links to the move's message in the channel: it waits for it a
+    // little (see [`Service::board_posted`]).
+    let waits_for_board = matches!(to, Recipient::Dm(_)) && notice.board.is_some();
+    let settled = notice.settled();
+    queue_body(
+        tx,
+        (guild, to),
+        match_id,
+        notice,
+        settled,
+        waits_for_board,
+        now,
+    )
+    .await
+}
+
+/// Queues a stored `body` of either format.
+pub(in crate::service) async fn queue_body(
+    tx: &mut Tx,
+    (guild, to): (GuildId, Recipient),
+    match_id: Option<MatchId>,
+    body: &impl Serialize,
+    settled: Settled,
+    waits_for_board: bool,
+    now: DateTime<Utc>,
+) -> Result<()> {
     let value = serde_json::to_value(body)
         .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
-    let due_at = match body_kind {
-        NoticeKind::MatchOver => now + Duration::seconds(MATCH_OVER_DELAY_SECONDS),
-        _ if body.dm.is_some() && body.board.is_some() => {
-            now + Duration::seconds(DM_WAITS_FOR_BOARD_SECONDS)
-        }
-        _ => now,
+    let silent = settled == Settled::ClosesThread;
+    let due_at = if silent {
+        now + Duration::seconds(MATCH_OVER_DELAY_SECONDS)
+    } else if waits_for_board {
+        now + Duration::seconds(DM_WAITS_FOR_BOARD_SECONDS)
+    } else {
+        now
     };
     tx.queue_notice(&NewNotice {
-        guild: place.guild,
-        channel: place.channel,
+        guild,
+        to,
         match_id,
         body: value,
+        silent,
         created_at: now,
         due_at,
     })
@@ -155,18 +213,16 @@ pub(in crate::service) async fn queue(
     Ok(())
 }
 
-/// Queues the end of match `m` for its channel (see [`NoticeKind::MatchOver`]).
+/// Queues the end of match `m` for its channel: a thread of its own is closed once the last
+/// words in it had time to land.
 pub(in crate::service) async fn queue_match_over(
     tx: &mut Tx,
     m: &crate::store::StoredMatch,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let place = Place {
-        guild: m.guild,
-        channel: m.channel,
-    };
-    let body = NoticeBody::new(NoticeKind::MatchOver, &Reply::default());
-    queue(tx, place, Some(m.id), &body, now).await
+    let notice = Notice::new(vec![Event::ThreadDone { match_id: m.id }], None);
+    let to = (m.guild, Recipient::Channel(m.channel));
+    queue_events(tx, to, Some(m.id), &notice, now).await
 }
 
 impl Service {
@@ -180,7 +236,7 @@ impl Service {
     ) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let body = NoticeBody::new(NoticeKind::Announcement, reply);
-        queue(&mut tx, place, match_id, &body, self.now()).await?;
+        crate::service::notices::worded::queue(&mut tx, place, match_id, &body, self.now()).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(())
@@ -217,17 +273,21 @@ impl Service {
 
     /// The notice as a message, or `None` when it is no longer true.
     async fn prepare(&self, notice: &QueuedNotice) -> Result<Option<Delivery>> {
-        let body: NoticeBody = serde_json::from_value(notice.body.clone())
+        let stored: Stored = serde_json::from_value(notice.body.clone())
             .map_err(|e| ServiceError::System(format!("notice {} is damaged: {e}", notice.id)))?;
-        if let NoticeKind::Reminder {
+        let (settled, board, standings) = match &stored {
+            Stored::Events(n) => (n.settled(), n.board, None),
+            Stored::Worded(b) => (b.settled(), b.board, b.standings),
+        };
+        if let Settled::WhileTurn {
             player,
             turn_started_at,
-        } = body.kind
+        } = settled
         {
-            let Some(id) = notice.match_id else {
-                return Ok(None);
+            let m = match notice.match_id {
+                Some(id) => self.store.load_match(id).await?,
+                None => None,
             };
-            let m = self.store.load_match(id).await?;
             let still_due = m.and_then(|m| m.clock).is_some_and(|c| {
                 c.player == player && c.turn_started_at == turn_started_at && c.paused_at.is_none()
             });
@@ -235,39 +295,58 @@ impl Service {
                 return Ok(None);
             }
         }
-        let mut reply = Reply::public(body.text);
-        reply.mentions = body.mentions;
-        reply.buttons = body.buttons;
-        if let Some(id) = body.rematch {
-            reply = offer_rematch(reply, id);
-        }
-        if let Some(shot) = body.board {
-            if let Some(m) = self.store.load_match(shot.match_id).await? {
-                if body.dm.is_some() {
-                    // A turn notice links to the move's message, or to the channel if the
-                    // message was never seen.
-                    let url = match self.store.board_post(shot.key()).await? {
-                        Some((channel, message)) => message_link(m.guild, channel, message),
-                        None => channel_link(m.guild, m.channel),
-                    };
+        // Notices queued before readers were a column named their player in the body.
+        let to = match &stored {
+            Stored::Worded(NoticeBody { dm: Some(p), .. }) => Recipient::Dm(*p),
+            _ => notice.to,
+        };
+        let m = match notice.match_id.or(board.map(|b| b.match_id)) {
+            Some(id) => self.store.load_match(id).await?,
+            None => None,
+        };
+        let mut reply = match &stored {
+            Stored::Events(n) => {
+                let names = Names(self.store.names(&voice::people(&n.events)).await?);
+                let reader = match (to, &m) {
+                    (Recipient::Dm(_), Some(m)) => Reader::Dm {
+                        play_at: Some((m.id, self.where_to_play(m, board).await?)),
+                    },
+                    (Recipient::Dm(_), None) => Reader::Dm { play_at: None },
+                    (Recipient::Channel(_), _) => Reader::Channel,
+                };
+                let mut reply = voice::reply(&n.events, &names, &reader);
+                reply.board = board;
+                for &player in &n.ping {
+                    reply = reply.mention(player);
+                }
+                reply
+            }
+            Stored::Worded(b) => {
+                let mut reply = b.reply();
+                if let (Recipient::Dm(_), Some(m), Some(_)) = (to, &m, board) {
+                    // Turn notices queued before were worded without their link.
+                    let url = self.where_to_play(m, board).await?;
                     reply.text = reply
                         .text
                         .plain(" Play it in ")
                         .link(format!("match #{}'s channel", m.id), url)
                         .plain(".");
                 }
-                let names = Names(self.store.names(&m.players).await?);
-                // A direct message shows the board as its reader likes it.
-                let settings = match body.dm {
-                    Some(player) => self.store.settings(player).await?,
-                    None => Settings::default(),
-                };
-                if let Some(board) = board_at(&m, &names, shot, &settings) {
-                    reply = finish_drawing(self.start_drawing(board)).await?.onto(reply);
-                }
+                reply
+            }
+        };
+        if let (Some(shot), Some(m)) = (board, &m) {
+            let names = Names(self.store.names(&m.players).await?);
+            // A direct message shows the board as its reader likes it.
+            let settings = match to {
+                Recipient::Dm(player) => self.store.settings(player).await?,
+                Recipient::Channel(_) => Settings::default(),
+            };
+            if let Some(board) = board_at(m, &names, shot, &settings) {
+                reply = finish_drawing(self.start_drawing(board)).await?.onto(reply);
             }
         }
-        if let Some(id) = body.standings {
+        if let Some(id) = standings {
             if let Some((filename, png)) = self.standings_picture(id).await? {
                 reply = reply.attach(filename, png);
             }
@@ -275,21 +354,38 @@ impl Service {
         Ok(Some(Delivery {
             id: notice.id,
             guild: notice.guild,
-            channel: notice.channel,
+            to,
             match_id: notice.match_id,
             reply,
             nonce: format!("n{}", notice.id),
             attempt: notice.attempts,
-            kind: body.kind,
-            dm: body.dm,
+            closes_thread: settled == Settled::ClosesThread,
+            stored,
         }))
+    }
+
+    /// Where match `m` is played, for a direct message: the message showing `board` when the
+    /// front-end saw it posted, else the match's channel.
+    async fn where_to_play(
+        &self,
+        m: &crate::store::StoredMatch,
+        board: Option<BoardShot>,
+    ) -> Result<String> {
+        let posted = match board {
+            Some(shot) => self.store.board_post(shot.key()).await?,
+            None => None,
+        };
+        Ok(match posted {
+            Some((channel, message)) => message_link(m.guild, channel, message),
+            None => channel_link(m.guild, m.channel),
+        })
     }
 
     /// The board `shot` was shown in `channel`, as message `message` where the front-end has
     /// ids: direct messages about it link there, and those waiting for it go now.
     pub async fn board_posted(
         &self,
-        channel: ChannelId,
+        channel: crate::store::ChannelId,
         shot: BoardShot,
         message: Option<u64>,
     ) -> Result<()> {
@@ -332,7 +428,7 @@ impl Service {
                     .retry_notice(delivery.id, now + wait, reason)
                     .await?;
             }
-            DeliveryFailure::Permanent { reason } if delivery.dm.is_some() => {
+            DeliveryFailure::Permanent { reason } if matches!(delivery.to, Recipient::Dm(_)) => {
                 self.dm_refused(delivery, reason).await?;
             }
             DeliveryFailure::Permanent { reason } => {
@@ -342,12 +438,12 @@ impl Service {
                         // A match resumed in another channel since is not held back by a
                         // notice left behind in its old one.
                         if m.state == crate::store::MatchState::Active
-                            && m.channel == delivery.channel
+                            && Recipient::Channel(m.channel) == delivery.to
                         {
                             tx.pause_clock(id, reason, now).await?;
-                            if let NoticeKind::Reminder {
+                            if let Settled::WhileTurn {
                                 turn_started_at, ..
-                            } = delivery.kind
+                            } = delivery.settled()
                             {
                                 // The reminder never reached its player: send it again once
                                 // the clock runs.
@@ -384,30 +480,57 @@ mod tests {
     }
 
     #[test]
-    fn a_notice_body_reads_back() {
-        let body = NoticeBody {
-            kind: NoticeKind::Reminder {
+    fn a_notice_reads_back_and_so_does_one_worded_before() {
+        let at = DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default();
+        let notice = Notice::new(
+            vec![Event::ReminderDue {
+                match_id: MatchId(3),
+                guild: GuildId(1),
                 player: UserId(7),
-                turn_started_at: DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default(),
-            },
-            text: "a reminder".into(),
-            mentions: vec![UserId(7)],
-            board: Some(BoardShot {
+                turn_started_at: at,
+                deadline: at,
+                half_time: true,
+            }],
+            Some(BoardShot {
                 match_id: MatchId(3),
                 battle: 2,
                 plies: 41,
             }),
-            buttons: vec![Button {
-                action: crate::service::Action::Rematch(MatchId(3)),
-                label: "Rematch".into(),
-                style: crate::service::ButtonStyle::Primary,
-            }],
-            rematch: Some(MatchId(3)),
-            standings: None,
-            dm: Some(UserId(7)),
+        );
+        let value = serde_json::to_value(&notice).unwrap_or_default();
+        assert_eq!(value["events"][0]["event"], "reminder-due");
+        let Ok(Stored::Events(back)) = serde_json::from_value::<Stored>(value) else {
+            panic!("not read back as events");
         };
-        let value = serde_json::to_value(&body).unwrap_or_default();
-        assert_eq!(value["kind"], "reminder");
-        assert_eq!(serde_json::from_value::<NoticeBody>(value).ok(), Some(body));
+        assert_eq!(back, notice);
+        assert_eq!(
+            back.settled(),
+            Settled::WhileTurn {
+                player: UserId(7),
+                turn_started_at: at
+            }
+        );
+
+        // As this version's predecessor queued a reminder by DM.
+        let worded = serde_json::json!({
+            "kind": "reminder", "player": 7, "turn_started_at": at,
+            "text": [{"span": "plain", "value": "a reminder"}],
+            "mentions": [7], "board": null,
+            "buttons": [{"action": "thud:rematch:3", "label": "Rematch", "style": "primary"}],
+            "dm": 7
+        });
+        let Ok(Stored::Worded(body)) = serde_json::from_value::<Stored>(worded) else {
+            panic!("not read back as a worded notice");
+        };
+        assert_eq!(body.dm, Some(UserId(7)));
+        assert_eq!(body.reply().text.to_string(), "a reminder");
+        assert_eq!(body.reply().buttons.len(), 1);
+        assert_eq!(
+            body.settled(),
+            Settled::WhileTurn {
+                player: UserId(7),
+                turn_started_at: at
+            }
+        );
     }
 }

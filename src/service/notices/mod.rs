@@ -7,3 +7,4 @@ pub(super) mod delivery;
 pub(super) mod notify;
 pub(super) mod timekeeping;
 pub(super) mod trouble;
+pub(super) mod worded;

@@ -1,74 +1,46 @@
-//! Turn notices by direct message, for players who chose them (`/thud settings notify:`), and
-//! the fall back to the channel when Discord will not deliver them.
-
-use chrono::{DateTime, Utc};
+//! Who is told, and how: the player whose turn it is hears of it in the channel (pinged), by
+//! direct message, or both, as their settings (`/thud settings notify:`) ask; a direct
+//! message Discord will not deliver falls back to the channel.
 
 use crate::service::error::Result;
-use crate::service::notices::delivery::{queue, Delivery, NoticeBody, NoticeKind};
-use crate::service::outcome::BoardShot;
-use crate::service::outcome::Reply;
+use crate::service::events::Event;
+use crate::service::notices::delivery::{queue_events, Delivery, Notice};
+use crate::service::notices::worded::{queue, NoticeBody};
+use crate::service::outcome::{BoardShot, Reply};
 use crate::service::text::Text;
 use crate::service::{Place, Service};
-use crate::store::{ChannelId, GuildId, MatchId, MatchState, NoticeState, StoredMatch, Tx, UserId};
+use crate::store::{MatchState, NoticeState, Recipient, StoredMatch, Tx, UserId};
 
 impl Service {
-    /// Tells `player` by direct message that it is their move in `m` (`said` says what
-    /// happened; `board` is the board to show; the turn's deadline is `deadline`), if their
-    /// settings ask for one. Returns whether the channel message should ping them.
+    /// Tells the player whose turn `events` start (if any) in match `m`: by direct message,
+    /// with everything `events` say and `board`, if their settings ask for one. Returns who
+    /// the channel message should ping.
     pub(in crate::service) async fn tell_turn(
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
-        player: UserId,
-        said: Text,
+        events: &[Event],
         board: Option<BoardShot>,
-        deadline: DateTime<Utc>,
-    ) -> Result<bool> {
-        let notify = tx.settings(player).await?.notify;
-        if notify.by_dm() {
-            let text = said
-                .line()
-                .plain(format!(
-                    "It is your move in match #{} ({}). Deadline ",
-                    m.id,
-                    m.variant.title()
-                ))
-                .time(deadline)
-                .plain(" (")
-                .relative(deadline)
-                .plain(").");
-            let mut reply = Reply::public(text);
-            reply.board = board;
-            let kind = NoticeKind::Announcement;
-            queue_dm(tx, (m.guild, m.id), player, kind, &reply, self.now()).await?;
-        }
-        Ok(notify.in_channel())
-    }
-
-    /// Starts telling the player to move next, `next` (if any), of their turn after `lines`
-    /// were said in match `m`: by direct message if they chose it. Returns who the channel
-    /// message should ping.
-    pub(in crate::service) async fn tell_next(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        next: Option<UserId>,
-        lines: &[Text],
     ) -> Result<Option<UserId>> {
-        let Some(next) = next else {
+        let Some(player) = events.iter().find_map(|e| match e {
+            Event::TurnStarted { player, .. } => Some(*player),
+            _ => None,
+        }) else {
             return Ok(None);
         };
-        let deadline = crate::service::turn_clock(next, self.now(), m.days_per_move).deadline;
-        let said = without_ping(lines);
-        let ping = self
-            .tell_turn(tx, m, next, said, Some(current_board(m)), deadline)
-            .await?;
-        Ok(ping.then_some(next))
+        let notify = tx.settings(player).await?.notify;
+        if notify.by_dm() {
+            let notice = Notice::new(events.to_vec(), board);
+            let to = (m.guild, Recipient::Dm(player));
+            queue_events(tx, to, Some(m.id), &notice, self.now()).await?;
+        }
+        Ok(notify.in_channel().then_some(player))
     }
 
     /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
-    /// player who hears of their turn by DM only, the notice goes to the match's channel
-    /// instead, pinging them, and the first time it also says how to open their DMs.
+    /// player who hears of their turn by DM only, what it said of their turn goes to the
+    /// match's channel instead, pinging them, and the first time it also says how to open
+    /// their DMs.
     pub(in crate::service) async fn dm_refused(
         &self,
         delivery: &Delivery,
@@ -76,37 +48,42 @@ impl Service {
     ) -> Result<()> {
         let now = self.now();
         let mut tx = self.store.begin().await?;
-        if let (Some(player), Some(id)) = (delivery.dm, delivery.match_id) {
+        if let (Recipient::Dm(player), Some(id)) = (delivery.to, delivery.match_id) {
             let only_dm = !tx.settings(player).await?.notify.in_channel();
             let m = tx.lock_match(id).await?;
             if let Some(m) = m.filter(|m| only_dm && m.state == MatchState::Active) {
-                let name = tx
-                    .names(&[player])
-                    .await?
-                    .remove(&player)
-                    .unwrap_or_default();
-                let mut text = Text::new()
-                    .player(player, name)
-                    .plain(": ")
-                    .then(delivery.reply.text.clone());
-                if tx.note_dm_hint(player, now).await? {
-                    text = text
-                        .plain(
-                            "\n(I could not send you this as a direct message: Discord refused it. \
-                             To get turn notices by DM, allow direct messages from members of this server \
-                             in its Privacy Settings; or choose ",
-                        )
-                        .code("/thud settings notify:channel")
-                        .plain(".)");
-                }
-                let mut reply = Reply::public(text).mention(player);
-                reply.board = delivery.reply.board;
+                let hint = tx.note_dm_hint(player, now).await?;
                 let place = Place {
                     guild: m.guild,
                     channel: m.channel,
                 };
-                let body = NoticeBody::new(delivery.kind, &reply);
-                queue(&mut tx, place, Some(m.id), &body, now).await?;
+                match delivery.notice() {
+                    Some(notice) => {
+                        // The channel has heard the rest (the move, the battle's end).
+                        let mut events: Vec<Event> = notice
+                            .events
+                            .iter()
+                            .filter(|e| {
+                                matches!(e, Event::TurnStarted { .. } | Event::ReminderDue { .. })
+                            })
+                            .cloned()
+                            .collect();
+                        if hint {
+                            events.push(Event::DmsClosed { player });
+                        }
+                        let notice = Notice::new(events, None).pinging(Some(player));
+                        let to = (m.guild, Recipient::Channel(m.channel));
+                        queue_events(&mut tx, to, Some(m.id), &notice, now).await?;
+                    }
+                    None => {
+                        let reply = worded_in_channel(&mut tx, delivery, player, hint).await?;
+                        let body = NoticeBody::new(
+                            crate::service::notices::worded::NoticeKind::Announcement,
+                            &reply,
+                        );
+                        queue(&mut tx, place, Some(m.id), &body, now).await?;
+                    }
+                }
             }
         }
         tx.commit().await?;
@@ -118,23 +95,29 @@ impl Service {
     }
 }
 
-/// Queues `reply` as a direct message to `player` about match `m`. A player's direct messages
-/// are queued in order under their own id, apart from every channel's.
-pub(in crate::service) async fn queue_dm(
+/// A direct message worded when it was queued (by an earlier version), for the channel:
+/// addressed to `player`, with the hint on opening DMs when `hint`.
+async fn worded_in_channel(
     tx: &mut Tx,
-    (guild, match_id): (GuildId, MatchId),
+    delivery: &Delivery,
     player: UserId,
-    kind: NoticeKind,
-    reply: &Reply,
-    now: DateTime<Utc>,
-) -> Result<()> {
-    let mut body = NoticeBody::new(kind, reply);
-    body.dm = Some(player);
-    let place = Place {
-        guild,
-        channel: ChannelId(player.0),
-    };
-    queue(tx, place, Some(match_id), &body, now).await
+    hint: bool,
+) -> Result<Reply> {
+    let name = tx
+        .names(&[player])
+        .await?
+        .remove(&player)
+        .unwrap_or_default();
+    let mut text = Text::new()
+        .player(player, name)
+        .plain(": ")
+        .then(delivery.reply.text.clone());
+    if hint {
+        text = text.line().then(crate::service::voice::dms_closed_hint());
+    }
+    let mut reply = Reply::public(text).mention(player);
+    reply.board = delivery.reply.board;
+    Ok(reply)
 }
 
 /// The board of `m` as it stands: its current battle after the moves played so far.
@@ -145,10 +128,4 @@ pub(in crate::service) fn current_board(m: &StoredMatch) -> BoardShot {
         battle: battles.len() as u8,
         plies: battles.last().map_or(0, |b| b.moves().len() as u32),
     }
-}
-
-/// The lines of an announcement to repeat in a direct message: all but the last, which pings
-/// the player to move in the channel.
-pub(in crate::service) fn without_ping(lines: &[Text]) -> Text {
-    Text::lines(lines[..lines.len().saturating_sub(1)].iter().cloned())
 }

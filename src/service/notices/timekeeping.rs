@@ -4,12 +4,12 @@
 //! queued in the same transaction, so it is neither lost nor doubled.
 
 use crate::service::error::Result;
-use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
-use crate::service::notices::notify::queue_dm;
-use crate::service::outcome::{channel_link, Reply};
+use crate::service::events::Event;
+use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
 use crate::service::text::Text;
-use crate::service::{names_in, Names, Place, Service};
-use crate::store::Finish;
+use crate::service::{names_in, Place, Service};
+use crate::store::{Finish, Recipient};
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
 const BATCH: i64 = 100;
@@ -43,18 +43,15 @@ impl Service {
             let mut tx = self.store.begin().await?;
             let expired = tx.expire_challenges(now, BATCH).await?;
             for c in &expired {
-                let names = Names(tx.names(&[c.challenger, c.opponent]).await?);
-                let reply = Reply::public(format!(
-                    "{}'s challenge to {} has expired.",
-                    names.of(c.challenger),
-                    names.of(c.opponent)
-                ));
-                let place = Place {
-                    guild: c.guild,
-                    channel: c.channel,
-                };
-                let body = NoticeBody::new(NoticeKind::ChallengeExpired, &reply);
-                queue(&mut tx, place, None, &body, now).await?;
+                let notice = Notice::new(
+                    vec![Event::ChallengeExpired {
+                        challenger: c.challenger,
+                        opponent: c.opponent,
+                    }],
+                    None,
+                );
+                let to = (c.guild, Recipient::Channel(c.channel));
+                queue_events(&mut tx, to, None, &notice, now).await?;
             }
             tx.commit().await?;
             report.expired_challenges += expired.len();
@@ -70,48 +67,25 @@ impl Service {
             let mut tx = self.store.begin().await?;
             let due = tx.claim_due_reminders(now, BATCH).await?;
             for r in &due {
-                let left = if r.deadline - now > chrono::Duration::hours(25) {
-                    "half of your time for it has passed"
-                } else {
-                    "less than a day is left"
-                };
-                let said = |opening: &str| {
-                    Text::from(format!(
-                        "{opening} reminder: it is your move in match #{}, and {left}. The deadline is ",
-                        r.match_id
-                    ))
-                    .time(r.deadline)
-                    .plain(" (")
-                    .relative(r.deadline)
-                    .plain("); after it your opponent may claim the match.")
-                };
-                let kind = NoticeKind::Reminder {
+                let reminder = Event::ReminderDue {
+                    match_id: r.match_id,
+                    guild: r.guild,
                     player: r.player,
                     turn_started_at: r.turn_started_at,
+                    deadline: r.deadline,
+                    half_time: r.deadline - now > chrono::Duration::hours(25),
                 };
                 // Reminders follow the player's choice of channel, direct message or both.
                 let notify = tx.settings(r.player).await?.notify;
                 if notify.by_dm() {
-                    let text = said("A").plain(" Play it in ").link(
-                        format!("match #{}'s channel", r.match_id),
-                        channel_link(r.guild, r.channel),
-                    );
-                    let reply = Reply::public(text.plain("."));
-                    queue_dm(&mut tx, (r.guild, r.match_id), r.player, kind, &reply, now).await?;
+                    let notice = Notice::new(vec![reminder.clone()], None);
+                    let to = (r.guild, Recipient::Dm(r.player));
+                    queue_events(&mut tx, to, Some(r.match_id), &notice, now).await?;
                 }
                 if notify.in_channel() {
-                    let name = Names(tx.names(&[r.player]).await?).of(r.player);
-                    let text = Text::new()
-                        .player(r.player, name)
-                        .plain(", ")
-                        .then(said("a"));
-                    let reply = Reply::public(text).mention(r.player);
-                    let place = Place {
-                        guild: r.guild,
-                        channel: r.channel,
-                    };
-                    let body = NoticeBody::new(kind, &reply);
-                    queue(&mut tx, place, Some(r.match_id), &body, now).await?;
+                    let notice = Notice::new(vec![reminder], None).pinging(Some(r.player));
+                    let to = (r.guild, Recipient::Channel(r.channel));
+                    queue_events(&mut tx, to, Some(r.match_id), &notice, now).await?;
                 }
             }
             tx.commit().await?;

@@ -5,7 +5,7 @@
 //! or stop it, unrated.
 
 use crate::service::error::{refuse, Result};
-use crate::service::notices::delivery::{queue, NoticeBody, NoticeKind};
+use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;

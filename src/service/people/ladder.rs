@@ -5,6 +5,7 @@ use skillratings::Outcomes;
 
 use crate::game::{MatchResult, Points, Seat};
 use crate::service::error::Result;
+use crate::service::events::{Event, RatingChange, ShownRating};
 use crate::service::outcome::Reply;
 use crate::service::text::{count, Text};
 use crate::service::{Actor, Names, Place, Service};
@@ -41,14 +42,17 @@ fn fresh(player: UserId) -> Rating {
     }
 }
 
+/// A rating as a player sees it.
+fn shown_rating(r: &Rating) -> ShownRating {
+    ShownRating {
+        rating: r.rating,
+        provisional: r.deviation > PROVISIONAL_DEVIATION,
+    }
+}
+
 /// A rating as shown: `1662`, or `1500?` while provisional.
 fn shown(r: &Rating) -> String {
-    let mark = if r.deviation > PROVISIONAL_DEVIATION {
-        "?"
-    } else {
-        ""
-    };
-    format!("{:.0}{mark}", r.rating)
+    crate::service::voice::rating_words(shown_rating(r))
 }
 
 /// Points won minus points conceded, signed: `+12`, `-3½`, `0`.
@@ -69,11 +73,10 @@ impl Service {
         &self,
         tx: &mut Tx,
         m: &StoredMatch,
-        names: &Names,
         result: &MatchResult,
-    ) -> Result<Vec<Text>> {
+    ) -> Result<Option<Event>> {
         if !m.rated {
-            return Ok(Vec::new());
+            return Ok(None);
         }
         let now = self.now();
         let outcome = match result.winner {
@@ -81,7 +84,7 @@ impl Service {
             Some(Seat::Second) => Outcomes::LOSS,
             None => Outcomes::DRAW,
         };
-        let mut line = String::new();
+        let mut changes = Vec::new();
         for scope in [Scope::Guild(m.guild), Scope::Global] {
             // Lock both rows in id order so two matches finishing at once cannot deadlock.
             let mut ordered = m.players;
@@ -122,19 +125,15 @@ impl Service {
                 r.points_against = r.points_against + result.total(seat.other());
                 tx.save_rating(scope, &r, now).await?;
                 if matches!(scope, Scope::Guild(_)) {
-                    if !line.is_empty() {
-                        line.push_str(" · ");
-                    }
-                    line.push_str(&format!(
-                        "{} {} → {}",
-                        names.of(r.player),
-                        shown(&old),
-                        shown(&r)
-                    ));
+                    changes.push(RatingChange {
+                        player: r.player,
+                        before: shown_rating(&old),
+                        after: shown_rating(&r),
+                    });
                 }
             }
         }
-        Ok(vec![Text::from(format!("Ratings on this server: {line}."))])
+        Ok(Some(Event::Rated { changes }))
     }
 
     /// One page (from 1) of a ladder.
@@ -292,9 +291,7 @@ impl Service {
             text.push_str(&format!(
                 "Level {} ({}): {} · {}W {}D {}L\n",
                 r.level,
-                crate::service::flow::computer::level_title(
-                    crate::computer::Level::new(r.level).unwrap_or(crate::computer::Level::DEFAULT)
-                ),
+                crate::service::voice::level_title(r.level),
                 count(r.matches, "match", "matches"),
                 r.wins,
                 r.draws,

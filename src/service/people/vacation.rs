@@ -10,7 +10,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::{refuse, Result};
-use crate::service::notices::delivery::{queue, NoticeKind};
+use crate::service::notices::worded::{queue, NoticeKind};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::{duration_words, Text};
@@ -173,7 +173,7 @@ impl Service {
                 guild: m.guild,
                 channel: m.channel,
             };
-            let body = crate::service::notices::delivery::NoticeBody::new(
+            let body = crate::service::notices::worded::NoticeBody::new(
                 NoticeKind::Announcement,
                 &Reply::public(text.clone()),
             );

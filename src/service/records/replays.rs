@@ -6,7 +6,8 @@ use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
-use crate::service::{battle_result_line, Names, Place, Service};
+use crate::service::voice::battle_result_line;
+use crate::service::{Names, Place, Service};
 use crate::store::{MatchId, StoredMatch};
 
 impl Service {

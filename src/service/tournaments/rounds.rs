@@ -9,7 +9,9 @@ use super::lifecycle::too_few;
 use super::standings::{standings_of, standings_text};
 use crate::game::Seat;
 use crate::service::error::{Result, ServiceError};
-use crate::service::notices::delivery::{queue, queue_match_over, NoticeBody, NoticeKind};
+use crate::service::events::Occasion;
+use crate::service::notices::delivery::queue_match_over;
+use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
@@ -507,8 +509,11 @@ impl Service {
             guild: t.guild,
             channel: t.channel,
         };
-        let intro = Text::from(format!("{}, round {}.", t.name, g.round));
-        self.open_match(tx, match_id, place, Text::new(), Some(intro))
+        let occasion = Occasion::Tournament {
+            name: t.name.clone(),
+            round: g.round,
+        };
+        self.open_match(tx, match_id, place, Text::new(), occasion)
             .await?;
         Ok(Some(match_id))
     }

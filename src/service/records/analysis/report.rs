@@ -8,7 +8,8 @@ use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
 use crate::service::outcome::Reply;
 use crate::service::text::Text;
-use crate::service::{battle_result_line, Names, Service};
+use crate::service::voice::battle_result_line;
+use crate::service::{Names, Service};
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
 /// A move costing less than this (in hundredths of a dwarf) is not called a mistake.

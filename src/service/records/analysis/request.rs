@@ -8,7 +8,7 @@ use crate::service::{Place, Service};
 use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
 
 /// The answer to a request for an analysis.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum AnalysisAnswer {
     /// The analysis is finished: its report.
     Report(Reply),

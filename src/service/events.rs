@@ -1,0 +1,176 @@
+//! What happened, as the service records it: typed events, produced in the transaction of the
+//! change they report. The outbox keeps events and who they are for, never sentences; the
+//! voice (`service::voice`) words them for their reader when they are said or sent.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
+use crate::store::{GuildId, MatchId, UserId};
+
+/// One thing that happened. Players are kept by id; their names are read when the event is
+/// worded, so a notice sent later shows the names of the day.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// A match began: battle 1's commanders, whether it is rated, and what brought it about.
+    MatchBegan {
+        match_id: MatchId,
+        variant: Variant,
+        dwarfs: UserId,
+        trolls: UserId,
+        rated: bool,
+        occasion: Occasion,
+    },
+    /// Move `ply` of battle `battle`, by `mover` (the computer at `level`, if it played it).
+    Moved {
+        match_id: MatchId,
+        battle: u8,
+        ply: u32,
+        mover: UserId,
+        level: Option<u8>,
+        side: Side,
+        /// The move in the notation of RULES.md.
+        notation: String,
+        /// The squares taken, in notation; empty when nothing was.
+        captured: String,
+        /// The score after the move; `None` where the variant is won by objective.
+        score: Option<Score>,
+    },
+    /// An end proposal lapsed: the other player moved instead of answering.
+    ProposalLapsed { proposer: UserId, mover: UserId },
+    /// The computer, `by`, proposed ending battle `battle` (proposal `proposal`, answered with
+    /// its buttons): it does so only when no capture is in reach of either side.
+    EndProposed {
+        match_id: MatchId,
+        battle: u8,
+        proposal: i64,
+        by: UserId,
+    },
+    /// `by` agreed with `with` to end battle `battle`.
+    EndAgreed {
+        battle: u8,
+        by: UserId,
+        with: UserId,
+    },
+    BattleOver {
+        battle: u8,
+        variant: Variant,
+        /// The player commanding the winning side, `None` for a draw.
+        winner: Option<UserId>,
+        result: BattleResult,
+    },
+    /// Battle 2 begins with the roles swapped.
+    BattleBegan {
+        battle: u8,
+        dwarfs: UserId,
+        trolls: UserId,
+    },
+    MatchOver {
+        match_id: MatchId,
+        players: [UserId; 2],
+        result: MatchResult,
+    },
+    /// The ratings on the match's server after a rated match.
+    Rated { changes: Vec<RatingChange> },
+    /// It is `player`'s turn, until `deadline`.
+    TurnStarted {
+        match_id: MatchId,
+        variant: Variant,
+        player: UserId,
+        side: Side,
+        deadline: DateTime<Utc>,
+    },
+    /// It is the computer's turn; its move follows.
+    ComputerThinking { player: UserId, side: Side },
+    /// A reminder of `player`'s turn, true only while the turn that started at
+    /// `turn_started_at` is still being played.
+    ReminderDue {
+        match_id: MatchId,
+        guild: GuildId,
+        player: UserId,
+        turn_started_at: DateTime<Utc>,
+        deadline: DateTime<Utc>,
+        /// The first reminder, at half time (on a turn longer than a day); else less than a
+        /// day is left.
+        half_time: bool,
+    },
+    ChallengeExpired {
+        challenger: UserId,
+        opponent: UserId,
+    },
+    /// Discord refused `player` a direct message: they are told, once, how to open their DMs.
+    DmsClosed { player: UserId },
+    /// The match's channel could not be reached and is a thread of its own: it is closed
+    /// (archived) once the last words in it had time to land. Says nothing.
+    ThreadDone { match_id: MatchId },
+}
+
+/// What a match was begun for.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "occasion", rename_all = "kebab-case")]
+pub enum Occasion {
+    /// A challenge accepted.
+    Challenge,
+    /// `player` against the computer at `level`.
+    Computer {
+        player: UserId,
+        computer: UserId,
+        level: u8,
+        days_per_move: u32,
+    },
+    /// A game of round `round` of the tournament called `name`.
+    Tournament { name: String, round: u32 },
+}
+
+/// One player's rating before and after a match.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    pub player: UserId,
+    pub before: ShownRating,
+    pub after: ShownRating,
+}
+
+/// A rating as players see it: rounded, and marked while still provisional.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+pub struct ShownRating {
+    pub rating: f64,
+    pub provisional: bool,
+}
+
+impl Event {
+    /// Every player the event names, whose names the voice needs.
+    pub fn people(&self) -> Vec<UserId> {
+        match self {
+            Event::MatchBegan {
+                dwarfs,
+                trolls,
+                occasion,
+                ..
+            } => {
+                let mut all = vec![*dwarfs, *trolls];
+                if let Occasion::Computer { computer, .. } = occasion {
+                    all.push(*computer);
+                }
+                all
+            }
+            Event::BattleBegan { dwarfs, trolls, .. } => vec![*dwarfs, *trolls],
+            Event::Moved { mover, .. } => vec![*mover],
+            Event::ProposalLapsed { proposer, mover } => vec![*proposer, *mover],
+            Event::EndProposed { by, .. } => vec![*by],
+            Event::EndAgreed { by, with, .. } => vec![*by, *with],
+            Event::BattleOver { winner, .. } => winner.iter().copied().collect(),
+            Event::MatchOver { players, .. } => players.to_vec(),
+            Event::Rated { changes } => changes.iter().map(|c| c.player).collect(),
+            Event::TurnStarted { player, .. }
+            | Event::DmsClosed { player }
+            | Event::ComputerThinking { player, .. }
+            | Event::ReminderDue { player, .. } => vec![*player],
+            Event::ChallengeExpired {
+                challenger,
+                opponent,
+            } => vec![*challenger, *opponent],
+            Event::ThreadDone { .. } => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! The one voice: what the bot says about [`Event`]s, worded for its reader. The answer to a
+//! command and a notice sent later from the outbox are worded here alike, so a sentence about
+//! a move, a battle or a turn reads the same wherever it is read.
+
+use chrono::{DateTime, Utc};
+
+use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
+use crate::service::events::{Event, Occasion, ShownRating};
+use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::text::Text;
+use crate::service::Names;
+use crate::store::{MatchId, UserId};
+
+/// Who reads what is said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::service) enum Reader {
+    /// Everyone in the match's channel.
+    Channel,
+    /// One player, by direct message; `play_at` links to where the match is played (the
+    /// move's message, or the channel).
+    Dm { play_at: Option<(MatchId, String)> },
+}
+
+/// Says `events` to `reader`, one line each, in order.
+pub(in crate::service) fn say(events: &[Event], names: &Names, reader: &Reader) -> Text {
+    Text::lines(events.iter().filter_map(|e| line(e, names, reader)))
+}
+
+/// `events` said in a channel message, with the buttons that answer them (an end proposal's
+/// Agree / Keep playing, a finished match's Rematch / Analyse). Pings no one: who is pinged is
+/// the caller's decision.
+pub(in crate::service) fn reply(events: &[Event], names: &Names, reader: &Reader) -> Reply {
+    let mut reply = Reply::public(say(events, names, reader));
+    for event in events {
+        match *event {
+            Event::EndProposed {
+                match_id, proposal, ..
+            } => reply = reply.with_answers_to(match_id, proposal),
+            Event::MatchOver { match_id, .. } => reply = offer_rematch(reply, match_id),
+            _ => {}
+        }
+    }
+    reply.events = events.to_vec();
+    reply
+}
+
+/// The line saying `event`, or `None` for an event that says nothing.
+fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
+    let dm = matches!(reader, Reader::Dm { .. });
+    Some(match event {
+        Event::MatchBegan {
+            match_id,
+            variant,
+            trolls,
+            rated,
+            ..
+        } if dm => Text::new()
+            .strong(format!("Match #{match_id}"))
+            .plain(" of ")
+            .strong(variant.title())
+            .plain(format!(
+                " begins; you command the dwarfs in battle 1 against {}.",
+                names.of(*trolls)
+            ))
+            .plain(if *rated { "" } else { " It is not rated." }),
+        Event::MatchBegan {
+            match_id,
+            variant,
+            dwarfs,
+            trolls,
+            rated,
+            occasion,
+        } => {
+            let opening = Text::new()
+                .strong(format!("Match #{match_id}"))
+                .plain(" of ")
+                .strong(variant.title())
+                .plain(format!(
+                    " begins: two battles, roles swapped after the first{}.",
+                    if *rated { "" } else { "; not rated" }
+                ))
+                .line()
+                .strong("Battle 1")
+                .plain(": ")
+                .strong(names.of(*dwarfs))
+                .plain(" commands the dwarfs, ")
+                .strong(names.of(*trolls))
+                .plain(" the trolls. Dwarfs move first.");
+            match occasion_line(occasion, names) {
+                Some(intro) => intro.line().then(opening),
+                None => opening,
+            }
+        }
+        Event::Moved {
+            mover,
+            level,
+            side,
+            notation,
+            captured,
+            score,
+            ..
+        } => {
+            // "alice (dwarfs)", and for the computer "thudbot (level 3, trolls)".
+            let about = match level {
+                Some(level) => format!("level {level}, {side}"),
+                None => side.to_string(),
+            };
+            let mut said = Text::new()
+                .strong(names.of(*mover))
+                .plain(format!(" ({about}) plays "))
+                .code(notation);
+            if !captured.is_empty() {
+                said.push_str(&format!(", capturing {captured}"));
+            }
+            said.push_str(".");
+            if let Some(score) = score {
+                said.push_str(&format!(
+                    " Dwarfs {} · Trolls {}.",
+                    score.dwarfs, score.trolls
+                ));
+            }
+            said
+        }
+        Event::ProposalLapsed { proposer, mover } => Text::from(format!(
+            "{}'s proposal to end the battle lapses: {} moved instead.",
+            names.of(*proposer),
+            names.of(*mover)
+        )),
+        Event::EndProposed { battle, by, .. } => Text::new()
+            .strong(names.of(*by))
+            .plain(format!(
+                " proposes ending battle {battle} now: neither side can gain any more. Agree with "
+            ))
+            .code("/thud end action:agree")
+            .plain(", or move to play on."),
+        Event::EndAgreed { battle, by, with } => Text::new().strong(names.of(*by)).plain(format!(
+            " agrees with {} to end battle {battle}.",
+            names.of(*with)
+        )),
+        Event::BattleOver {
+            battle,
+            variant,
+            winner,
+            result,
+        } => battle_over(*variant, *battle, winner.map(|w| names.of(w)), result),
+        Event::BattleBegan {
+            battle,
+            dwarfs,
+            trolls,
+        } => Text::new()
+            .strong(format!("Battle {battle}"))
+            .plain(" begins with the roles swapped: ")
+            .strong(names.of(*dwarfs))
+            .plain(" commands the dwarfs, ")
+            .strong(names.of(*trolls))
+            .plain(" the trolls."),
+        Event::MatchOver {
+            players, result, ..
+        } => match_over(names.of(players[0]), names.of(players[1]), result),
+        Event::Rated { changes } => {
+            let each: Vec<String> = changes
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {} → {}",
+                        names.of(c.player),
+                        rating_words(c.before),
+                        rating_words(c.after)
+                    )
+                })
+                .collect();
+            Text::from(format!("Ratings on this server: {}.", each.join(" · ")))
+        }
+        Event::TurnStarted {
+            match_id,
+            variant,
+            player,
+            side,
+            deadline,
+        } => match reader {
+            Reader::Dm { play_at } => deadline_words(
+                Text::from(format!(
+                    "It is your move in match #{match_id} ({}). Deadline ",
+                    variant.title()
+                )),
+                *deadline,
+            )
+            .plain(".")
+            .then(play_here(play_at)),
+            Reader::Channel => deadline_words(
+                Text::new()
+                    .player(*player, names.of(*player))
+                    .plain(format!(", your move ({side}). Deadline ")),
+                *deadline,
+            )
+            .plain("."),
+        },
+        Event::ComputerThinking { player, side } => Text::new()
+            .strong(names.of(*player))
+            .plain(format!(" ({side}) is thinking.")),
+        Event::ReminderDue {
+            match_id,
+            player,
+            deadline,
+            half_time,
+            ..
+        } => {
+            let left = if *half_time {
+                "half of your time for it has passed"
+            } else {
+                "less than a day is left"
+            };
+            let opening = match reader {
+                Reader::Dm { .. } => Text::from("A"),
+                Reader::Channel => Text::new().player(*player, names.of(*player)).plain(", a"),
+            };
+            let said = deadline_words(
+                opening.plain(format!(
+                    " reminder: it is your move in match #{match_id}, and {left}. The deadline is "
+                )),
+                *deadline,
+            )
+            .plain("; after it your opponent may claim the match.");
+            match reader {
+                Reader::Dm { play_at } => said.then(play_here(play_at)),
+                Reader::Channel => said,
+            }
+        }
+        Event::ChallengeExpired {
+            challenger,
+            opponent,
+        } => Text::from(format!(
+            "{}'s challenge to {} has expired.",
+            names.of(*challenger),
+            names.of(*opponent)
+        )),
+        Event::DmsClosed { .. } => dms_closed_hint(),
+        Event::ThreadDone { .. } => return None,
+    })
+}
+
+/// Said once to a player whose direct messages Discord refused.
+pub(in crate::service) fn dms_closed_hint() -> Text {
+    Text::from(
+        "(I could not send you this as a direct message: Discord refused it. To get turn \
+         notices by DM, allow direct messages from members of this server in its Privacy \
+         Settings; or choose ",
+    )
+    .code("/thud settings notify:channel")
+    .plain(".)")
+}
+
+/// What brought a match about, said before its opening, if anything.
+fn occasion_line(occasion: &Occasion, names: &Names) -> Option<Text> {
+    match occasion {
+        Occasion::Challenge => None,
+        Occasion::Computer {
+            player,
+            computer,
+            level,
+            days_per_move,
+        } => Some(
+            Text::new()
+                .strong(names.of(*player))
+                .plain(" plays ")
+                .strong(names.of(*computer))
+                .plain(format!(
+                    " at level {level} ({}; {} for {}, the computer answers at once).",
+                    level_title(*level),
+                    per_move(*days_per_move),
+                    names.of(*player)
+                )),
+        ),
+        Occasion::Tournament { name, round } => Some(Text::from(format!("{name}, round {round}."))),
+    }
+}
+
+/// "1 day per move", "3 days per move".
+pub(in crate::service) fn per_move(days: u32) -> String {
+    format!("{days} {} per move", if days == 1 { "day" } else { "days" })
+}
+
+/// How each level plays, in a few words for the player.
+pub fn level_title(level: u8) -> &'static str {
+    match level {
+        1 => "a beginner",
+        2 => "a casual player",
+        3 => "a club player",
+        4 => "a strong player",
+        _ => "its strongest",
+    }
+}
+
+/// `text` followed by `deadline` as a date and as a time from now: "… (in 3 days)".
+fn deadline_words(text: Text, deadline: DateTime<Utc>) -> Text {
+    text.time(deadline)
+        .plain(" (")
+        .relative(deadline)
+        .plain(")")
+}
+
+/// " Play it in match #N's channel." with its link, for a direct message.
+fn play_here(play_at: &Option<(MatchId, String)>) -> Text {
+    match play_at {
+        Some((id, url)) => Text::new()
+            .plain(" Play it in ")
+            .link(format!("match #{id}'s channel"), url)
+            .plain("."),
+        None => Text::new(),
+    }
+}
+
+/// A rating as a player sees it: `1516`, or `1500?` while provisional.
+pub(in crate::service) fn rating_words(r: ShownRating) -> String {
+    let mark = if r.provisional { "?" } else { "" };
+    format!("{:.0}{mark}", r.rating)
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Dwarfs => "Dwarfs",
+        Side::Trolls => "Trolls",
+    }
+}
+
+/// "Trolls win battle 1 by 8", "Battle 2 drawn".
+pub(in crate::service) fn battle_result_line(
+    variant: Variant,
+    number: u8,
+    result: &BattleResult,
+) -> String {
+    match result.winner {
+        Some(side) if variant.wins_by_objective() => {
+            format!("{} win battle {number}", side_title(side))
+        }
+        Some(side) => format!(
+            "{} win battle {number} by {}",
+            side_title(side),
+            result.margin
+        ),
+        None => format!("Battle {number} drawn"),
+    }
+}
+
+/// The announcement of a finished battle; `winner` names the winning side's commander.
+fn battle_over(
+    variant: Variant,
+    number: u8,
+    winner: Option<String>,
+    result: &BattleResult,
+) -> Text {
+    let why = match result.end {
+        BattleEnd::Agreement => "both players agreed to end it".to_string(),
+        BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
+        BattleEnd::Objective {
+            winner: Side::Trolls,
+        } => "three trolls stand around the Rock".to_string(),
+        BattleEnd::Objective {
+            winner: Side::Dwarfs,
+        } => "the dwarfs brought the Rock to the far side of the valley".to_string(),
+    };
+    let verdict = match (result.winner, winner) {
+        (Some(side), Some(winner)) => {
+            let by = if variant.wins_by_objective() {
+                String::new()
+            } else {
+                format!(" by {}", result.margin)
+            };
+            Text::new()
+                .strong(winner)
+                .plain(format!(" ({side}) wins battle {number}{by}."))
+        }
+        _ => Text::from(format!("Battle {number} is drawn.")),
+    };
+    let score = if variant.wins_by_objective() {
+        String::new()
+    } else {
+        format!(
+            " Dwarfs {} · Trolls {}.",
+            result.score.dwarfs, result.score.trolls
+        )
+    };
+    Text::new()
+        .strong(format!("Battle {number} is over"))
+        .plain(format!(": {why}.{score} "))
+        .then(verdict)
+}
+
+/// The announcement of a finished match between `first` and `second` (its seats).
+fn match_over(first: String, second: String, result: &MatchResult) -> Text {
+    let per_battle: Vec<String> = result
+        .battles
+        .iter()
+        .enumerate()
+        .map(|(i, points)| {
+            format!(
+                "battle {}: {first} {} – {second} {}",
+                i + 1,
+                points[0],
+                points[1]
+            )
+        })
+        .collect();
+    let name = |seat: Seat| match seat {
+        Seat::First => first.clone(),
+        Seat::Second => second.clone(),
+    };
+    let verdict = match (result.winner, result.forfeited_by) {
+        (Some(w), Some(_)) => Text::new()
+            .strong(name(w))
+            .plain(" wins the match by forfeit."),
+        (Some(w), None) => Text::new()
+            .strong(name(w))
+            .plain(format!(" wins the match by {}.", result.margin)),
+        (None, _) => Text::from("The match is drawn."),
+    };
+    if per_battle.is_empty() {
+        return Text::new().strong("Match over.").plain(" ").then(verdict);
+    }
+    let totals = format!(
+        "{first} {} – {second} {}",
+        result.total(Seat::First),
+        result.total(Seat::Second)
+    );
+    Text::new()
+        .strong("Match over")
+        .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
+        .then(verdict)
+}
+
+/// Who the events are about, to read their names once.
+pub(in crate::service) fn people(events: &[Event]) -> Vec<UserId> {
+    let mut all: Vec<UserId> = events.iter().flat_map(Event::people).collect();
+    all.sort();
+    all.dedup();
+    all
+}
