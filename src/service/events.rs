@@ -71,6 +71,34 @@ pub enum Event {
         players: [UserId; 2],
         result: MatchResult,
     },
+    /// `player` resigned the match.
+    Resigned { player: UserId },
+    /// `by` claimed the match: `late` let the deadline pass.
+    Claimed {
+        by: UserId,
+        late: UserId,
+        deadline: DateTime<Utc>,
+    },
+    /// The clock forfeited the match of `player`, late since `deadline` (and, in a
+    /// tournament, the round's deadline came).
+    DeadlineMissed {
+        player: UserId,
+        deadline: DateTime<Utc>,
+        round_over: bool,
+    },
+    /// `player` left the tournament the match was a game of, forfeiting it.
+    LeftTournament {
+        player: UserId,
+        departure: Departure,
+    },
+    /// A moderator, `by`, stopped the match: recorded, unrated.
+    Aborted { match_id: MatchId, by: UserId },
+    /// `late` never made a move (and let `deadline` pass): the match is aborted, unrated.
+    NeverPlayed {
+        match_id: MatchId,
+        late: UserId,
+        deadline: Option<DateTime<Utc>>,
+    },
     /// The ratings on the match's server after a rated match.
     Rated { changes: Vec<RatingChange> },
     /// It is `player`'s turn, until `deadline`.
@@ -104,6 +132,18 @@ pub enum Event {
     /// The match's channel could not be reached and is a thread of its own: it is closed
     /// (archived) once the last words in it had time to land. Says nothing.
     ThreadDone { match_id: MatchId },
+}
+
+/// Why a player leaves a tournament that has started.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Departure {
+    /// They withdrew.
+    Withdrew,
+    /// They are no longer a member of the server: they left it, or were kicked.
+    Left,
+    /// They were banned from the server.
+    Banned,
 }
 
 /// What a match was begun for.
@@ -170,6 +210,12 @@ impl Event {
                 challenger,
                 opponent,
             } => vec![*challenger, *opponent],
+            Event::Resigned { player }
+            | Event::DeadlineMissed { player, .. }
+            | Event::LeftTournament { player, .. } => vec![*player],
+            Event::Claimed { by, late, .. } => vec![*by, *late],
+            Event::Aborted { by, .. } => vec![*by],
+            Event::NeverPlayed { late, .. } => vec![*late],
             Event::ThreadDone { .. } => Vec::new(),
         }
     }

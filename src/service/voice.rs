@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
-use crate::service::events::{Event, Occasion, ShownRating};
+use crate::service::events::{Departure, Event, Occasion, ShownRating};
 use crate::service::outcome::{offer_rematch, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
@@ -234,9 +234,75 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             names.of(*challenger),
             names.of(*opponent)
         )),
+        Event::Resigned { player } => Text::new().strong(names.of(*player)).plain(" resigns."),
+        Event::Claimed { by, late, deadline } => Text::new()
+            .strong(names.of(*by))
+            .plain(format!(
+                " claims the match: {} missed the deadline of ",
+                names.of(*late)
+            ))
+            .time(*deadline)
+            .plain("."),
+        Event::DeadlineMissed {
+            player,
+            deadline,
+            round_over,
+        } => Text::from(format!(
+            "{}{} missed the deadline of ",
+            if *round_over {
+                "The round's deadline has come and "
+            } else {
+                ""
+            },
+            names.of(*player)
+        ))
+        .time(*deadline)
+        .plain("; the match is forfeited."),
+        Event::LeftTournament { player, departure } => Text::from(format!(
+            "{} {}.",
+            names.of(*player),
+            match departure {
+                Departure::Withdrew => "withdrew from the tournament",
+                Departure::Left => "is no longer a member of this server, so left the tournament",
+                Departure::Banned => "was banned from this server, so left the tournament",
+            }
+        )),
+        Event::Aborted { match_id, by } => {
+            Text::new()
+                .strong(format!("Match #{match_id}"))
+                .plain(format!(
+                    " was aborted by {}. It is recorded but not rated.",
+                    names.of(*by)
+                ))
+        }
+        Event::NeverPlayed {
+            match_id,
+            late,
+            deadline,
+        } => {
+            let mut text = Text::new()
+                .strong(format!("Match #{match_id}"))
+                .plain(format!(
+                    " is aborted: {} never made a move",
+                    names.of(*late)
+                ));
+            if let Some(deadline) = deadline {
+                text = text.plain(" and missed the deadline of ").time(*deadline);
+            }
+            text.plain(". A match nobody played is not rated and counts for neither player.")
+        }
         Event::DmsClosed { .. } => dms_closed_hint(),
         Event::ThreadDone { .. } => return None,
     })
+}
+
+/// What a tournament's channel reads after the name of a player who left it.
+pub(in crate::service) fn departure_announced(departure: Departure) -> &'static str {
+    match departure {
+        Departure::Withdrew => "withdraws from",
+        Departure::Left => "is no longer a member of this server and is withdrawn from",
+        Departure::Banned => "was banned from this server and is withdrawn from",
+    }
 }
 
 /// Said once to a player whose direct messages Discord refused.

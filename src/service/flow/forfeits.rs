@@ -2,9 +2,9 @@
 
 use crate::game::Seat;
 use crate::service::error::{refuse, Result};
+use crate::service::events::Event;
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
 use crate::service::voice::{self, Reader};
 use crate::service::{match_in_play, names_in, seat_of, Actor, Place, Service};
 use chrono::{DateTime, Utc};
@@ -44,7 +44,7 @@ impl Service {
                 m,
                 seat,
                 Finish::Resigned,
-                Text::new().strong(&actor.name).plain(" resigns."),
+                Event::Resigned { player: actor.id },
             )
             .await?;
         tx.commit().await?;
@@ -66,8 +66,6 @@ impl Service {
                 return Err(refusal);
             }
         };
-        let names = names_in(&mut tx, &m).await?;
-        let late = names.of(clock.player);
         if let Some(reply) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
             tx.commit().await?;
             return Ok(reply);
@@ -79,11 +77,11 @@ impl Service {
                 m,
                 waiting.other(),
                 Finish::Timeout,
-                Text::new()
-                    .strong(&actor.name)
-                    .plain(format!(" claims the match: {late} missed the deadline of "))
-                    .time(clock.deadline)
-                    .plain("."),
+                Event::Claimed {
+                    by: actor.id,
+                    late: clock.player,
+                    deadline: clock.deadline,
+                },
             )
             .await?;
         tx.commit().await?;
@@ -102,16 +100,15 @@ impl Service {
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
+        let names = names_in(&mut tx, &m).await?;
         tx.commit().await?;
-        Ok(Reply::public(
-            Text::new()
-                .strong(format!("Match #{}", m.id))
-                .plain(format!(
-                    " was aborted by {}. It is recorded but not rated.",
-                    actor.name
-                )),
-        )
-        .saved())
+        let aborted = Event::Aborted {
+            match_id: m.id,
+            by: actor.id,
+        };
+        let mut names = names;
+        names.0.insert(actor.id, actor.name.clone());
+        Ok(voice::reply(&[aborted], &names, &Reader::Channel).saved())
     }
 
     /// A match whose late player never made a move is aborted, unrated, rather than won on
@@ -137,16 +134,14 @@ impl Service {
             .await?;
         crate::service::notices::delivery::queue_match_over(tx, m, now).await?;
         let names = names_in(tx, m).await?;
-        let deadline = m.clock.map(|c| c.deadline);
-        let mut text = Text::new()
-            .strong(format!("Match #{}", m.id))
-            .plain(format!(" is aborted: {} never made a move", names.of(late)));
-        if let Some(deadline) = deadline {
-            text = text.plain(" and missed the deadline of ").time(deadline);
-        }
-        let text =
-            text.plain(". A match nobody played is not rated and counts for neither player.");
-        Ok(Some(Reply::public(text).saved()))
+        let never = Event::NeverPlayed {
+            match_id: m.id,
+            late,
+            deadline: m.clock.map(|c| c.deadline),
+        };
+        Ok(Some(
+            voice::reply(&[never], &names, &Reader::Channel).saved(),
+        ))
     }
 
     /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and
@@ -157,16 +152,16 @@ impl Service {
         mut m: StoredMatch,
         loser: Seat,
         finish: Finish,
-        opening: Text,
+        opening: Event,
     ) -> Result<Reply> {
         let result = match m.game.forfeit(loser) {
             Ok(r) => r,
             Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
         let names = names_in(tx, &m).await?;
-        let events = self.finish(tx, &m, &result, finish).await?;
+        let mut events = vec![opening];
+        events.extend(self.finish(tx, &m, &result, finish).await?);
         let mut reply = voice::reply(&events, &names, &Reader::Channel).saved();
-        reply.text = opening.line().then(reply.text);
         let winner = m.player(loser.other());
         if m.computer.is_none_or(|c| c.player != winner) {
             reply = reply.mention(winner);

@@ -51,6 +51,16 @@ impl Notice {
         }
     }
 
+    /// A message worded from events, kept for later as its events, board and pings; `None`
+    /// for one worded otherwise.
+    pub(in crate::service) fn from_reply(reply: &Reply) -> Option<Notice> {
+        (!reply.events.is_empty()).then(|| Notice {
+            events: reply.events.clone(),
+            board: reply.board,
+            ping: reply.mentions.clone(),
+        })
+    }
+
     pub(in crate::service) fn pinging(mut self, player: Option<UserId>) -> Notice {
         self.ping.extend(player);
         self
@@ -180,6 +190,27 @@ pub(in crate::service) async fn queue_events(
     .await
 }
 
+/// Queues the public part of `reply` for the channel at `place`: as its events where it was
+/// worded from them, else as its words.
+pub(in crate::service) async fn queue_reply(
+    tx: &mut Tx,
+    place: Place,
+    match_id: Option<MatchId>,
+    reply: &Reply,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    match Notice::from_reply(reply) {
+        Some(notice) => {
+            let to = (place.guild, Recipient::Channel(place.channel));
+            queue_events(tx, to, match_id, &notice, now).await
+        }
+        None => {
+            let body = NoticeBody::new(NoticeKind::Announcement, reply);
+            crate::service::notices::worded::queue(tx, place, match_id, &body, now).await
+        }
+    }
+}
+
 /// Queues a stored `body` of either format.
 pub(in crate::service) async fn queue_body(
     tx: &mut Tx,
@@ -235,8 +266,7 @@ impl Service {
         reply: &Reply,
     ) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        let body = NoticeBody::new(NoticeKind::Announcement, reply);
-        crate::service::notices::worded::queue(&mut tx, place, match_id, &body, self.now()).await?;
+        queue_reply(&mut tx, place, match_id, reply, self.now()).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(())

@@ -5,10 +5,8 @@
 
 use crate::service::error::Result;
 use crate::service::events::Event;
-use crate::service::notices::delivery::{queue_events, Notice};
-use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
-use crate::service::text::Text;
-use crate::service::{names_in, Place, Service};
+use crate::service::notices::delivery::{queue_events, queue_reply, Notice};
+use crate::service::{Place, Service};
 use crate::store::{Finish, Recipient};
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
@@ -115,28 +113,27 @@ impl Service {
                     tx.rollback().await?;
                     break;
                 };
-                let names = names_in(&mut tx, &m).await?;
                 let place = Place {
                     guild: m.guild,
                     channel: m.channel,
                 };
                 let match_id = m.id;
-                let late = names.of(m.player(loser));
                 let reply = match self
                     .abort_if_never_moved(&mut tx, &m, m.player(loser))
                     .await?
                 {
                     Some(aborted) => aborted,
                     None => {
-                        let opening = Text::from(format!("{late} missed the deadline of "))
-                            .time(clock.deadline)
-                            .plain("; the match is forfeited.");
+                        let opening = Event::DeadlineMissed {
+                            player: m.player(loser),
+                            deadline: clock.deadline,
+                            round_over: false,
+                        };
                         self.forfeit(&mut tx, m, loser, Finish::Timeout, opening)
                             .await?
                     }
                 };
-                let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
-                queue(&mut tx, place, Some(match_id), &body, now).await?;
+                queue_reply(&mut tx, place, Some(match_id), &reply, now).await?;
                 tx.commit().await?;
                 report.forfeits += 1;
             }

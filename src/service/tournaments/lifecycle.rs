@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::error::Result;
-use crate::service::notices::delivery::queue_match_over;
+use crate::service::events::Event;
+use crate::service::notices::delivery::{queue_match_over, queue_reply};
 use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::TournamentRefusal as Why;
@@ -14,36 +15,7 @@ use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE
 use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};
 use crate::tournament::{Format, Pairing, MIN_PLAYERS};
 
-/// Why a player leaves a tournament that has started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Departure {
-    /// They withdrew.
-    Withdrew,
-    /// They are no longer a member of the server: they left it, or were kicked.
-    Left,
-    /// They were banned from the server.
-    Banned,
-}
-
-impl Departure {
-    /// What the tournament's channel reads after their name.
-    fn announced(self) -> &'static str {
-        match self {
-            Departure::Withdrew => "withdraws from",
-            Departure::Left => "is no longer a member of this server and is withdrawn from",
-            Departure::Banned => "was banned from this server and is withdrawn from",
-        }
-    }
-
-    /// What their match's channel reads after their name.
-    fn in_match(self) -> &'static str {
-        match self {
-            Departure::Withdrew => "withdrew from the tournament",
-            Departure::Left => "is no longer a member of this server, so left the tournament",
-            Departure::Banned => "was banned from this server, so left the tournament",
-        }
-    }
-}
+pub use crate::service::events::Departure;
 
 /// What an organiser chooses; `None` means the default.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -325,10 +297,12 @@ impl Service {
                             guild: m.guild,
                             channel: m.channel,
                         };
-                        let opening = Text::from(format!("{name} {}.", why.in_match()));
+                        let opening = Event::LeftTournament {
+                            player: user,
+                            departure: why,
+                        };
                         let reply = self.forfeit(tx, m, seat, Finish::Resigned, opening).await?;
-                        let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
-                        queue(tx, there, Some(match_id), &body, now).await?;
+                        queue_reply(tx, there, Some(match_id), &reply, now).await?;
                     }
                 }
             }
@@ -336,7 +310,7 @@ impl Service {
         }
         let mut lines = vec![Text::new().strong(&name).plain(format!(
             " {} {}; their matches in it are forfeited.",
-            why.announced(),
+            crate::service::voice::departure_announced(why),
             t.name
         ))];
         // Their leaving may have decided the round.

@@ -9,8 +9,8 @@ use super::lifecycle::too_few;
 use super::standings::{standings_of, standings_text};
 use crate::game::Seat;
 use crate::service::error::{Result, ServiceError};
-use crate::service::events::Occasion;
-use crate::service::notices::delivery::queue_match_over;
+use crate::service::events::{Event, Occasion};
+use crate::service::notices::delivery::{queue_match_over, queue_reply};
 use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
@@ -370,18 +370,15 @@ impl Service {
             .clock
             .filter(|c| c.deadline <= now && c.vacation_since.is_none() && c.paused_at.is_none());
         if let (Some(clock), Some(loser)) = (late, m.game.seat_to_move()) {
-            let names = Names(tx.names(&m.players).await?);
-            let opening = Text::from(format!(
-                "The round's deadline has come and {} missed the deadline of ",
-                names.of(m.player(loser))
-            ))
-            .time(clock.deadline)
-            .plain("; the match is forfeited.");
+            let opening = Event::DeadlineMissed {
+                player: m.player(loser),
+                deadline: clock.deadline,
+                round_over: true,
+            };
             let match_id = m.id;
             let first_lost = loser == Seat::First;
             let reply = self.forfeit(tx, m, loser, Finish::Timeout, opening).await?;
-            let body = NoticeBody::new(NoticeKind::Forfeit, &reply);
-            queue(tx, there, Some(match_id), &body, now).await?;
+            queue_reply(tx, there, Some(match_id), &reply, now).await?;
             let outcome = if first_lost {
                 GameOutcome::Second
             } else {
