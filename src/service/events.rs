@@ -99,6 +99,20 @@ pub enum Event {
         late: UserId,
         deadline: Option<DateTime<Utc>>,
     },
+    /// `player` is on vacation until `until`: their clocks stand still.
+    Away {
+        player: UserId,
+        until: DateTime<Utc>,
+    },
+    /// `player` is back from vacation: their clocks run again.
+    Back { player: UserId },
+    /// A moderator closed match `match_id`'s thread again after the bot had reopened it: its
+    /// clock stands still until one of `players` carries it on.
+    ThreadClosedAgain {
+        match_id: MatchId,
+        thread: crate::store::ChannelId,
+        players: [UserId; 2],
+    },
     /// The ratings on the match's server after a rated match.
     Rated { changes: Vec<RatingChange> },
     /// It is `player`'s turn, until `deadline`.
@@ -200,7 +214,9 @@ impl Event {
             Event::EndProposed { by, .. } => vec![*by],
             Event::EndAgreed { by, with, .. } => vec![*by, *with],
             Event::BattleOver { winner, .. } => winner.iter().copied().collect(),
-            Event::MatchOver { players, .. } => players.to_vec(),
+            Event::MatchOver { players, .. } | Event::ThreadClosedAgain { players, .. } => {
+                players.to_vec()
+            }
             Event::Rated { changes } => changes.iter().map(|c| c.player).collect(),
             Event::TurnStarted { player, .. }
             | Event::DmsClosed { player }
@@ -210,7 +226,9 @@ impl Event {
                 challenger,
                 opponent,
             } => vec![*challenger, *opponent],
-            Event::Resigned { player }
+            Event::Away { player, .. }
+            | Event::Back { player }
+            | Event::Resigned { player }
             | Event::DeadlineMissed { player, .. }
             | Event::LeftTournament { player, .. } => vec![*player],
             Event::Claimed { by, late, .. } => vec![*by, *late],

@@ -234,6 +234,31 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             names.of(*challenger),
             names.of(*opponent)
         )),
+        Event::ThreadClosedAgain {
+            match_id,
+            thread,
+            players: [first, second],
+        } => Text::new()
+            .strong(format!("Match #{match_id}"))
+            .plain(" is paused: a moderator closed its thread ")
+            .channel(*thread)
+            .plain(" again after the bot had reopened it. ")
+            .player(*first, names.of(*first))
+            .plain(" and ")
+            .player(*second, names.of(*second))
+            .plain(": either of you can carry it on here from ")
+            .code("/thud games")
+            .plain(" (its clock stands still meanwhile)."),
+        Event::Away { player, until } => deadline_words(
+            Text::new()
+                .strong(names.of(*player))
+                .plain(" is on vacation until "),
+            *until,
+        )
+        .plain(": their clocks stand still, and their deadlines move on by the time away."),
+        Event::Back { player } => Text::new()
+            .strong(names.of(*player))
+            .plain(" is back from vacation: their clocks run again."),
         Event::Resigned { player } => Text::new().strong(names.of(*player)).plain(" resigns."),
         Event::Claimed { by, late, deadline } => Text::new()
             .strong(names.of(*by))

@@ -5,14 +5,15 @@
 //! or stop it, unrated.
 
 use crate::service::error::{refuse, Result};
-use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
+use crate::service::events::Event;
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
 use crate::service::{names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
-use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, StoreError};
+use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, StoreError};
 
 impl Service {
     /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.
@@ -51,33 +52,20 @@ impl Service {
             let (Some(parent), Some(m)) = (parent, tx.lock_match(id).await?) else {
                 continue;
             };
-            let names = names_in(&mut tx, &m).await?;
-            let [first, second] = m.players;
-            let text = Text::new()
-                .strong(format!("Match #{id}"))
-                .plain(" is paused: a moderator closed its thread ")
-                .channel(thread)
-                .plain(" again after the bot had reopened it. ")
-                .player(first, names.of(first))
-                .plain(" and ")
-                .player(second, names.of(second))
-                .plain(": either of you can carry it on here from ")
-                .code("/thud games")
-                .plain(" (its clock stands still meanwhile).");
-            let mut reply = Reply::public(text);
-            for player in m
+            let paused = Event::ThreadClosedAgain {
+                match_id: id,
+                thread,
+                players: m.players,
+            };
+            // Both players are pinged, the computer aside: either may carry it on.
+            let people = m
                 .players
                 .into_iter()
-                .filter(|p| m.computer.is_none_or(|c| c.player != *p))
-            {
-                reply = reply.mention(player);
-            }
-            let body = NoticeBody::new(NoticeKind::Announcement, &reply);
-            let there = Place {
-                guild,
-                channel: parent,
-            };
-            queue(&mut tx, there, Some(id), &body, now).await?;
+                .filter(|p| m.computer.is_none_or(|c| c.player != *p));
+            let mut notice = Notice::new(vec![paused], None);
+            notice.ping.extend(people);
+            queue_events(&mut tx, (guild, Recipient::Channel(parent)), Some(id), &notice, now)
+                .await?;
         }
         tx.commit().await?;
         self.outbox_signal.notify_waiters();

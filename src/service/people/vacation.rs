@@ -10,12 +10,13 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::{refuse, Result};
-use crate::service::notices::worded::{queue, NoticeKind};
+use crate::service::events::Event;
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::{duration_words, Text};
-use crate::service::{Actor, Place, Service};
-use crate::store::{MatchId, StoreError, Tx, UserId};
+use crate::service::{Actor, Service};
+use crate::store::{MatchId, Recipient, StoreError, Tx, UserId};
 
 impl Service {
     /// `actor` goes on vacation for `days` (default: all the allowance left).
@@ -62,14 +63,11 @@ impl Service {
             Err(StoreError::Conflict(_)) => return refuse(Refusal::OnVacation),
             Err(e) => return Err(e.into()),
         }
-        let note = Text::new()
-            .strong(&actor.name)
-            .plain(" is on vacation until ")
-            .time(until)
-            .plain(" (")
-            .relative(until)
-            .plain("): their clocks stand still, and their deadlines move on by the time away.");
-        self.announce_to(&mut tx, &matches, note, now).await?;
+        let away = Event::Away {
+            player: actor.id,
+            until,
+        };
+        self.announce_to(&mut tx, &matches, away, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(Reply::private(
@@ -97,8 +95,7 @@ impl Service {
         if tx.vacation_of(actor.id).await?.is_none() {
             return refuse(Refusal::NotOnVacation);
         }
-        self.come_back(&mut tx, actor.id, &actor.name, &matches, now)
-            .await?;
+        self.come_back(&mut tx, actor.id, &matches, now).await?;
         let left = self.config.vacation_per_year - tx.vacation_used(actor.id, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
@@ -129,10 +126,8 @@ impl Service {
             {
                 continue;
             }
-            let name = self.store.name_of(v.player).await?;
             // It ended when it was due, however late the clock noticed.
-            self.come_back(&mut tx, v.player, &name, &matches, v.until)
-                .await?;
+            self.come_back(&mut tx, v.player, &matches, v.until).await?;
             tx.commit().await?;
             ended += 1;
         }
@@ -146,38 +141,29 @@ impl Service {
         &self,
         tx: &mut Tx,
         player: UserId,
-        name: &str,
         matches: &[MatchId],
         at: DateTime<Utc>,
     ) -> Result<()> {
         tx.end_vacation(player, at).await?;
-        let note = Text::new()
-            .strong(name)
-            .plain(" is back from vacation: their clocks run again.");
-        self.announce_to(tx, matches, note, self.now()).await
+        self.announce_to(tx, matches, Event::Back { player }, self.now())
+            .await
     }
 
-    /// Tells the channel of each of `matches` `text`.
+    /// Tells the channel of each of `matches` of `event`.
     async fn announce_to(
         &self,
         tx: &mut Tx,
         matches: &[MatchId],
-        text: Text,
+        event: Event,
         now: DateTime<Utc>,
     ) -> Result<()> {
         for id in matches {
             let Some(m) = tx.lock_match(*id).await? else {
                 continue;
             };
-            let place = Place {
-                guild: m.guild,
-                channel: m.channel,
-            };
-            let body = crate::service::notices::worded::NoticeBody::new(
-                NoticeKind::Announcement,
-                &Reply::public(text.clone()),
-            );
-            queue(tx, place, Some(m.id), &body, now).await?;
+            let notice = Notice::new(vec![event.clone()], None);
+            let to = (m.guild, Recipient::Channel(m.channel));
+            queue_events(tx, to, Some(m.id), &notice, now).await?;
         }
         Ok(())
     }
