@@ -29,7 +29,8 @@ pub enum Format {
 }
 
 /// Why a format does not fit a number of players.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FormatError {
     #[error("a tournament needs at least {MIN_PLAYERS} players; it has {0}")]
     TooFewPlayers(usize),

@@ -13,7 +13,7 @@ use crate::service::events::Event;
 use crate::service::notices::worded::{NoticeBody, NoticeKind};
 use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
 use crate::service::pictures::{board_at, finish_drawing};
-use crate::service::voice::{self, Reader};
+use crate::service::voice::Reader;
 use crate::service::{Names, Place, Service};
 use crate::store::{
     GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId,
@@ -336,7 +336,6 @@ impl Service {
         };
         let mut reply = match &stored {
             Stored::Events(n) => {
-                let names = Names(self.store.names(&voice::people(&n.events)).await?);
                 let reader = match (to, &m) {
                     (Recipient::Dm(_), Some(m)) => Reader::Dm {
                         play_at: Some((m.id, self.where_to_play(m, board).await?)),
@@ -344,7 +343,7 @@ impl Service {
                     (Recipient::Dm(_), None) => Reader::Dm { play_at: None },
                     (Recipient::Channel(_), _) => Reader::Channel,
                 };
-                let mut reply = voice::reply(&n.events, &names, &reader);
+                let mut reply = self.word(&n.events, &reader).await?;
                 reply.board = board;
                 for &player in &n.ping {
                     reply = reply.mention(player);
@@ -377,8 +376,15 @@ impl Service {
             }
         }
         if let Some(id) = standings {
-            if let Some((filename, png)) = self.standings_picture(id).await? {
-                reply = reply.attach(filename, png);
+            // Queued before notices were events: the standings after the round just played.
+            if let Some(t) = self.store.tournament(id).await? {
+                let round = match t.state {
+                    crate::store::TournamentState::Finished => t.current_round,
+                    _ => t.current_round.saturating_sub(1).max(1),
+                };
+                if let Some((_, (filename, png))) = self.standings_after(id, round).await? {
+                    reply = reply.attach(filename, png);
+                }
             }
         }
         Ok(Some(Delivery {

@@ -64,8 +64,14 @@ impl Service {
                 .filter(|p| m.computer.is_none_or(|c| c.player != *p));
             let mut notice = Notice::new(vec![paused], None);
             notice.ping.extend(people);
-            queue_events(&mut tx, (guild, Recipient::Channel(parent)), Some(id), &notice, now)
-                .await?;
+            queue_events(
+                &mut tx,
+                (guild, Recipient::Channel(parent)),
+                Some(id),
+                &notice,
+                now,
+            )
+            .await?;
         }
         tx.commit().await?;
         self.outbox_signal.notify_waiters();

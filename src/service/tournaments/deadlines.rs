@@ -10,9 +10,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::Result;
-use crate::service::text::duration_words;
-use crate::service::text::Text;
-use crate::service::{Names, Service};
+use crate::service::events::{Event, TournamentEvent};
+use crate::service::Service;
 use crate::store::{Entrant, StoredTournament, TimeAway, TournamentGame, Tx, UserId};
 use crate::tournament::Pairing;
 
@@ -22,8 +21,8 @@ pub(super) enum RoundDue {
     Now,
     /// A player of an undecided game is away: nothing is decided until they are back.
     Waits,
-    /// Vacations moved the deadline on; the announcement says to when.
-    MovesTo(Text),
+    /// Vacations moved the deadline on (the event says to when).
+    MovesTo(Event),
 }
 
 impl Service {
@@ -76,18 +75,15 @@ impl Service {
             return Ok(RoundDue::Now);
         }
         tx.move_round_deadline(t.id, moved).await?;
-        let names = Names(tx.names(&who).await?);
-        let who: Vec<String> = who.iter().map(|u| names.of(*u)).collect();
-        let text = Text::new()
-            .strong(format!("Round {} of {}", t.current_round, t.name))
-            .plain(format!(
-                ": its deadline moves on by {}, the vacation {} took during the round, to ",
-                duration_words(extension),
-                who.join(" and ")
-            ))
-            .time(moved)
-            .plain(".");
-        Ok(RoundDue::MovesTo(text))
+        Ok(RoundDue::MovesTo(Event::Tournament(
+            TournamentEvent::RoundDeadlineMoved {
+                name: t.name.clone(),
+                round: t.current_round,
+                extension_seconds: extension.num_seconds(),
+                players: who,
+                to: moved,
+            },
+        )))
     }
 }
 

@@ -2,17 +2,20 @@
 
 use chrono::{DateTime, Utc};
 
+use super::rounds::told;
 use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::error::Result;
-use crate::service::events::Event;
-use crate::service::notices::delivery::{queue_match_over, queue_reply};
-use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
+use crate::service::events::{Event, TournamentEvent};
+use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
+use crate::service::voice::Reader;
 use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
-use crate::store::{Finish, GameOutcome, NewTournament, StoredTournament, TournamentState, Tx};
+use crate::store::{
+    Finish, GameOutcome, NewTournament, Recipient, StoredTournament, TournamentState, Tx,
+};
 use crate::tournament::{Format, Pairing, MIN_PLAYERS};
 
 pub use crate::service::events::Departure;
@@ -187,14 +190,17 @@ impl Service {
             rounds: Some(rounds),
             ..t
         };
-        let mut lines = vec![Text::new().strong(&actor.name).plain(format!(
-            " starts {} with {players} players, {rounds} rounds.",
-            t.name
-        ))];
-        lines.extend(self.advance(&mut tx, t).await?);
+        tx.save_player(&actor.player(), self.now()).await?;
+        let mut events = vec![told(TournamentEvent::Started {
+            name: t.name.clone(),
+            by: actor.id,
+            players: players as u32,
+            rounds,
+        })];
+        events.extend(self.advance(&mut tx, t).await?);
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::public(Text::lines(lines)))
+        self.word(&events, &Reader::Channel).await
     }
 
     /// A player withdraws from a running tournament: their match in play is forfeited, their
@@ -207,12 +213,13 @@ impl Service {
         if t.state == TournamentState::Open {
             return refuse_tournament(Why::NotStarted);
         }
-        let reply = self
+        tx.save_player(&actor.player(), self.now()).await?;
+        let events = self
             .withdraw(&mut tx, t, actor.id, Departure::Withdrew)
             .await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(reply)
+        self.word(&events, &Reader::Channel).await
     }
 
     /// Withdraws `user`, who left the server `guild` or was banned from it, from every
@@ -250,9 +257,10 @@ impl Service {
             if t.state == TournamentState::Open {
                 tx.remove_entrant(t.id, user).await?;
             } else {
-                let reply = self.withdraw(&mut tx, t, user, why).await?;
-                let body = NoticeBody::new(NoticeKind::Announcement, &reply);
-                queue(&mut tx, place, None, &body, self.now()).await?;
+                let events = self.withdraw(&mut tx, t, user, why).await?;
+                let notice = Notice::new(events, None);
+                let to = (place.guild, Recipient::Channel(place.channel));
+                queue_events(&mut tx, to, None, &notice, self.now()).await?;
             }
             tx.commit().await?;
             count += 1;
@@ -267,7 +275,7 @@ impl Service {
         t: StoredTournament,
         user: crate::store::UserId,
         why: Departure,
-    ) -> Result<Reply> {
+    ) -> Result<Vec<Event>> {
         let now = self.now();
         let entrants = tx.entrants(t.id).await?;
         let Some(me) = entrants.iter().find(|e| e.user == user).copied() else {
@@ -276,7 +284,6 @@ impl Service {
         if !tx.withdraw_entrant(t.id, user, now).await? {
             return refuse_tournament(Why::AlreadyWithdrawn);
         }
-        let name = crate::service::Names(tx.names(&[user]).await?).of(user);
         for game in tx.games(t.id).await? {
             if game.outcome.is_some() || !game.pairing.has(me.seed) {
                 continue;
@@ -308,14 +315,14 @@ impl Service {
             }
             tx.decide_game(game.id, forfeit, 0).await?;
         }
-        let mut lines = vec![Text::new().strong(&name).plain(format!(
-            " {} {}; their matches in it are forfeited.",
-            crate::service::voice::departure_announced(why),
-            t.name
-        ))];
+        let mut events = vec![told(TournamentEvent::Left {
+            name: t.name.clone(),
+            player: user,
+            departure: why,
+        })];
         // Their leaving may have decided the round.
-        lines.extend(self.advance(tx, t).await?);
-        Ok(Reply::public(Text::lines(lines)))
+        events.extend(self.advance(tx, t).await?);
+        Ok(events)
     }
 
     /// The organiser cancels the tournament: its matches in play are stopped, unrated.
@@ -346,12 +353,14 @@ impl Service {
                         guild: m.guild,
                         channel: m.channel,
                     };
-                    let note = Reply::public(format!(
-                        "The tournament {} was cancelled; this match is stopped, unrated.",
-                        t.name
-                    ));
-                    let body = NoticeBody::new(NoticeKind::Announcement, &note);
-                    queue(&mut tx, there, Some(m.id), &body, now).await?;
+                    let cancelled = Notice::new(
+                        vec![told(TournamentEvent::GameCancelled {
+                            name: t.name.clone(),
+                        })],
+                        None,
+                    );
+                    let to = (there.guild, Recipient::Channel(there.channel));
+                    queue_events(&mut tx, to, Some(m.id), &cancelled, now).await?;
                     queue_match_over(&mut tx, &m, now).await?;
                     stopped += 1;
                 }
@@ -364,18 +373,15 @@ impl Service {
             now,
         )
         .await?;
+        tx.save_player(&actor.player(), now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        let matches = match stopped {
-            0 => String::new(),
-            1 => " Its match in play is stopped, unrated.".into(),
-            n => format!(" Its {n} matches in play are stopped, unrated."),
-        };
-        Ok(Reply::public(
-            Text::new()
-                .strong(format!("{} is cancelled", t.name))
-                .plain(format!(" by {}.{matches}", actor.name)),
-        ))
+        let cancelled = told(TournamentEvent::Cancelled {
+            name: t.name.clone(),
+            by: actor.id,
+            stopped,
+        });
+        self.word(&[cancelled], &Reader::Channel).await
     }
 }
 

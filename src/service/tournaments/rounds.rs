@@ -6,20 +6,19 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::deadlines::RoundDue;
 use super::lifecycle::too_few;
-use super::standings::{standings_of, standings_text};
+use super::standings::standings_of;
 use crate::game::Seat;
 use crate::service::error::{Result, ServiceError};
-use crate::service::events::{Event, Occasion};
-use crate::service::notices::delivery::{queue_match_over, queue_reply};
-use crate::service::notices::worded::{queue, NoticeBody, NoticeKind};
-use crate::service::outcome::Reply;
+use crate::service::events::{EarlyEnd, Event, Occasion, Paired, TournamentEvent};
+use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
 use crate::service::Room;
-use crate::service::{Names, Place, Service};
+use crate::service::{Place, Service};
 use crate::store::{
     ChannelId, Conflict, Entrant, Finish, GameOutcome, GuildId, MatchId, MatchState, NewMatch,
-    StoreError, StoredTournament, TournamentGame, TournamentId, TournamentState, Tx, UserId,
+    Recipient, StoreError, StoredTournament, TournamentGame, TournamentId, TournamentState, Tx,
+    UserId,
 };
 use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unpairable};
 
@@ -56,17 +55,12 @@ impl Service {
                 guild: t.guild,
                 channel: t.channel,
             };
-            let lines = self.advance(&mut tx, t).await?;
-            if lines.is_empty() {
+            let events = self.advance(&mut tx, t).await?;
+            if events.is_empty() {
                 tx.rollback().await?;
                 continue;
             }
             let after = tx.lock_tournament(id).await?;
-            // A round that ended is announced with the standings picture.
-            let round_over = round > 0
-                && after
-                    .as_ref()
-                    .is_some_and(|a| a.current_round != round || a.state != state);
             if let Some(after) = &after {
                 report.rounds_paired += (after.current_round - round) as usize;
                 if after.state != state
@@ -78,10 +72,9 @@ impl Service {
                     report.finished += 1;
                 }
             }
-            let mut body =
-                NoticeBody::new(NoticeKind::Announcement, &Reply::public(Text::lines(lines)));
-            body.standings = round_over.then_some(id);
-            queue(&mut tx, place, None, &body, self.now()).await?;
+            let notice = Notice::new(events, None);
+            let to = (place.guild, Recipient::Channel(place.channel));
+            queue_events(&mut tx, to, None, &notice, self.now()).await?;
             tx.commit().await?;
         }
         if report != TournamentTick::default() {
@@ -92,7 +85,7 @@ impl Service {
 
     /// Moves the locked tournament `t` on as far as it can go now, and returns what to
     /// announce in its channel (nothing when nothing changed).
-    pub(super) async fn advance(&self, tx: &mut Tx, mut t: StoredTournament) -> Result<Vec<Text>> {
+    pub(super) async fn advance(&self, tx: &mut Tx, mut t: StoredTournament) -> Result<Vec<Event>> {
         let now = self.now();
         let mut lines = Vec::new();
         if t.state == TournamentState::Open {
@@ -114,11 +107,10 @@ impl Service {
                     };
                     tx.end_tournament(t.id, TournamentState::Cancelled, Some(&why), now)
                         .await?;
-                    lines.push(
-                        Text::new()
-                            .strong(format!("{} is called off", t.name))
-                            .plain(format!(": {why}.")),
-                    );
+                    lines.push(told(TournamentEvent::CalledOff {
+                        name: t.name.clone(),
+                        why: e,
+                    }));
                     return Ok(lines);
                 }
             }
@@ -146,15 +138,15 @@ impl Service {
                     match self.round_due(tx, &t, &entrants, &open).await? {
                         RoundDue::Now => {}
                         RoundDue::Waits => return Ok(lines),
-                        RoundDue::MovesTo(text) => {
-                            lines.push(text);
+                        RoundDue::MovesTo(moved) => {
+                            lines.push(moved);
                             return Ok(lines);
                         }
                     }
-                    lines.push(Text::from(format!(
-                        "Round {} of {} reached its deadline.",
-                        t.current_round, t.name
-                    )));
+                    lines.push(told(TournamentEvent::RoundDeadlineReached {
+                        name: t.name.clone(),
+                        round: t.current_round,
+                    }));
                     for game in open {
                         self.decide_at_deadline(tx, &t, game).await?;
                     }
@@ -164,13 +156,11 @@ impl Service {
             }
             let rounds = t.rounds.unwrap_or(0);
             if t.current_round > 0 {
-                let standings = standings_of(&t, &entrants, &games);
-                lines.push(
-                    Text::new()
-                        .strong(format!("Round {} of {} is over.", t.current_round, t.name))
-                        .line()
-                        .then(standings_text(tx, &t, &entrants, &standings).await?),
-                );
+                lines.push(told(TournamentEvent::RoundOver {
+                    id: t.id,
+                    name: t.name.clone(),
+                    round: t.current_round,
+                }));
             }
             if t.current_round >= rounds {
                 return self
@@ -178,7 +168,7 @@ impl Service {
                     .await;
             }
             if active < 2 {
-                let why = "fewer than two players are left";
+                let why = EarlyEnd::FewerThanTwoLeft;
                 return self
                     .end_with_winner(tx, &t, &entrants, &games, Some(why), lines)
                     .await;
@@ -187,7 +177,7 @@ impl Service {
             let pairings = match pairings_for(&t, &entrants, &games, next) {
                 Ok(p) => p,
                 Err(Unpairable) => {
-                    let why = "no round can be paired without a rematch";
+                    let why = EarlyEnd::NoPairingWithoutRematch;
                     return self
                         .end_with_winner(tx, &t, &entrants, &games, Some(why), lines)
                         .await;
@@ -214,22 +204,11 @@ impl Service {
         round: u32,
         pairings: &[Pairing],
         deadline: DateTime<Utc>,
-    ) -> Result<Text> {
-        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
-        let names = Names(tx.names(&users).await?);
-        let name = |seed: usize| {
-            entrants
-                .get(seed)
-                .map(|e| names.of(e.user))
-                .unwrap_or_else(|| format!("seed {seed}"))
-        };
+    ) -> Result<Event> {
+        let user = |seed: usize| entrants.get(seed).map(|e| e.user);
         let withdrawn = |seed: usize| entrants.get(seed).is_none_or(|e| e.withdrawn);
         let bye_scores = matches!(t.format, Format::Swiss { .. });
-        let mut text = Text::new()
-            .strong(format!("Round {round} of {}", t.name))
-            .plain(" is paired; each match gets a thread of its own. Deadline ")
-            .time(deadline)
-            .plain(".");
+        let mut games = Vec::new();
         for pairing in pairings {
             match *pairing {
                 Pairing::Match { first, second } => {
@@ -242,26 +221,34 @@ impl Service {
                         (false, false) => None,
                     };
                     tx.insert_game(t.id, round, *pairing, outcome).await?;
-                    let note = if outcome.is_some() {
-                        " (won by forfeit)"
-                    } else {
-                        ""
-                    };
-                    text = text
-                        .line()
-                        .plain(format!("{} – {}{note}", name(first), name(second)));
+                    if let (Some(first), Some(second)) = (user(first), user(second)) {
+                        games.push(Paired::Match {
+                            first,
+                            second,
+                            forfeited: outcome.is_some(),
+                        });
+                    }
                 }
                 Pairing::Bye(p) if !withdrawn(p) => {
                     tx.insert_game(t.id, round, *pairing, Some(GameOutcome::Bye))
                         .await?;
-                    let scores = if bye_scores { ", scored as a win" } else { "" };
-                    text = text.line().plain(format!("{}: a bye{scores}", name(p)));
+                    if let Some(player) = user(p) {
+                        games.push(Paired::Bye {
+                            player,
+                            scored: bye_scores,
+                        });
+                    }
                 }
                 Pairing::Bye(_) => {}
             }
         }
         tx.set_round(t.id, round, self.now(), deadline).await?;
-        Ok(text)
+        Ok(told(TournamentEvent::RoundPaired {
+            name: t.name.clone(),
+            round,
+            deadline,
+            games,
+        }))
     }
 
     /// Ends the tournament and names the winner.
@@ -271,34 +258,29 @@ impl Service {
         t: &StoredTournament,
         entrants: &[Entrant],
         games: &[TournamentGame],
-        early: Option<&str>,
-        mut lines: Vec<Text>,
-    ) -> Result<Vec<Text>> {
-        tx.end_tournament(t.id, TournamentState::Finished, early, self.now())
+        early: Option<EarlyEnd>,
+        mut lines: Vec<Event>,
+    ) -> Result<Vec<Event>> {
+        let why = early.map(|e| match e {
+            EarlyEnd::FewerThanTwoLeft => "fewer than two players are left",
+            EarlyEnd::NoPairingWithoutRematch => "no round can be paired without a rematch",
+        });
+        tx.end_tournament(t.id, TournamentState::Finished, why, self.now())
             .await?;
         let standings = standings_of(t, entrants, games);
-        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
-        let names = Names(tx.names(&users).await?);
-        let leaders: Vec<String> = standings
+        let leaders: Vec<UserId> = standings
             .leaders()
             .into_iter()
             .filter_map(|seed| entrants.get(seed))
-            .map(|e| names.of(e.user))
+            .map(|e| e.user)
             .collect();
-        let ended = match early {
-            Some(why) => format!(" is over after round {} ({why}).", t.current_round),
-            None => " is over.".to_string(),
-        };
-        let verdict = match leaders.as_slice() {
-            [] => "Nobody scored.".to_string(),
-            [one] => format!("{one} wins it."),
-            many => format!("{} share first place.", many.join(", ")),
-        };
-        lines.push(
-            Text::new()
-                .strong(format!("{}{ended}", t.name))
-                .plain(format!(" {verdict}")),
-        );
+        lines.push(told(TournamentEvent::Over {
+            id: t.id,
+            name: t.name.clone(),
+            round: t.current_round,
+            early,
+            leaders,
+        }));
         Ok(lines)
     }
 
@@ -388,12 +370,15 @@ impl Service {
         } else {
             tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
                 .await?;
-            let note = Reply::public(format!(
-                "Round {} of {} reached its deadline with this match unfinished; it is stopped, unrated, and counts as drawn in the tournament.",
-                game.round, t.name
-            ));
-            let body = NoticeBody::new(NoticeKind::Announcement, &note);
-            queue(tx, there, Some(m.id), &body, now).await?;
+            let stopped = Notice::new(
+                vec![told(TournamentEvent::GameStopped {
+                    name: t.name.clone(),
+                    round: game.round,
+                })],
+                None,
+            );
+            let to = (there.guild, Recipient::Channel(there.channel));
+            queue_events(tx, to, Some(m.id), &stopped, now).await?;
             queue_match_over(tx, &m, now).await?;
             tx.decide_game(game.id, GameOutcome::Drawn, 0).await?;
         }
@@ -549,4 +534,9 @@ fn pairings_for(
             pair_swiss(&contenders)
         }
     }
+}
+
+/// A tournament's event.
+pub(super) fn told(event: TournamentEvent) -> Event {
+    Event::Tournament(event)
 }

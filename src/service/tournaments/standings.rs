@@ -211,16 +211,6 @@ pub(super) async fn standings_lines(
     Ok(text)
 }
 
-/// The standings for a round's announcement.
-pub(super) async fn standings_text(
-    tx: &mut Tx,
-    _t: &StoredTournament,
-    entrants: &[Entrant],
-    standings: &Standings,
-) -> Result<Text> {
-    standings_lines(tx, entrants, standings, ANNOUNCED_LINES).await
-}
-
 /// The standings picture titled `title`, drawn on a blocking thread.
 async fn standings_png(
     title: String,
@@ -240,29 +230,34 @@ async fn standings_png(
 }
 
 impl Service {
-    /// The standings picture of tournament `id` as it stands now, for a round's announcement
-    /// (drawn when the announcement is sent); `None` when there is no such tournament.
-    pub(crate) async fn standings_picture(
+    /// The standings of tournament `id` after round `round`, for the announcement of its end
+    /// (worded when it is said or sent, the same whenever that is): as text, and as a
+    /// picture. `None` when there is no such tournament.
+    pub(in crate::service) async fn standings_after(
         &self,
         id: crate::store::TournamentId,
-    ) -> Result<Option<(String, Vec<u8>)>> {
+        round: u32,
+    ) -> Result<Option<(Text, (String, Vec<u8>))>> {
         let Some(t) = self.store.tournament(id).await? else {
             return Ok(None);
         };
         let mut tx = self.store.begin().await?;
         let entrants = tx.entrants(t.id).await?;
-        let games = tx.games(t.id).await?;
+        let mut games = tx.games(t.id).await?;
+        games.retain(|g| g.round <= round);
         let standings = standings_of(&t, &entrants, &games);
+        let text = standings_lines(&mut tx, &entrants, &standings, ANNOUNCED_LINES).await?;
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
         tx.rollback().await?;
-        let round = match t.state {
-            TournamentState::Finished => "final standings".to_string(),
-            _ => format!("after round {}", t.current_round.saturating_sub(1).max(1)),
+        let when = match t.state {
+            TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
+            _ => format!("after round {round}"),
         };
-        let title = format!("{} — {round}", t.name);
+        let title = format!("{} — {when}", t.name);
         let png = standings_png(title, &entrants, &standings, &names).await?;
-        Ok(Some((format!("tournament-{}-standings.png", t.id), png)))
+        let file = format!("tournament-{}-standings.png", t.id);
+        Ok(Some((text, (file, png))))
     }
 
     /// The standings of the latest tournament of this channel, as text.

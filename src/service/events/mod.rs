@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
 use crate::store::{GuildId, MatchId, UserId};
 
+mod tournament;
+pub use tournament::{EarlyEnd, Paired, TournamentEvent};
+
 /// One thing that happened. Players are kept by id; their names are read when the event is
 /// worded, so a notice sent later shows the names of the day.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -113,6 +116,8 @@ pub enum Event {
         thread: crate::store::ChannelId,
         players: [UserId; 2],
     },
+    /// Something in a tournament.
+    Tournament(TournamentEvent),
     /// The ratings on the match's server after a rated match.
     Rated { changes: Vec<RatingChange> },
     /// It is `player`'s turn, until `deadline`.
@@ -234,6 +239,7 @@ impl Event {
             Event::Claimed { by, late, .. } => vec![*by, *late],
             Event::Aborted { by, .. } => vec![*by],
             Event::NeverPlayed { late, .. } => vec![*late],
+            Event::Tournament(t) => t.people(),
             Event::ThreadDone { .. } => Vec::new(),
         }
     }

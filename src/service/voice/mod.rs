@@ -11,6 +11,9 @@ use crate::service::text::Text;
 use crate::service::Names;
 use crate::store::{MatchId, UserId};
 
+mod context;
+mod tournament;
+
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::service) enum Reader {
@@ -21,16 +24,37 @@ pub(in crate::service) enum Reader {
     Dm { play_at: Option<(MatchId, String)> },
 }
 
-/// Says `events` to `reader`, one line each, in order.
-pub(in crate::service) fn say(events: &[Event], names: &Names, reader: &Reader) -> Text {
-    Text::lines(events.iter().filter_map(|e| line(e, names, reader)))
+/// Says `events` to `reader`, one line each, in order, each followed by what `more` adds to it (a tournament's standings after a
+/// round's end, read from the store by [`context`]).
+fn say_with(
+    events: &[Event],
+    names: &Names,
+    reader: &Reader,
+    more: &dyn Fn(&Event) -> Option<Text>,
+) -> Text {
+    Text::lines(events.iter().filter_map(|e| {
+        let said = line(e, names, reader)?;
+        Some(match more(e) {
+            Some(more) => said.line().then(more),
+            None => said,
+        })
+    }))
 }
 
 /// `events` said in a channel message, with the buttons that answer them (an end proposal's
 /// Agree / Keep playing, a finished match's Rematch / Analyse). Pings no one: who is pinged is
 /// the caller's decision.
 pub(in crate::service) fn reply(events: &[Event], names: &Names, reader: &Reader) -> Reply {
-    let mut reply = Reply::public(say(events, names, reader));
+    reply_with(events, names, reader, &|_| None)
+}
+
+fn reply_with(
+    events: &[Event],
+    names: &Names,
+    reader: &Reader,
+    more: &dyn Fn(&Event) -> Option<Text>,
+) -> Reply {
+    let mut reply = Reply::public(say_with(events, names, reader, more));
     for event in events {
         match *event {
             Event::EndProposed {
@@ -317,17 +341,9 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             text.plain(". A match nobody played is not rated and counts for neither player.")
         }
         Event::DmsClosed { .. } => dms_closed_hint(),
+        Event::Tournament(t) => tournament::line(t, names),
         Event::ThreadDone { .. } => return None,
     })
-}
-
-/// What a tournament's channel reads after the name of a player who left it.
-pub(in crate::service) fn departure_announced(departure: Departure) -> &'static str {
-    match departure {
-        Departure::Withdrew => "withdraws from",
-        Departure::Left => "is no longer a member of this server and is withdrawn from",
-        Departure::Banned => "was banned from this server and is withdrawn from",
-    }
 }
 
 /// Said once to a player whose direct messages Discord refused.

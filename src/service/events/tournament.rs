@@ -1,0 +1,133 @@
+//! What happens in a tournament, as events: told in its channel (rounds paired and over, the
+//! end) and in its matches' channels (a game stopped or cancelled).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::Departure;
+use crate::store::{TournamentId, UserId};
+use crate::tournament::FormatError;
+
+/// One thing that happened in the tournament called `name` (kept with each event, so a notice
+/// says the name it had).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "tournament-event", rename_all = "kebab-case")]
+pub enum TournamentEvent {
+    /// `by` started it, with `players` players over `rounds` rounds.
+    Started {
+        name: String,
+        by: UserId,
+        players: u32,
+        rounds: u32,
+    },
+    /// It could not start when its time came.
+    CalledOff { name: String, why: FormatError },
+    /// Round `round` was paired, to be played by `deadline`.
+    RoundPaired {
+        name: String,
+        round: u32,
+        deadline: DateTime<Utc>,
+        games: Vec<Paired>,
+    },
+    /// Vacations taken during round `round` by `players` moved its deadline on by
+    /// `extension_seconds`, to `to`.
+    RoundDeadlineMoved {
+        name: String,
+        round: u32,
+        extension_seconds: i64,
+        players: Vec<UserId>,
+        to: DateTime<Utc>,
+    },
+    /// Round `round` reached its deadline with games undecided; they are decided now.
+    RoundDeadlineReached { name: String, round: u32 },
+    /// Round `round` is over: the standings after it are shown with it.
+    RoundOver {
+        id: TournamentId,
+        name: String,
+        round: u32,
+    },
+    /// The tournament is over after round `round`; `leaders` share first place (one wins).
+    Over {
+        id: TournamentId,
+        name: String,
+        round: u32,
+        early: Option<EarlyEnd>,
+        leaders: Vec<UserId>,
+    },
+    /// `player` left it; their games in it are forfeited.
+    Left {
+        name: String,
+        player: UserId,
+        departure: Departure,
+    },
+    /// Said in a match's channel: round `round` reached its deadline with the match
+    /// unfinished; it is stopped, unrated, and counts as drawn.
+    GameStopped { name: String, round: u32 },
+    /// Said in a match's channel: the tournament was cancelled; the match is stopped.
+    GameCancelled { name: String },
+    /// `by` cancelled it; `stopped` matches in play were stopped, unrated.
+    Cancelled {
+        name: String,
+        by: UserId,
+        stopped: u32,
+    },
+}
+
+/// A game of a paired round.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(tag = "game", rename_all = "kebab-case")]
+pub enum Paired {
+    /// `first` against `second`; `forfeited` when one of them had withdrawn (a round robin
+    /// keeps its schedule), the other winning.
+    Match {
+        first: UserId,
+        second: UserId,
+        forfeited: bool,
+    },
+    /// `player` sits the round out; `scored` as a win in a Swiss.
+    Bye { player: UserId, scored: bool },
+}
+
+/// Why a tournament ended before its last round.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum EarlyEnd {
+    FewerThanTwoLeft,
+    NoPairingWithoutRematch,
+}
+
+impl TournamentEvent {
+    /// Every player the event names.
+    pub fn people(&self) -> Vec<UserId> {
+        match self {
+            TournamentEvent::Started { by, .. } | TournamentEvent::Cancelled { by, .. } => {
+                vec![*by]
+            }
+            TournamentEvent::RoundPaired { games, .. } => games
+                .iter()
+                .flat_map(|g| match *g {
+                    Paired::Match { first, second, .. } => vec![first, second],
+                    Paired::Bye { player, .. } => vec![player],
+                })
+                .collect(),
+            TournamentEvent::RoundDeadlineMoved { players, .. } => players.clone(),
+            TournamentEvent::Over { leaders, .. } => leaders.clone(),
+            TournamentEvent::Left { player, .. } => vec![*player],
+            TournamentEvent::CalledOff { .. }
+            | TournamentEvent::RoundDeadlineReached { .. }
+            | TournamentEvent::RoundOver { .. }
+            | TournamentEvent::GameStopped { .. }
+            | TournamentEvent::GameCancelled { .. } => Vec::new(),
+        }
+    }
+
+    /// The tournament whose standings go with the event, as a picture (and, for a round's
+    /// end, as text).
+    pub fn standings(&self) -> Option<(TournamentId, u32)> {
+        match *self {
+            TournamentEvent::RoundOver { id, round, .. }
+            | TournamentEvent::Over { id, round, .. } => Some((id, round)),
+            _ => None,
+        }
+    }
+}
