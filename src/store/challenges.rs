@@ -7,8 +7,11 @@ use crate::game::Variant;
 use chrono::{DateTime, Utc};
 
 /// Which side the challenger commands in battle 1. Stored by its name.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::Type)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Debug, Default, sqlx::Type, serde::Serialize, serde::Deserialize,
+)]
 #[sqlx(type_name = "text", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum SideChoice {
     Dwarfs,
     Trolls,

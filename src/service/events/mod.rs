@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
-use crate::store::{GuildId, MatchId, UserId};
+use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, UserId};
 
 mod tournament;
 pub use tournament::{EarlyEnd, Paired, TournamentEvent};
@@ -42,14 +42,28 @@ pub enum Event {
     },
     /// An end proposal lapsed: the other player moved instead of answering.
     ProposalLapsed { proposer: UserId, mover: UserId },
-    /// The computer, `by`, proposed ending battle `battle` (proposal `proposal`, answered with
-    /// its buttons): it does so only when no capture is in reach of either side.
+    /// `by` proposed to `to` ending battle `battle` (proposal `proposal`, answered with its
+    /// buttons), the score standing at `score` (none where the variant is won by objective).
+    /// The computer proposes only when no capture is in reach of either side.
     EndProposed {
         match_id: MatchId,
         battle: u8,
         proposal: i64,
         by: UserId,
+        to: UserId,
+        score: Option<Score>,
+        by_computer: bool,
+        /// The computer answers at once, in the same message.
+        to_computer: bool,
     },
+    /// `by` wants to keep playing battle `battle` (the computer says why, `reason`).
+    EndDeclined {
+        by: UserId,
+        battle: u8,
+        reason: Option<String>,
+    },
+    /// The computer, `player`, could not answer a proposal yet; it stands.
+    NoAnswerYet { player: UserId },
     /// `by` agreed with `with` to end battle `battle`.
     EndAgreed {
         battle: u8,
@@ -142,6 +156,27 @@ pub enum Event {
         /// day is left.
         half_time: bool,
     },
+    /// `challenger` challenged `opponent` (challenge `challenge`, answered with its buttons).
+    Challenged {
+        challenge: ChallengeId,
+        challenger: UserId,
+        opponent: UserId,
+        variant: Variant,
+        side: SideChoice,
+        days_per_move: u32,
+        rated: bool,
+        expires_at: DateTime<Utc>,
+    },
+    /// The opponent declined the challenge.
+    ChallengeDeclined {
+        challenger: UserId,
+        opponent: UserId,
+    },
+    /// The challenger withdrew the challenge.
+    ChallengeWithdrawn {
+        challenger: UserId,
+        opponent: UserId,
+    },
     ChallengeExpired {
         challenger: UserId,
         opponent: UserId,
@@ -216,7 +251,9 @@ impl Event {
             Event::BattleBegan { dwarfs, trolls, .. } => vec![*dwarfs, *trolls],
             Event::Moved { mover, .. } => vec![*mover],
             Event::ProposalLapsed { proposer, mover } => vec![*proposer, *mover],
-            Event::EndProposed { by, .. } => vec![*by],
+            Event::EndProposed { by, to, .. } => vec![*by, *to],
+            Event::EndDeclined { by, .. } => vec![*by],
+            Event::NoAnswerYet { player } => vec![*player],
             Event::EndAgreed { by, with, .. } => vec![*by, *with],
             Event::BattleOver { winner, .. } => winner.iter().copied().collect(),
             Event::MatchOver { players, .. } | Event::ThreadClosedAgain { players, .. } => {
@@ -227,7 +264,20 @@ impl Event {
             | Event::DmsClosed { player }
             | Event::ComputerThinking { player, .. }
             | Event::ReminderDue { player, .. } => vec![*player],
-            Event::ChallengeExpired {
+            Event::Challenged {
+                challenger,
+                opponent,
+                ..
+            }
+            | Event::ChallengeDeclined {
+                challenger,
+                opponent,
+            }
+            | Event::ChallengeWithdrawn {
+                challenger,
+                opponent,
+            }
+            | Event::ChallengeExpired {
                 challenger,
                 opponent,
             } => vec![*challenger, *opponent],

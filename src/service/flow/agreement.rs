@@ -7,7 +7,7 @@ use crate::service::flow::computer::computer_actor;
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
+use crate::service::voice::{self, Reader};
 use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
@@ -43,36 +43,24 @@ impl Service {
         };
         tx.commit().await?;
         let other = m.player(seat.other());
-        let number = m.game.battle_number();
-        let mut text = match m.computer {
-            Some(_) => Text::new(),
-            None => Text::new().player(other, names.of(other)).plain(", "),
-        }
-        .strong(&actor.name)
-        .plain(format!(" proposes ending battle {number} now."));
-        if !m.variant.wins_by_objective() {
-            let score = m.game.current_battle().score();
-            let standing = match score.leader() {
-                Some((side, by)) => format!("the {side} lead by {by}"),
-                None => "level".to_string(),
-            };
-            text.push_str(&format!(
-                " The score would stand: Dwarfs {} · Trolls {} ({standing}).",
-                score.dwarfs, score.trolls
-            ));
-        } else {
-            text.push_str(" An agreed Koom Valley battle is a draw.");
-        }
+        let proposed = Event::EndProposed {
+            match_id: m.id,
+            battle: m.game.battle_number(),
+            proposal: proposal.id,
+            by: actor.id,
+            to: other,
+            score: (!m.variant.wins_by_objective()).then(|| m.game.current_battle().score()),
+            by_computer: false,
+            to_computer: m.computer.is_some(),
+        };
         if let Some(computer) = m.computer {
             return self
-                .computer_answers(place, &m, computer, &names, text)
+                .computer_answers(place, &m, computer, &names, proposed)
                 .await;
         }
-        text.push_str(" Moving instead lets the proposal lapse.");
-        Ok(Reply::public(text)
+        Ok(voice::reply(&[proposed], &names, &Reader::Channel)
             .saved()
-            .mention(other)
-            .with_answers_to(m.id, proposal.id))
+            .mention(other))
     }
 
     /// The computer answers at once the proposal just made in its match `m`, after thinking
@@ -83,7 +71,7 @@ impl Service {
         m: &StoredMatch,
         computer: ComputerSeat,
         names: &Names,
-        proposal: Text,
+        proposed: Event,
     ) -> Result<Reply> {
         let assessment = self.computer_answer(m).await?;
         let agree = assessment.as_ref().is_some_and(|a| a.agree_to_end);
@@ -93,17 +81,22 @@ impl Service {
             // The proposal stands (saved above); the player can still move or withdraw.
             Err(e) => {
                 tracing::warn!(match_id = %m.id, error = %e, "the computer could not answer a proposal");
-                return Ok(Reply::public(
-                    proposal.plain(format!(" {} has not answered yet.", me.name)),
-                )
-                .saved());
+                let silent = Event::NoAnswerYet { player: me.id };
+                return Ok(voice::reply(&[proposed, silent], names, &Reader::Channel).saved());
             }
         };
-        reply.mentions.clear();
-        reply.text = proposal.line().then(reply.text);
-        if let Some(reason) = assessment.and_then(|a| a.reason).filter(|_| !agree) {
-            reply.text.push_str(&format!(" “{reason}”"));
+        let mut events = vec![proposed];
+        for mut event in std::mem::take(&mut reply.events) {
+            if let Event::EndDeclined { reason, .. } = &mut event {
+                *reason = assessment.as_ref().and_then(|a| a.reason.clone());
+            }
+            events.push(event);
         }
+        let worded = voice::reply(&events, names, &Reader::Channel);
+        reply.text = worded.text;
+        reply.buttons = worded.buttons;
+        reply.events = events;
+        reply.mentions.clear();
         Ok(reply)
     }
 
@@ -136,12 +129,14 @@ impl Service {
             tx.answer_proposal(proposal.id, ProposalAnswer::Declined, now)
                 .await?;
             tx.commit().await?;
-            let mut reply = Reply::public(Text::new().strong(&actor.name).plain(format!(
-                " wants to keep playing; battle {} goes on.",
-                m.game.battle_number()
-            )))
-            .saved()
-            .mention(proposal.proposer);
+            let declined = Event::EndDeclined {
+                by: actor.id,
+                battle: m.game.battle_number(),
+                reason: None,
+            };
+            let mut reply = voice::reply(&[declined], &names, &Reader::Channel)
+                .saved()
+                .mention(proposal.proposer);
             reply.spend_buttons = pressed.is_some();
             return Ok(reply);
         }

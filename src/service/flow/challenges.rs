@@ -8,11 +8,11 @@ use crate::service::events::{Event, Occasion};
 use crate::service::flow::room::{open_room, room_name, Room};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
-use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
-use crate::service::voice::{self, per_move, Reader};
+use crate::service::voice::{self, Reader};
 use crate::service::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
@@ -84,43 +84,26 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         tx.commit().await?;
-        let sides = match side {
-            SideChoice::Dwarfs => format!("{} commands the dwarfs in battle 1", challenger.name),
-            SideChoice::Trolls => format!("{} commands the trolls in battle 1", challenger.name),
-            SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
+        let challenged = Event::Challenged {
+            challenge: challenge.id,
+            challenger: challenger.id,
+            opponent: opponent.id,
+            variant,
+            side,
+            days_per_move: days,
+            rated,
+            expires_at: challenge.expires_at,
         };
-        // The number shows, so a player with several challenges can say which they answer.
-        let text = Text::new()
-            .strong(format!("Challenge #{}", challenge.id))
-            .plain(": ")
-            .player(opponent.id, &opponent.name)
-            .plain(", ")
-            .strong(&challenger.name)
-            .plain(format!(
-                " challenges you to a {}match of ",
-                if rated { "" } else { "friendly (unrated) " }
-            ))
-            .strong(variant.title())
-            .plain(format!(
-                " (two battles, roles swapped; {sides}; {}). The challenge expires ",
-                per_move(days)
-            ))
-            .relative(challenge.expires_at)
-            .plain(".");
-        Ok(Reply::public(text)
+        let names = Names(
+            [
+                (challenger.id, challenger.name.clone()),
+                (opponent.id, opponent.name.clone()),
+            ]
+            .into(),
+        );
+        Ok(voice::reply(&[challenged], &names, &Reader::Channel)
             .saved()
-            .mention(opponent.id)
-            .button(Action::Accept(challenge.id), "Accept", ButtonStyle::Success)
-            .button(
-                Action::Decline(challenge.id),
-                "Decline",
-                ButtonStyle::Danger,
-            )
-            .button(
-                Action::Cancel(challenge.id),
-                "Cancel",
-                ButtonStyle::Secondary,
-            ))
+            .mention(opponent.id))
     }
 
     /// The open challenge `actor` could accept here, without accepting it: lets a front-end
@@ -281,16 +264,12 @@ impl Service {
         let challenge = self
             .find_challenge(place, actor, id, Role::Opponent, "decline")
             .await?;
-        self.close(
-            challenge,
-            ChallengeState::Declined,
-            id.is_some(),
-            |names, c| {
-                Text::new()
-                    .strong(names.of(c.opponent))
-                    .plain(format!(" declines {}'s challenge.", names.of(c.challenger)))
-            },
-        )
+        self.close(challenge, ChallengeState::Declined, id.is_some(), |c| {
+            Event::ChallengeDeclined {
+                challenger: c.challenger,
+                opponent: c.opponent,
+            }
+        })
         .await
     }
 
@@ -304,17 +283,12 @@ impl Service {
         let challenge = self
             .find_challenge(place, actor, id, Role::Challenger, "cancel")
             .await?;
-        self.close(
-            challenge,
-            ChallengeState::Cancelled,
-            id.is_some(),
-            |names, c| {
-                Text::new().strong(names.of(c.challenger)).plain(format!(
-                    " withdraws the challenge to {}.",
-                    names.of(c.opponent)
-                ))
-            },
-        )
+        self.close(challenge, ChallengeState::Cancelled, id.is_some(), |c| {
+            Event::ChallengeWithdrawn {
+                challenger: c.challenger,
+                opponent: c.opponent,
+            }
+        })
         .await
     }
 
@@ -323,7 +297,7 @@ impl Service {
         challenge: Challenge,
         state: ChallengeState,
         from_button: bool,
-        say: impl Fn(&Names, &Challenge) -> Text,
+        closed_by: impl Fn(&Challenge) -> Event,
     ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {
@@ -331,7 +305,7 @@ impl Service {
         };
         let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);
         tx.commit().await?;
-        let mut reply = Reply::public(say(&names, &closed)).saved();
+        let mut reply = voice::reply(&[closed_by(&closed)], &names, &Reader::Channel).saved();
         reply.spend_buttons = from_button;
         Ok(reply)
     }

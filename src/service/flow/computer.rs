@@ -243,6 +243,10 @@ impl Service {
                 battle: progress.battle,
                 proposal: proposal.id,
                 by: computer.player,
+                to: m.player(seat.other()),
+                score: None,
+                by_computer: true,
+                to_computer: false,
             });
         }
         let board = BoardShot {

@@ -6,10 +6,10 @@ use chrono::{DateTime, Utc};
 
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
 use crate::service::events::{Departure, Event, Occasion, ShownRating};
-use crate::service::outcome::{offer_rematch, Reply};
+use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
-use crate::store::{MatchId, UserId};
+use crate::store::{MatchId, SideChoice, UserId};
 
 mod context;
 mod tournament;
@@ -57,10 +57,20 @@ fn reply_with(
     let mut reply = Reply::public(say_with(events, names, reader, more));
     for event in events {
         match *event {
+            // Answered by buttons, unless the computer answered at once.
             Event::EndProposed {
-                match_id, proposal, ..
+                match_id,
+                proposal,
+                to_computer: false,
+                ..
             } => reply = reply.with_answers_to(match_id, proposal),
             Event::MatchOver { match_id, .. } => reply = offer_rematch(reply, match_id),
+            Event::Challenged { challenge, .. } => {
+                reply = reply
+                    .button(Action::Accept(challenge), "Accept", ButtonStyle::Success)
+                    .button(Action::Decline(challenge), "Decline", ButtonStyle::Danger)
+                    .button(Action::Cancel(challenge), "Cancel", ButtonStyle::Secondary)
+            }
             _ => {}
         }
     }
@@ -150,13 +160,62 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             names.of(*proposer),
             names.of(*mover)
         )),
-        Event::EndProposed { battle, by, .. } => Text::new()
+        Event::EndProposed {
+            battle,
+            by,
+            by_computer: true,
+            ..
+        } => Text::new()
             .strong(names.of(*by))
             .plain(format!(
                 " proposes ending battle {battle} now: neither side can gain any more. Agree with "
             ))
             .code("/thud end action:agree")
             .plain(", or move to play on."),
+        Event::EndProposed {
+            battle,
+            by,
+            to,
+            score,
+            to_computer,
+            ..
+        } => {
+            let mut text = match to_computer {
+                true => Text::new(),
+                false => Text::new().player(*to, names.of(*to)).plain(", "),
+            }
+            .strong(names.of(*by))
+            .plain(format!(" proposes ending battle {battle} now."));
+            match score {
+                Some(score) => {
+                    let standing = match score.leader() {
+                        Some((side, by)) => format!("the {side} lead by {by}"),
+                        None => "level".to_string(),
+                    };
+                    text.push_str(&format!(
+                        " The score would stand: Dwarfs {} · Trolls {} ({standing}).",
+                        score.dwarfs, score.trolls
+                    ));
+                }
+                None => text.push_str(" An agreed Koom Valley battle is a draw."),
+            }
+            if !to_computer {
+                text.push_str(" Moving instead lets the proposal lapse.");
+            }
+            text
+        }
+        Event::NoAnswerYet { player } => {
+            Text::from(format!("{} has not answered yet.", names.of(*player)))
+        }
+        Event::EndDeclined { by, battle, reason } => {
+            let mut text = Text::new()
+                .strong(names.of(*by))
+                .plain(format!(" wants to keep playing; battle {battle} goes on."));
+            if let Some(reason) = reason {
+                text.push_str(&format!(" “{reason}”"));
+            }
+            text
+        }
         Event::EndAgreed { battle, by, with } => Text::new().strong(names.of(*by)).plain(format!(
             " agrees with {} to end battle {battle}.",
             names.of(*with)
@@ -250,6 +309,57 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
                 Reader::Channel => said,
             }
         }
+        Event::Challenged {
+            challenge,
+            challenger,
+            opponent,
+            variant,
+            side,
+            days_per_move,
+            rated,
+            expires_at,
+        } => {
+            let sides = match side {
+                SideChoice::Dwarfs => {
+                    format!("{} commands the dwarfs in battle 1", names.of(*challenger))
+                }
+                SideChoice::Trolls => {
+                    format!("{} commands the trolls in battle 1", names.of(*challenger))
+                }
+                SideChoice::Random => "sides for battle 1 are drawn by lot".to_string(),
+            };
+            // The number shows, so a player with several challenges can say which they answer.
+            Text::new()
+                .strong(format!("Challenge #{challenge}"))
+                .plain(": ")
+                .player(*opponent, names.of(*opponent))
+                .plain(", ")
+                .strong(names.of(*challenger))
+                .plain(format!(
+                    " challenges you to a {}match of ",
+                    if *rated { "" } else { "friendly (unrated) " }
+                ))
+                .strong(variant.title())
+                .plain(format!(
+                    " (two battles, roles swapped; {sides}; {}). The challenge expires ",
+                    per_move(*days_per_move)
+                ))
+                .relative(*expires_at)
+                .plain(".")
+        }
+        Event::ChallengeDeclined {
+            challenger,
+            opponent,
+        } => Text::new()
+            .strong(names.of(*opponent))
+            .plain(format!(" declines {}'s challenge.", names.of(*challenger))),
+        Event::ChallengeWithdrawn {
+            challenger,
+            opponent,
+        } => Text::new().strong(names.of(*challenger)).plain(format!(
+            " withdraws the challenge to {}.",
+            names.of(*opponent)
+        )),
         Event::ChallengeExpired {
             challenger,
             opponent,
