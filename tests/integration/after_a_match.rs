@@ -1,8 +1,12 @@
 //! What players do after a match: a rematch with the roles swapped, friendly (unrated)
 //! matches, and their record against each other.
 
-use crate::common::{alice, bob, carol, deliver_all, ok, place, refusal, service, TestService};
-use thudbot::service::{Action, Actor, ChallengeOptions, LadderScope, MoveRequest, Refusal, Reply};
+use crate::common::{
+    alice, assert_event, bob, carol, deliver_all, ok, place, refusal, service, TestService,
+};
+use thudbot::service::{
+    Action, Actor, ChallengeOptions, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
+};
 use thudbot::store::{ChannelId, MatchId, SideChoice, UserId};
 
 fn rematch_button(reply: &Reply) -> MatchId {
@@ -171,7 +175,19 @@ async fn a_rematch_against_the_computer_begins_at_once_at_the_same_level() {
     let again = ok(service
         .rematch(at, &alice(), rematch_button(&over), None)
         .await);
-    assert!(again.text.contains("at level 4"), "{}", again.text);
+    assert_event!(
+        again.events,
+        Event::MatchBegan {
+            dwarfs,
+            trolls,
+            rated: false,
+            occasion: Occasion::Computer { player, computer, level: 4, .. },
+            ..
+        } if *dwarfs == thudbot.id
+            && *trolls == alice().id
+            && *player == alice().id
+            && *computer == thudbot.id
+    );
     let m = service
         .store()
         .active_match_in(ChannelId(4))

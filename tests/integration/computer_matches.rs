@@ -3,12 +3,13 @@
 //! is never reminded or forfeited, answers proposals, and is kept off the ladders.
 
 use crate::common::{
-    alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
+    alice, assert_event, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
 use thudbot::game::{Piece, Side};
 use thudbot::service::{
-    Actor, ChallengeOptions, Clock, Event, LadderScope, MoveRequest, Refusal, Reply, ServiceError,
+    Actor, ChallengeOptions, Clock, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
+    ServiceError,
 };
 use thudbot::store::{ChannelId, Recipient, SideChoice, StoredMatch, UserId};
 
@@ -56,17 +57,30 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
             None,
         )
         .await);
-    assert!(start.text.contains("Match #"), "{}", start.text);
-    assert!(start.text.contains("level 1"), "{}", start.text);
-    assert!(start.text.contains("not rated"), "{}", start.text);
+    assert_event!(
+        start.events,
+        Event::MatchBegan {
+            dwarfs,
+            trolls,
+            rated: false,
+            occasion: Occasion::Computer { player, computer, level: 1, .. },
+            ..
+        } if *dwarfs == alice().id
+            && *trolls == thudbot().id
+            && *player == alice().id
+            && *computer == thudbot().id
+    );
+    assert_event!(
+        start.events,
+        Event::TurnStarted { player, side: Side::Dwarfs, .. } if *player == alice().id
+    );
     assert_eq!(start.mentions, [alice().id]);
     assert!(!start.attachments.is_empty(), "the opening board is shown");
 
     let moved = ok(play(&service, 1, "dF1-F5").await);
-    assert!(
-        moved.text.contains("thudbot (trolls) is thinking."),
-        "{}",
-        moved.text
+    assert_event!(
+        moved.events,
+        Event::ComputerThinking { player, side: Side::Trolls } if *player == thudbot().id
     );
     assert!(
         moved.mentions.is_empty(),
@@ -92,18 +106,14 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
     let notice = &posted[0];
     assert!(!notice.closes_thread);
     assert_eq!(notice.to, Recipient::Channel(ChannelId(1)));
-    assert!(
-        notice
-            .reply
-            .text
-            .contains("thudbot (level 1, trolls) plays T"),
-        "{}",
-        notice.reply.text
+    assert_event!(
+        notice.reply.events,
+        Event::Moved { ply: 2, mover, level: Some(1), side: Side::Trolls, notation, .. }
+            if *mover == thudbot().id && notation.starts_with('T')
     );
-    assert!(
-        notice.reply.text.contains("your move (dwarfs)"),
-        "{}",
-        notice.reply.text
+    assert_event!(
+        notice.reply.events,
+        Event::TurnStarted { player, side: Side::Dwarfs, .. } if *player == alice().id
     );
     assert_eq!(notice.reply.mentions, [alice().id]);
     assert!(
@@ -135,10 +145,13 @@ async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
             None,
         )
         .await);
-    assert!(
-        start.text.contains("level 3"),
-        "the default level: {}",
-        start.text
+    // The default level.
+    assert_event!(
+        start.events,
+        Event::MatchBegan {
+            occasion: Occasion::Computer { level: 3, .. },
+            ..
+        }
     );
     assert!(
         start.events.iter().any(|e| matches!(
@@ -287,12 +300,18 @@ async fn the_computer_agrees_to_end_a_battle_where_nothing_can_be_won() {
         .await);
     // At the start, with its dwarfs to move, the computer sees nothing to win soon.
     let answer = ok(service.propose_end(at, &alice()).await);
-    assert!(answer.text.contains("thudbot agrees"), "{}", answer.text);
-    assert!(answer.text.contains("Battle 2 begins"), "{}", answer.text);
-    assert!(
-        answer.text.contains("your move (dwarfs)"),
-        "{}",
-        answer.text
+    assert_event!(
+        answer.events,
+        Event::EndAgreed { battle: 1, by, with } if *by == thudbot().id && *with == alice().id
+    );
+    assert_event!(
+        answer.events,
+        Event::BattleBegan { battle: 2, dwarfs, trolls }
+            if *dwarfs == alice().id && *trolls == thudbot().id
+    );
+    assert_event!(
+        answer.events,
+        Event::TurnStarted { player, side: Side::Dwarfs, .. } if *player == alice().id
     );
     let m = current(&service, 6).await;
     assert_eq!(m.game.battle_number(), 2);

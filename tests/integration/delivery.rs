@@ -4,12 +4,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::common::{alice, bob, deliver_all, place, service, TestService};
+use crate::common::{alice, bob, deliver_all, place, refusal, service, TestService};
 use chrono::{DateTime, Duration, Utc};
 use thudbot::render::Renderer;
 use thudbot::service::{
-    Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Reply,
-    Service, ServiceConfig, ServiceError,
+    Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Refusal,
+    Reply, Service, ServiceConfig, ServiceError,
 };
 use thudbot::store::{MatchId, NoticeState, Recipient, Store, UserId};
 
@@ -242,12 +242,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         report.forfeits, 0,
         "no forfeit on a clock the players could not hear"
     );
-    let claim = service
-        .claim(at, &bob())
-        .await
-        .unwrap_err()
-        .player_message();
-    assert!(claim.contains("paused"), "{claim}");
+    claim_is_paused(&service, at, id).await;
 
     // Both players see it in /thud games from another server, and alice resumes it there.
     let elsewhere = Place {
@@ -334,12 +329,18 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
     // The bot removed from the server: every match there stands still.
     assert_eq!(service.guild_gone(crate::common::GUILD).await.unwrap(), 1);
     clock.advance(Duration::days(30));
-    let claim = service
-        .claim(kept, &bob())
-        .await
-        .unwrap_err()
-        .player_message();
-    assert!(claim.contains("paused"), "{claim}");
+    claim_is_paused(&service, kept, b).await;
+}
+
+/// A claim in the paused match `id` at `at` is refused, saying why its clock stands still.
+async fn claim_is_paused(service: &Service, at: Place, id: MatchId) {
+    let m = service.store().load_match(id).await.unwrap().unwrap();
+    assert!(m.clock.unwrap().paused_at.is_some());
+    let why = m.trouble.expect("why the match is paused");
+    assert_eq!(
+        refusal(service.claim(at, &bob()).await),
+        Refusal::ClockPaused { why }
+    );
 }
 
 #[tokio::test]

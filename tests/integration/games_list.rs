@@ -1,8 +1,8 @@
 //! `/thud games`: this server's matches or every server's, the player's own moves first.
 
-use crate::common::{alice, bob, carol, ok, place, service, TestService};
-use thudbot::service::{Actor, ChallengeOptions, MoveRequest, Place};
-use thudbot::store::{ChannelId, GuildId, Recipient, SideChoice};
+use crate::common::{alice, assert_event, bob, carol, ok, place, service, TestService};
+use thudbot::service::{Actor, ChallengeOptions, Event, MoveRequest, Place};
+use thudbot::store::{ChannelId, GuildId, MatchId, Recipient, SideChoice};
 
 async fn begin(service: &TestService, at: Place, opponent: &Actor) {
     let options = ChallengeOptions {
@@ -82,9 +82,11 @@ async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played
         (opening[0].guild, opening[0].to),
         (here.guild, Recipient::Channel(here.channel))
     );
-    assert!(
-        opening[0].reply.text.contains("Match #1"),
-        "{}",
-        opening[0].reply.text
+    assert_event!(
+        opening[0].reply.events,
+        Event::MatchBegan {
+            match_id: MatchId(1),
+            ..
+        }
     );
 }

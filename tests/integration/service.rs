@@ -1,11 +1,11 @@
 //! The match service against a real PostgreSQL: whole matches played through service calls,
 //! every refusal, concurrency, clocks and ladders.
 
-use crate::common::{alice, bob, carol, place, service, GUILD};
-use thudbot::game::{GameRecord, Move, Position, Side};
+use crate::common::{alice, assert_event, bob, carol, match_winner, place, service, GUILD};
+use thudbot::game::{BattleEnd, GameRecord, Move, Points, Position, Side};
 use thudbot::service::{
-    Action, Actor, ChallengeOptions, Delivery, LadderScope, MoveRequest, Place, Refusal, Reply,
-    Service, ServiceError, Span, Verb,
+    Action, Actor, ChallengeOptions, Delivery, Event, LadderScope, MoveRequest, Occasion, Place,
+    Refusal, Reply, Service, ServiceError, Span, Verb,
 };
 use thudbot::store::{Finish, MatchState, Scope, SideChoice, StoredMatch};
 
@@ -158,7 +158,15 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     let service = service().await;
     let at = place(1);
     let started = start_match(&service, at).await;
-    assert!(started.text.contains("Battle 1"), "{}", started.text);
+    assert_event!(
+        started.events,
+        Event::MatchBegan { dwarfs, trolls, rated: true, occasion: Occasion::Challenge, .. }
+            if *dwarfs == alice().id && *trolls == bob().id
+    );
+    assert_event!(
+        started.events,
+        Event::TurnStarted { player, side: Side::Dwarfs, .. } if *player == alice().id
+    );
     assert_eq!(started.mentions, vec![alice().id]);
     assert_eq!(started.attachments.len(), 1);
     assert!(started.attachments[0].bytes.starts_with(b"\x89PNG"));
@@ -212,13 +220,21 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         "{}",
         reply.text
     );
+    assert_event!(
+        reply.events,
+        Event::Moved { ply: 1, side: Side::Dwarfs, notation, mover, level: None, .. }
+            if notation == "dF1-F5" && *mover == alice().id
+    );
     assert_eq!(reply.mentions, vec![bob().id]);
     assert!(!reply.private);
 
     // A proposal lapses when the other player moves instead.
     ok(service.propose_end(at, &alice()).await);
     let lapsed = play_where(&service, at, |_, m| m.captured().is_empty()).await;
-    assert!(lapsed.text.contains("lapses"), "{}", lapsed.text);
+    assert_event!(
+        lapsed.events,
+        Event::ProposalLapsed { proposer, mover } if *proposer == alice().id && *mover == bob().id
+    );
     assert!(current(&service, at).await.proposal.is_none());
 
     // Battle 1: alice's dwarfs end 31 against 7 trolls (28): alice wins it by 3.
@@ -239,8 +255,25 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     let ended = ok(service
         .answer_end(at, &alice(), true, Some((match_id, p)))
         .await);
+    assert_event!(
+        ended.events,
+        Event::EndAgreed { battle: 1, by, with } if *by == alice().id && *with == bob().id
+    );
+    assert_event!(
+        ended.events,
+        Event::BattleOver { battle: 1, winner, result, .. }
+            if *winner == Some(alice().id)
+                && result.winner == Some(Side::Dwarfs)
+                && result.margin == Points::whole(3)
+                && result.end == BattleEnd::Agreement
+    );
+    assert_event!(
+        ended.events,
+        Event::BattleBegan { battle: 2, dwarfs, trolls }
+            if *dwarfs == bob().id && *trolls == alice().id
+    );
+    // How a battle's end is said, once.
     assert!(ended.text.contains("wins battle 1 by 3"), "{}", ended.text);
-    assert!(ended.text.contains("Battle 2"), "{}", ended.text);
     assert!(ended.spend_buttons);
 
     // Battle 2 with the roles swapped: bob commands the dwarfs and moves first.
@@ -271,7 +304,25 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     let over = ok(service
         .answer_end(at, &bob(), true, Some((match_id, p)))
         .await);
-    assert!(over.text.contains("wins battle 2 by 7"), "{}", over.text);
+    assert_event!(
+        over.events,
+        Event::BattleOver { battle: 2, winner, result, .. }
+            if *winner == Some(bob().id) && result.margin == Points::whole(7)
+    );
+    assert_event!(
+        over.events,
+        Event::MatchOver { players, result, .. }
+            if match_winner(players, result) == Some(bob().id)
+                && result.margin == Points::whole(4)
+                && result.forfeited_by.is_none()
+    );
+    assert_event!(
+        over.events,
+        Event::Rated { changes }
+            if changes.len() == 2
+                && changes.iter().all(|c| (c.player == bob().id) == (c.after.rating > c.before.rating))
+    );
+    // How the end of a match is said, once.
     assert!(
         over.text.contains("bob wins the match by 4"),
         "{}",
@@ -374,12 +425,16 @@ async fn battles_end_by_themselves_when_the_side_to_move_has_no_move_and_equal_p
             .play(at, &who, &MoveRequest::Notation(mv.to_string()))
             .await);
     }
-    assert!(
-        last.text.contains("the dwarfs have no legal move"),
-        "{}",
-        last.text
+    assert_event!(
+        last.events,
+        Event::BattleOver { battle: 2, result, .. }
+            if result.end == BattleEnd::NoLegalMove { side: Side::Dwarfs }
     );
-    assert!(last.text.contains("The match is drawn"), "{}", last.text);
+    assert_event!(
+        last.events,
+        Event::MatchOver { players, result, .. }
+            if match_winner(players, result).is_none() && result.totals[0] == result.totals[1]
+    );
     let id = service
         .store()
         .latest_match_in(at.channel)

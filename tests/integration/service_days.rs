@@ -2,10 +2,14 @@
 //! catching up after downtime, several clock workers, resigning and aborting, what anyone can
 //! see, and autocomplete. (The match flow itself is in `service.rs`, whose helpers these use.)
 
-use crate::common::{alice, bob, carol, deliver_all, place, service, service_with, GUILD};
+use crate::common::{
+    alice, assert_event, bob, carol, deliver_all, match_winner, place, service, service_with, GUILD,
+};
 use chrono::Duration;
-use thudbot::game::Variant;
-use thudbot::service::{Action, ChallengeOptions, Refusal, Service, ServiceConfig, Span, Verb};
+use thudbot::game::{Seat, Variant};
+use thudbot::service::{
+    Action, ChallengeOptions, Event, Refusal, Service, ServiceConfig, Span, Verb,
+};
 use thudbot::store::{BoardStyle, Finish, MatchState, Notify, Recipient, Scope, SideChoice};
 
 use crate::service::{button, current, ok, play, refusal, start_match, tick};
@@ -40,10 +44,16 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     );
     clock.set(deadline + Duration::minutes(1));
     let claimed = ok(service.claim(at, &bob()).await);
-    assert!(
-        claimed.text.contains("bob wins the match by forfeit"),
-        "{}",
-        claimed.text
+    assert_event!(
+        claimed.events,
+        Event::Claimed { by, late, deadline: d }
+            if *by == bob().id && *late == alice().id && *d == deadline
+    );
+    assert_event!(
+        claimed.events,
+        Event::MatchOver { players, result, .. }
+            if match_winner(players, result) == Some(bob().id)
+                && result.forfeited_by == Some(Seat::First)
     );
     let id = service
         .store()
@@ -99,6 +109,18 @@ async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_dow
     clock.set(clock_row.deadline + Duration::hours(13));
     let notices = tick(&service).await;
     assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_event!(
+        notices[0].reply.events,
+        Event::DeadlineMissed { player, deadline, round_over: false }
+            if *player == alice().id && *deadline == clock_row.deadline
+    );
+    assert_event!(
+        notices[0].reply.events,
+        Event::MatchOver { players, result, .. }
+            if match_winner(players, result) == Some(bob().id)
+                && result.forfeited_by == Some(Seat::First)
+    );
+    // How a missed deadline is said, once.
     assert!(
         notices[0].reply.text.contains("missed the deadline"),
         "{}",
@@ -162,6 +184,14 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
         panic!()
     };
     let done = ok(service.resign(at, &alice(), Some(id)).await);
+    assert_event!(done.events, Event::Resigned { player } if *player == alice().id);
+    assert_event!(
+        done.events,
+        Event::MatchOver { players, result, .. }
+            if match_winner(players, result) == Some(bob().id)
+                && result.forfeited_by == Some(Seat::First)
+    );
+    // How a forfeit is said, once.
     assert!(
         done.text.contains("bob wins the match by forfeit"),
         "{}",
@@ -182,15 +212,19 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
         refusal(service.abort(at, &carol(), false).await),
         Refusal::NotAModerator
     );
-    assert!(ok(service.abort(at, &carol(), true).await)
-        .text
-        .contains("not rated"));
+    let aborted = ok(service.abort(at, &carol(), true).await);
     let id = service
         .store()
         .latest_match_in(at.channel)
         .await
         .unwrap()
         .unwrap();
+    assert_event!(
+        aborted.events,
+        Event::Aborted { match_id, by } if *match_id == id && *by == carol().id
+    );
+    // How an abort is said, once.
+    assert!(aborted.text.contains("not rated"), "{}", aborted.text);
     let m = service.store().load_match(id).await.unwrap().unwrap();
     assert_eq!((m.state, m.rated), (MatchState::Aborted, false));
     // The aborted match moved no rating: alice has only the resigned match.
@@ -332,6 +366,15 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     let first = deliver_all(&service).await;
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].to, Recipient::Dm(alice().id));
+    assert_event!(
+        first[0].reply.events,
+        Event::MatchBegan { dwarfs, trolls, .. } if *dwarfs == alice().id && *trolls == bob().id
+    );
+    assert_event!(
+        first[0].reply.events,
+        Event::TurnStarted { player, .. } if *player == alice().id
+    );
+    // How a match's beginning is said by DM, once.
     assert!(
         first[0]
             .reply

@@ -1,10 +1,10 @@
 //! Requests the match service refuses, against real PostgreSQL: each with its reason, and
 //! none of them changing anything. (The helpers are `service.rs`'s.)
 
-use crate::common::{alice, bob, carol, place, service};
+use crate::common::{alice, assert_event, bob, carol, place, service};
 use chrono::Duration;
-use thudbot::service::{Action, ChallengeOptions, MoveRequest, Refusal, Verb};
-use thudbot::store::ChannelId;
+use thudbot::service::{Action, ChallengeOptions, Event, MoveRequest, Refusal, Verb};
+use thudbot::store::{ChannelId, Recipient};
 
 use crate::service::{button, current, ok, play, refusal, start_match, tick};
 
@@ -71,6 +71,17 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
         Refusal::ChallengeExpired
     );
     let notices = tick(&service).await;
+    let told: Vec<Event> = notices
+        .iter()
+        .filter(|n| n.to == Recipient::Channel(at.channel))
+        .flat_map(|n| n.reply.events.clone())
+        .collect();
+    assert_event!(
+        told,
+        Event::ChallengeExpired { challenger, opponent }
+            if *challenger == alice().id && *opponent == bob().id
+    );
+    // How an expired challenge is said, once.
     assert!(notices.iter().any(|n| n.reply.text.contains("has expired")));
     assert_eq!(
         refusal(service.accept(at, &bob(), Some(id), None).await),

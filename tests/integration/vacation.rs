@@ -2,11 +2,11 @@
 //! any year; deadlines move on by the time away; nobody escapes a deadline already passed.
 
 use crate::common::{
-    alice, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
+    alice, assert_event, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
-use thudbot::service::{ChallengeOptions, MoveRequest, Refusal};
-use thudbot::store::{ChannelId, SideChoice, StoredMatch};
+use thudbot::service::{ChallengeOptions, Event, MoveRequest, Refusal};
+use thudbot::store::{ChannelId, Recipient, SideChoice, StoredMatch};
 
 /// alice (dwarfs, to move) plays bob in `channel`, three days a move.
 async fn begin(service: &TestService, channel: u64) {
@@ -29,11 +29,12 @@ async fn current(service: &TestService, channel: u64) -> StoredMatch {
         .expect("a match in play")
 }
 
-async fn posted(service: &TestService) -> Vec<String> {
+/// What the notices delivered now tell, each with its reader.
+async fn posted(service: &TestService) -> Vec<(Recipient, Vec<Event>)> {
     deliver_all(service)
         .await
         .into_iter()
-        .map(|d| d.reply.text.to_string())
+        .map(|d| (d.to, d.reply.events))
         .collect()
 }
 
@@ -52,10 +53,11 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     );
     let told = posted(&service).await;
     assert_eq!(told.len(), 1, "{told:?}");
-    assert!(
-        told[0].contains("alice is on vacation until"),
-        "{}",
-        told[0]
+    assert_eq!(told[0].0, Recipient::Channel(ChannelId(1)));
+    assert_event!(
+        told[0].1,
+        Event::Away { player, until }
+            if *player == alice().id && *until == start_time() + Duration::days(5)
     );
 
     // Four days on, past the old deadline: no reminder, no claim.
@@ -85,7 +87,10 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
         "{}",
         back.text
     );
-    assert!(posted(&service).await[0].contains("alice is back from vacation"));
+    let told = posted(&service).await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].0, Recipient::Channel(ChannelId(1)));
+    assert_event!(told[0].1, Event::Back { player } if *player == alice().id);
     let clock = current(&service, 1).await.clock.unwrap();
     assert_eq!(clock.deadline, deadline + Duration::days(4));
     assert!(clock.vacation_since.is_none());
@@ -118,10 +123,13 @@ async fn a_turn_that_begins_during_a_vacation_stands_still_until_it_ends_by_itse
     service.clock.set(start_time() + Duration::days(5));
     let report = service.tick().await.unwrap();
     assert_eq!(report.vacations_ended, 1);
-    assert!(posted(&service)
+    let told: Vec<Event> = posted(&service)
         .await
-        .iter()
-        .any(|t| t.contains("bob is back from vacation")));
+        .into_iter()
+        .filter(|(to, _)| *to == Recipient::Channel(ChannelId(2)))
+        .flat_map(|(_, events)| events)
+        .collect();
+    assert_event!(told, Event::Back { player } if *player == bob().id);
     let clock = current(&service, 2).await.clock.unwrap();
     assert!(clock.vacation_since.is_none());
     // It stood still from the move (1 hour in) to the end of the vacation (72 hours in).

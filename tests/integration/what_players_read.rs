@@ -2,14 +2,14 @@
 //! each pinned by a test that asserts on the refusal or the stored outcome, and on wording
 //! only where the wording is the point.
 
-use crate::common::{alice, bob, carol, deliver_all, ok, place, refusal, service};
+use crate::common::{alice, assert_event, bob, carol, deliver_all, ok, place, refusal, service};
 use crate::properties::{variant_strategy, written_position};
 use crate::service::{button, current, options, play, start_match};
 use chrono::Duration;
 use proptest::prelude::*;
 use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};
 use thudbot::game::{Battle, Move, Position, Side, Variant};
-use thudbot::service::{Action, Actor, ChallengeOptions, Refusal};
+use thudbot::service::{Action, Actor, ChallengeOptions, Event, Refusal};
 use thudbot::store::{Finish, MatchState, Scope, SideChoice, UserId};
 
 #[tokio::test]
@@ -19,9 +19,16 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     let at = place(3);
     start_match(&service, at).await;
     service.clock.advance(Duration::days(4));
+    let deadline = current(&service, at).await.clock.unwrap().deadline;
     let said = ok(service.claim(at, &bob()).await);
-    assert!(said.text.contains("is aborted"), "{}", said.text);
     let m = latest(&service, 3).await;
+    assert_event!(
+        said.events,
+        Event::NeverPlayed { match_id, late, deadline: d }
+            if *match_id == m.id && *late == alice().id && *d == Some(deadline)
+    );
+    // How a match nobody played is said, once.
+    assert!(said.text.contains("is aborted"), "{}", said.text);
     assert_eq!(m.state, MatchState::Aborted);
     assert_eq!(m.winner, None);
     for player in [alice().id, bob().id] {
@@ -241,13 +248,14 @@ async fn the_computer_names_its_level_and_side_once() {
     ok(play(&service, place(3), &alice(), "dF1-F5").await);
     assert_eq!(service.play_computer_turns().await.unwrap(), 1);
     let notices = deliver_all(&service).await;
-    let said = notices
-        .last()
-        .expect("the computer's move")
-        .reply
-        .text
-        .to_string();
-    assert!(said.contains("thudbot (level 1, trolls) plays"), "{said}");
+    let said = &notices.last().expect("the computer's move").reply;
+    assert_event!(
+        said.events,
+        Event::Moved { mover, level: Some(1), side: Side::Trolls, .. } if *mover == computer.id
+    );
+    // Said as "thudbot (level 1, trolls) plays …": the level and the side, once.
+    let words = said.text.to_string();
+    assert!(words.contains("thudbot (level 1, trolls) plays"), "{words}");
 }
 
 /// Plays `plies` random moves, quiet ones (no capture, no Rock move) where there are any, so

@@ -153,3 +153,38 @@ pub fn refusal(result: Result<Reply, ServiceError>) -> Refusal {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+/// Asserts that one of `events` matches the pattern (and its guard), showing them all if none
+/// does: what happened, whatever the words.
+macro_rules! assert_event {
+    ($events:expr, $pattern:pat $(if $guard:expr)? $(,)?) => {{
+        let events: &[thudbot::service::Event] = &$events;
+        assert!(
+            events.iter().any(|e| matches!(e, $pattern $(if $guard)?)),
+            "no {} in {events:#?}",
+            stringify!($pattern)
+        );
+    }};
+}
+pub(crate) use assert_event;
+
+/// Asserts that none of `events` matches the pattern (and its guard).
+macro_rules! assert_no_event {
+    ($events:expr, $pattern:pat $(if $guard:expr)? $(,)?) => {{
+        let events: &[thudbot::service::Event] = &$events;
+        assert!(
+            !events.iter().any(|e| matches!(e, $pattern $(if $guard)?)),
+            "unexpected {} in {events:#?}",
+            stringify!($pattern)
+        );
+    }};
+}
+pub(crate) use assert_no_event;
+
+/// The player who won match `result` of `players`, `None` for a draw.
+pub fn match_winner(players: &[UserId; 2], result: &thudbot::game::MatchResult) -> Option<UserId> {
+    result.winner.map(|seat| match seat {
+        thudbot::game::Seat::First => players[0],
+        thudbot::game::Seat::Second => players[1],
+    })
+}
