@@ -132,6 +132,22 @@ pub enum Event {
     },
     /// Something in a tournament.
     Tournament(TournamentEvent),
+    /// `by` carried the paused match `match_id` on in `channel`; its clock runs again for the
+    /// turn of `to_move` (none for the computer), until `deadline`.
+    Resumed {
+        match_id: MatchId,
+        by: UserId,
+        channel: crate::store::ChannelId,
+        to_move: Option<(UserId, DateTime<Utc>)>,
+    },
+    /// Match `match_id`, begun for `occasion`, is played in `channel`, not where it was
+    /// accepted; `accepted_by` accepted the challenge.
+    PlayedElsewhere {
+        match_id: MatchId,
+        channel: crate::store::ChannelId,
+        accepted_by: Option<UserId>,
+        occasion: Occasion,
+    },
     /// The ratings on the match's server after a rated match.
     Rated { changes: Vec<RatingChange> },
     /// It is `player`'s turn, until `deadline`.
@@ -290,6 +306,25 @@ impl Event {
             Event::Aborted { by, .. } => vec![*by],
             Event::NeverPlayed { late, .. } => vec![*late],
             Event::Tournament(t) => t.people(),
+            Event::Resumed { by, to_move, .. } => {
+                let mut all = vec![*by];
+                all.extend(to_move.map(|(p, _)| p));
+                all
+            }
+            Event::PlayedElsewhere {
+                accepted_by,
+                occasion,
+                ..
+            } => {
+                let mut all: Vec<UserId> = accepted_by.iter().copied().collect();
+                if let Occasion::Computer {
+                    player, computer, ..
+                } = occasion
+                {
+                    all.extend([*player, *computer]);
+                }
+                all
+            }
             Event::ThreadDone { .. } => Vec::new(),
         }
     }

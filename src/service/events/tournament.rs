@@ -5,14 +5,25 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::Departure;
+use crate::game::Variant;
 use crate::store::{TournamentId, UserId};
-use crate::tournament::FormatError;
+use crate::tournament::{Format, FormatError};
 
 /// One thing that happened in the tournament called `name` (kept with each event, so a notice
 /// says the name it had).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "tournament-event", rename_all = "kebab-case")]
 pub enum TournamentEvent {
+    /// Tournament `id` was created and takes players (answered with a Join button).
+    Created {
+        id: TournamentId,
+        name: String,
+        format: Format,
+        variant: Variant,
+        days_per_move: u32,
+        round_days: u32,
+        starts_at: Option<DateTime<Utc>>,
+    },
     /// `by` started it, with `players` players over `rounds` rounds.
     Started {
         name: String,
@@ -113,7 +124,8 @@ impl TournamentEvent {
             TournamentEvent::RoundDeadlineMoved { players, .. } => players.clone(),
             TournamentEvent::Over { leaders, .. } => leaders.clone(),
             TournamentEvent::Left { player, .. } => vec![*player],
-            TournamentEvent::CalledOff { .. }
+            TournamentEvent::Created { .. }
+            | TournamentEvent::CalledOff { .. }
             | TournamentEvent::RoundDeadlineReached { .. }
             | TournamentEvent::RoundOver { .. }
             | TournamentEvent::GameStopped { .. }

@@ -11,7 +11,6 @@ use crate::service::outcome::BoardShot;
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
 use crate::service::voice::{self, Reader};
 use crate::service::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
@@ -177,11 +176,8 @@ impl Service {
         };
         crate::service::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move)
             .await?;
-        let elsewhere = Text::new()
-            .strong(&actor.name)
-            .plain(" accepted the challenge.");
         let mut reply = self
-            .open_match(tx, match_id, place, elsewhere, Occasion::Challenge)
+            .open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
             .await?;
         reply.spend_buttons = id.is_some();
         Ok(reply)
@@ -190,14 +186,14 @@ impl Service {
     /// Announces battle 1 of match `match_id` (inserted, its clock set, in `tx`) and asks the
     /// first player to move, then commits. A match played elsewhere than `place` (a thread of
     /// its own, or the channel of a challenge accepted from another one) gets its opening
-    /// there through the outbox, and `place` is told where with `elsewhere`. `intro` comes
-    /// before the opening.
+    /// there through the outbox, and `place` is told where (and who accepted it,
+    /// `accepted_by`).
     pub(in crate::service) async fn open_match(
         &self,
         mut tx: Tx,
         match_id: MatchId,
         place: Place,
-        elsewhere: Text,
+        accepted_by: Option<crate::store::UserId>,
         occasion: Occasion,
     ) -> Result<Reply> {
         let now = self.now();
@@ -215,7 +211,7 @@ impl Service {
                 dwarfs: m.player(Seat::commanding(Side::Dwarfs, 1)),
                 trolls: m.player(Seat::commanding(Side::Trolls, 1)),
                 rated: m.rated,
-                occasion,
+                occasion: occasion.clone(),
             },
             crate::service::turn_event(&m, m.players[0], clock.deadline),
         ];
@@ -235,13 +231,13 @@ impl Service {
             tx.commit().await?;
             self.outbox_signal.notify_waiters();
             self.wake_computer();
-            let note = Reply::public(
-                elsewhere
-                    .plain(" The match is played in ")
-                    .channel(m.channel)
-                    .plain("."),
-            );
-            return Ok(note.saved());
+            let elsewhere = Event::PlayedElsewhere {
+                match_id: m.id,
+                channel: m.channel,
+                accepted_by,
+                occasion,
+            };
+            return Ok(voice::reply(&[elsewhere], &names, &Reader::Channel).saved());
         }
         let drawing = self.start_drawing(board_to_show(&m, &names, 0, &Settings::default()));
         tx.commit().await?;

@@ -20,7 +20,6 @@ use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
 use crate::service::{side_of, Actor, ChallengeOptions, Names, Place, Service};
 use crate::store::{
     ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, Recipient, SideChoice, StoreError,
@@ -102,19 +101,13 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         crate::service::start_clock(&mut tx, match_id, players[0], now, days).await?;
-        let elsewhere = Text::new()
-            .strong(&challenger.name)
-            .plain(" plays ")
-            .strong(&computer.name)
-            .plain(format!(" at level {}.", level.number()));
         let occasion = Occasion::Computer {
             player: challenger.id,
             computer: computer.id,
             level: level.number(),
             days_per_move: days,
         };
-        self.open_match(tx, match_id, place, elsewhere, occasion)
-            .await
+        self.open_match(tx, match_id, place, None, occasion).await
     }
 
     /// Plays the computer's moves that are due, one round of at most a few matches; returns

@@ -10,7 +10,7 @@ use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
+use crate::service::voice::{self, Reader};
 use crate::service::{names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, StoreError};
@@ -134,24 +134,16 @@ impl Service {
         let index = m.game.battles().len() - 1;
         let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
         tx.commit().await?;
-        let mut text = Text::new()
-            .strong(&actor.name)
-            .plain(format!(" resumes match #{id} in "))
-            .channel(place.channel)
-            .plain(".");
-        let mut reply = Reply::default();
+        let resumed = Event::Resumed {
+            match_id: id,
+            by: actor.id,
+            channel: place.channel,
+            to_move: clock.map(|c| (c.player, c.deadline)),
+        };
+        let mut reply = voice::reply(&[resumed], &names, &Reader::Channel);
         if let Some(c) = clock {
-            text = text
-                .plain(" The clock runs again: ")
-                .player(c.player, names.of(c.player))
-                .plain(", your move. Deadline ")
-                .time(c.deadline)
-                .plain(" (")
-                .relative(c.deadline)
-                .plain(").");
             reply = reply.mention(c.player);
         }
-        reply.text = text;
         reply.spend_buttons = true;
         Ok(attach_after_commit(drawing, reply.saved()).await)
     }

@@ -8,7 +8,7 @@ use crate::game::{Seat, Variant};
 use crate::service::error::Result;
 use crate::service::events::{Event, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
-use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
 use crate::service::voice::Reader;
@@ -88,27 +88,16 @@ impl Service {
         };
         let id = tx.create_tournament(&new).await?;
         tx.commit().await?;
-        let start = match options.starts_at {
-            Some(at) => Text::new().plain("It starts ").time(at).plain("."),
-            None => Text::from("The organiser starts it."),
-        };
-        let text = Text::new()
-            .strong(format!("Tournament #{id}: {name}"))
-            .plain(format!(
-                " ({}, {}, {} a move, {} days a round). Join with the button or ",
-                options.format,
-                variant.title(),
-                per_move(days),
-                days * factor
-            ))
-            .code("/thud tournament join")
-            .plain(". ")
-            .then(start);
-        Ok(Reply::public(text).saved().button(
-            Action::JoinTournament(id),
-            "Join",
-            ButtonStyle::Success,
-        ))
+        let created = told(TournamentEvent::Created {
+            id,
+            name,
+            format: options.format,
+            variant,
+            days_per_move: days,
+            round_days: days * factor,
+            starts_at: options.starts_at,
+        });
+        Ok(self.word(&[created], &Reader::Channel).await?.saved())
     }
 
     /// A player joins the tournament open in this channel.
@@ -391,15 +380,6 @@ async fn open_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
         Some(t) if t.state == TournamentState::Open => Ok(t),
         Some(_) => refuse_tournament(Why::AlreadyStarted),
         None => refuse_tournament(Why::NoTournamentHere),
-    }
-}
-
-/// "3 days", "1 day".
-fn per_move(days: u32) -> String {
-    if days == 1 {
-        "1 day".into()
-    } else {
-        format!("{days} days")
     }
 }
 

@@ -12,7 +12,6 @@ use crate::service::error::{Result, ServiceError};
 use crate::service::events::{EarlyEnd, Event, Occasion, Paired, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
 use crate::service::Room;
 use crate::service::{Place, Service};
 use crate::store::{
@@ -495,8 +494,7 @@ impl Service {
             name: t.name.clone(),
             round: g.round,
         };
-        self.open_match(tx, match_id, place, Text::new(), occasion)
-            .await?;
+        self.open_match(tx, match_id, place, None, occasion).await?;
         Ok(Some(match_id))
     }
 }

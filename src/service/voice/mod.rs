@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
-use crate::service::events::{Departure, Event, Occasion, ShownRating};
+use crate::service::events::{Departure, Event, Occasion, ShownRating, TournamentEvent};
 use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
@@ -65,6 +65,9 @@ fn reply_with(
                 ..
             } => reply = reply.with_answers_to(match_id, proposal),
             Event::MatchOver { match_id, .. } => reply = offer_rematch(reply, match_id),
+            Event::Tournament(TournamentEvent::Created { id, .. }) => {
+                reply = reply.button(Action::JoinTournament(id), "Join", ButtonStyle::Success)
+            }
             Event::Challenged { challenge, .. } => {
                 reply = reply
                     .button(Action::Accept(challenge), "Accept", ButtonStyle::Success)
@@ -383,6 +386,58 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             .plain(": either of you can carry it on here from ")
             .code("/thud games")
             .plain(" (its clock stands still meanwhile)."),
+        Event::Resumed {
+            match_id,
+            by,
+            channel,
+            to_move,
+        } => {
+            let text = Text::new()
+                .strong(names.of(*by))
+                .plain(format!(" resumes match #{match_id} in "))
+                .channel(*channel)
+                .plain(".");
+            match to_move {
+                Some((player, deadline)) => deadline_words(
+                    text.plain(" The clock runs again: ")
+                        .player(*player, names.of(*player))
+                        .plain(", your move. Deadline "),
+                    *deadline,
+                )
+                .plain("."),
+                None => text,
+            }
+        }
+        Event::PlayedElsewhere {
+            channel,
+            accepted_by,
+            occasion,
+            ..
+        } => {
+            let opening = match (accepted_by, occasion) {
+                (Some(by), _) => Text::new()
+                    .strong(names.of(*by))
+                    .plain(" accepted the challenge. "),
+                (
+                    None,
+                    Occasion::Computer {
+                        player,
+                        computer,
+                        level,
+                        ..
+                    },
+                ) => Text::new()
+                    .strong(names.of(*player))
+                    .plain(" plays ")
+                    .strong(names.of(*computer))
+                    .plain(format!(" at level {level}. ")),
+                (None, _) => Text::new(),
+            };
+            opening
+                .plain("The match is played in ")
+                .channel(*channel)
+                .plain(".")
+        }
         Event::Away { player, until } => deadline_words(
             Text::new()
                 .strong(names.of(*player))

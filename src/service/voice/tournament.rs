@@ -3,13 +3,37 @@
 use chrono::Duration;
 
 use crate::service::events::{Departure, EarlyEnd, Paired, TournamentEvent};
-use crate::service::text::{duration_words, Text};
+use crate::service::text::{count, duration_words, Text};
 use crate::service::Names;
 use crate::tournament::FormatError;
 
 /// The line saying `event`.
 pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
     match event {
+        TournamentEvent::Created {
+            id,
+            name,
+            format,
+            variant,
+            days_per_move,
+            round_days,
+            starts_at,
+        } => {
+            let start = match starts_at {
+                Some(at) => Text::new().plain("It starts ").time(*at).plain("."),
+                None => Text::from("The organiser starts it."),
+            };
+            Text::new()
+                .strong(format!("Tournament #{id}: {name}"))
+                .plain(format!(
+                    " ({format}, {}, {} a move, {round_days} days a round). Join with the button or ",
+                    variant.title(),
+                    count(*days_per_move, "day", "days"),
+                ))
+                .code("/thud tournament join")
+                .plain(". ")
+                .then(start)
+        }
         TournamentEvent::Started {
             name,
             by,
