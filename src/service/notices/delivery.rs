@@ -205,6 +205,9 @@ pub(in crate::service) async fn queue_reply(
             queue_events(tx, to, match_id, &notice, now).await
         }
         None => {
+            // Every answer that saves a change is worded from events; one that is not is
+            // still delivered, as it was worded, rather than lost.
+            tracing::error!(text = %reply.text, "an announcement without events was queued");
             let body = NoticeBody::new(NoticeKind::Announcement, reply);
             crate::service::notices::worded::queue(tx, place, match_id, &body, now).await
         }
