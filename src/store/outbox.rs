@@ -46,6 +46,8 @@ pub struct NewNotice {
     pub body: serde_json::Value,
     /// Says nothing (a thread to close): holds no later notice of its reader back.
     pub silent: bool,
+    /// The board it shows, as (battle, plies), if any.
+    pub board: Option<(u8, u32)>,
     pub created_at: DateTime<Utc>,
     /// Not to be posted before this time.
     pub due_at: DateTime<Utc>,
@@ -94,14 +96,16 @@ impl Tx {
         let (channel, dm) = notice.to.columns();
         let id = sqlx::query_scalar!(
             "INSERT INTO notices (guild_id, channel_id, dm_user_id, match_id, body, silent,
-                                  created_at, due_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                                  board_battle, board_plies, created_at, due_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
             notice.guild.db(),
             channel,
             dm,
             notice.match_id.map(MatchId::db),
             &notice.body,
             notice.silent,
+            notice.board.map(|(battle, _)| i16::from(battle)),
+            notice.board.map(|(_, plies)| plies as i32),
             notice.created_at,
             notice.due_at,
         )

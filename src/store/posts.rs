@@ -39,7 +39,7 @@ impl Store {
         sqlx::query!(
             "UPDATE notices SET due_at = $2
              WHERE match_id = $1 AND state = 'pending' AND due_at > $2 AND dm_user_id IS NOT NULL
-               AND ((body->'board'->>'battle')::INT, (body->'board'->>'plies')::INT) <= ($3, $4)",
+               AND (board_battle::INT, board_plies) <= ($3, $4)",
             id.db(),
             now,
             i32::from(battle),

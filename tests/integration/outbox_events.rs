@@ -40,7 +40,7 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
 
     // As the version before queued them: a direct message under its player's id, a finished
     // match's thread to close, and an announcement for a channel, each worded.
-    let player: u64 = 4_000_000_000_000_000_000; // a snowflake past i64::MAX, stored bit for bit
+    let player: u64 = 10_000_000_000_000_000_000; // a snowflake past i64::MAX, stored bit for bit
     let insert = |channel: i64, body: serde_json::Value, wait: i64| {
         let pool = db.pool().clone();
         async move {
@@ -79,7 +79,34 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
     )
     .await;
 
+    // A turn notice by DM waiting for its move's message, which shows battle 2 after 7 plies.
+    insert(
+        player as i64,
+        serde_json::json!({"kind": "announcement", "text": spans("a later DM"),
+                           "mentions": [], "dm": player,
+                           "board": {"match_id": 9, "battle": 2, "plies": 7}}),
+        60,
+    )
+    .await;
+
     MIGRATOR.run(db.pool()).await.expect("the upgrade");
+    let columns: Vec<(Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>)> = sqlx::query_as(
+        "SELECT channel_id, dm_user_id, silent, board_battle, board_plies
+             FROM notices ORDER BY id",
+    )
+    .fetch_all(db.pool())
+    .await
+    .unwrap();
+    let me = Some(player as i64);
+    assert_eq!(
+        columns,
+        [
+            (None, me, false, None, None),
+            (Some(7), None, true, None, None),
+            (Some(7), None, false, None, None),
+            (None, me, false, Some(2), Some(7)),
+        ]
+    );
     let clock = Arc::new(ManualClock::new(start_time()));
     let service = Service::new(
         Store::new(db.pool().clone()),
@@ -113,9 +140,12 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
     // The thread is closed when its time comes, saying nothing.
     clock.advance(chrono::Duration::minutes(3));
     let later = deliver_all(&service).await;
-    assert_eq!(later.len(), 1);
-    assert!(later[0].closes_thread);
-    assert_eq!(later[0].to, Recipient::Channel(ChannelId(7)));
+    let closing: Vec<_> = later.iter().filter(|d| d.closes_thread).collect();
+    assert_eq!(closing.len(), 1);
+    assert_eq!(closing[0].to, Recipient::Channel(ChannelId(7)));
+    assert!(later
+        .iter()
+        .any(|d| d.to == Recipient::Dm(UserId(player)) && d.reply.text.contains("a later DM")));
 }
 
 #[tokio::test]

@@ -174,9 +174,6 @@ pub(in crate::service) async fn queue_events(
     notice: &Notice,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    // A turn notice by DM links to the move's message in the channel: it waits for it a
-    // little (see [`Service::board_posted`]).
-    let waits_for_board = matches!(to, Recipient::Dm(_)) && notice.board.is_some();
     let settled = notice.settled();
     queue_body(
         tx,
@@ -184,7 +181,7 @@ pub(in crate::service) async fn queue_events(
         match_id,
         notice,
         settled,
-        waits_for_board,
+        notice.board,
         now,
     )
     .await
@@ -221,12 +218,15 @@ pub(in crate::service) async fn queue_body(
     match_id: Option<MatchId>,
     body: &impl Serialize,
     settled: Settled,
-    waits_for_board: bool,
+    board: Option<BoardShot>,
     now: DateTime<Utc>,
 ) -> Result<()> {
     let value = serde_json::to_value(body)
         .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
     let silent = settled == Settled::ClosesThread;
+    // A turn notice by DM links to the move's message in the channel: it waits for it a
+    // little (see [`Service::board_posted`]).
+    let waits_for_board = matches!(to, Recipient::Dm(_)) && board.is_some();
     let due_at = if silent {
         now + Duration::seconds(MATCH_OVER_DELAY_SECONDS)
     } else if waits_for_board {
@@ -240,6 +240,7 @@ pub(in crate::service) async fn queue_body(
         match_id,
         body: value,
         silent,
+        board: board.map(|b| (b.battle, b.plies)),
         created_at: now,
         due_at,
     })

@@ -108,14 +108,13 @@ pub(in crate::service) async fn queue(
     now: DateTime<Utc>,
 ) -> Result<()> {
     let to = Recipient::Channel(place.channel);
-    let waits_for_board = false;
     queue_body(
         tx,
         (place.guild, to),
         match_id,
         body,
         body.settled(),
-        waits_for_board,
+        body.board,
         now,
     )
     .await
