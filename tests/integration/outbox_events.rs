@@ -24,6 +24,9 @@ fn migrations_before_readers(dir: &std::path::Path) {
     }
 }
 
+/// A notice's reader and board columns: channel, DM, silent, board battle and plies.
+type Columns = (Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>);
+
 #[tokio::test]
 async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
     let db = ScratchDatabase::create_empty().await.expect("a database");
@@ -90,7 +93,7 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
     .await;
 
     MIGRATOR.run(db.pool()).await.expect("the upgrade");
-    let columns: Vec<(Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>)> = sqlx::query_as(
+    let columns: Vec<Columns> = sqlx::query_as(
         "SELECT channel_id, dm_user_id, silent, board_battle, board_plies
              FROM notices ORDER BY id",
     )
