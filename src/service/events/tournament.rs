@@ -24,6 +24,18 @@ pub enum TournamentEvent {
         round_days: u32,
         starts_at: Option<DateTime<Utc>>,
     },
+    /// `player` joined it, now of `players` players.
+    Joined {
+        name: String,
+        player: UserId,
+        players: u32,
+    },
+    /// `player` left it before it started, leaving `players` players.
+    LeftBeforeStart {
+        name: String,
+        player: UserId,
+        players: u32,
+    },
     /// `by` started it, with `players` players over `rounds` rounds.
     Started {
         name: String,
@@ -123,7 +135,9 @@ impl TournamentEvent {
                 .collect(),
             TournamentEvent::RoundDeadlineMoved { players, .. } => players.clone(),
             TournamentEvent::Over { leaders, .. } => leaders.clone(),
-            TournamentEvent::Left { player, .. } => vec![*player],
+            TournamentEvent::Left { player, .. }
+            | TournamentEvent::Joined { player, .. }
+            | TournamentEvent::LeftBeforeStart { player, .. } => vec![*player],
             TournamentEvent::Created { .. }
             | TournamentEvent::CalledOff { .. }
             | TournamentEvent::RoundDeadlineReached { .. }

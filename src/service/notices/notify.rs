@@ -28,13 +28,7 @@ impl Service {
         }) else {
             return Ok(None);
         };
-        let notify = tx.settings(player).await?.notify;
-        if notify.by_dm() {
-            let notice = Notice::new(events.to_vec(), board);
-            let to = (m.guild, Recipient::Dm(player));
-            queue_events(tx, to, Some(m.id), &notice, self.now()).await?;
-        }
-        Ok(notify.in_channel().then_some(player))
+        tell(tx, (m.guild, m.id), player, events, board, self.now()).await
     }
 
     /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
@@ -93,6 +87,32 @@ impl Service {
         self.outbox_signal.notify_waiters();
         Ok(())
     }
+}
+
+/// Tells `player` of `events` about match `match_id` (on server `guild`) as their settings ask:
+/// by direct message, with `board`, if they chose one. Returns them when the channel's message
+/// should ping them too.
+pub(in crate::service) async fn tell(
+    tx: &mut Tx,
+    (guild, match_id): (crate::store::GuildId, crate::store::MatchId),
+    player: UserId,
+    events: &[Event],
+    board: Option<BoardShot>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Option<UserId>> {
+    let notify = tx.settings(player).await?.notify;
+    if notify.by_dm() {
+        let notice = Notice::new(events.to_vec(), board);
+        queue_events(
+            tx,
+            (guild, Recipient::Dm(player)),
+            Some(match_id),
+            &notice,
+            now,
+        )
+        .await?;
+    }
+    Ok(notify.in_channel().then_some(player))
 }
 
 /// A direct message worded when it was queued (by an earlier version), for the channel:

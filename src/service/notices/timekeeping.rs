@@ -6,6 +6,7 @@
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, queue_reply, Notice};
+use crate::service::notices::notify::tell;
 use crate::service::{Place, Service};
 use crate::store::{Finish, Recipient};
 
@@ -74,14 +75,10 @@ impl Service {
                     half_time: r.deadline - now > chrono::Duration::hours(25),
                 };
                 // Reminders follow the player's choice of channel, direct message or both.
-                let notify = tx.settings(r.player).await?.notify;
-                if notify.by_dm() {
-                    let notice = Notice::new(vec![reminder.clone()], None);
-                    let to = (r.guild, Recipient::Dm(r.player));
-                    queue_events(&mut tx, to, Some(r.match_id), &notice, now).await?;
-                }
-                if notify.in_channel() {
-                    let notice = Notice::new(vec![reminder], None).pinging(Some(r.player));
+                let events = [reminder];
+                let about = (r.guild, r.match_id);
+                if let Some(ping) = tell(&mut tx, about, r.player, &events, None, now).await? {
+                    let notice = Notice::new(events.to_vec(), None).pinging(Some(ping));
                     let to = (r.guild, Recipient::Channel(r.channel));
                     queue_events(&mut tx, to, Some(r.match_id), &notice, now).await?;
                 }

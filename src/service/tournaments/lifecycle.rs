@@ -10,7 +10,6 @@ use crate::service::events::{Event, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
-use crate::service::text::Text;
 use crate::service::voice::Reader;
 use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::{
@@ -131,13 +130,14 @@ impl Service {
         if !tx.add_entrant(t.id, actor.id, now).await? {
             return refuse_tournament(Why::AlreadyJoined);
         }
-        let count = tx.entrants(t.id).await?.len();
+        let players = tx.entrants(t.id).await?.len() as u32;
         tx.commit().await?;
-        Ok(Reply::public(
-            Text::new()
-                .strong(&actor.name)
-                .plain(format!(" joins {} ({} players).", t.name, count)),
-        ))
+        let joined = told(TournamentEvent::Joined {
+            name: t.name,
+            player: actor.id,
+            players,
+        });
+        Ok(self.word(&[joined], &Reader::Channel).await?.saved())
     }
 
     /// A player leaves the tournament before it starts.
@@ -147,13 +147,15 @@ impl Service {
         if !tx.remove_entrant(t.id, actor.id).await? {
             return refuse_tournament(Why::NotJoined);
         }
-        let count = tx.entrants(t.id).await?.len();
+        let players = tx.entrants(t.id).await?.len() as u32;
+        tx.save_player(&actor.player(), self.now()).await?;
         tx.commit().await?;
-        Ok(Reply::public(
-            Text::new()
-                .strong(&actor.name)
-                .plain(format!(" leaves {} ({} players).", t.name, count)),
-        ))
+        let left = told(TournamentEvent::LeftBeforeStart {
+            name: t.name,
+            player: actor.id,
+            players,
+        });
+        Ok(self.word(&[left], &Reader::Channel).await?.saved())
     }
 
     /// The organiser starts the tournament now: round 1 is paired.

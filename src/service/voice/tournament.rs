@@ -34,6 +34,22 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
                 .plain(". ")
                 .then(start)
         }
+        TournamentEvent::Joined {
+            name,
+            player,
+            players,
+        } => Text::new().strong(names.of(*player)).plain(format!(
+            " joins {name} ({}).",
+            count(*players, "player", "players")
+        )),
+        TournamentEvent::LeftBeforeStart {
+            name,
+            player,
+            players,
+        } => Text::new().strong(names.of(*player)).plain(format!(
+            " leaves {name} ({}).",
+            count(*players, "player", "players")
+        )),
         TournamentEvent::Started {
             name,
             by,
