@@ -733,7 +733,12 @@ mod tests {
             side: Side::Trolls,
             deadline,
         };
-        let in_channel = say_with(&[turn.clone()], &names(), &Reader::Channel, &|_| None);
+        let in_channel = say_with(
+            std::slice::from_ref(&turn),
+            &names(),
+            &Reader::Channel,
+            &|_| None,
+        );
         assert!(matches!(
             in_channel.spans().first(),
             Some(crate::service::text::Span::Player {
