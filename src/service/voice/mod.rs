@@ -4,15 +4,17 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
-use crate::service::events::{Departure, Event, Occasion, ShownRating, TournamentEvent};
+use crate::service::events::{Departure, Event, Occasion, TournamentEvent};
 use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
 use crate::store::{MatchId, SideChoice, UserId};
 
 mod context;
+mod play;
 mod tournament;
+
+pub(in crate::service) use play::{battle_result_line, rating_words};
 
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,180 +85,18 @@ fn reply_with(
 
 /// The line saying `event`, or `None` for an event that says nothing.
 fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
-    let dm = matches!(reader, Reader::Dm { .. });
     Some(match event {
-        Event::MatchBegan {
-            match_id,
-            variant,
-            trolls,
-            rated,
-            ..
-        } if dm => Text::new()
-            .strong(format!("Match #{match_id}"))
-            .plain(" of ")
-            .strong(variant.title())
-            .plain(format!(
-                " begins; you command the dwarfs in battle 1 against {}.",
-                names.of(*trolls)
-            ))
-            .plain(if *rated { "" } else { " It is not rated." }),
-        Event::MatchBegan {
-            match_id,
-            variant,
-            dwarfs,
-            trolls,
-            rated,
-            occasion,
-        } => {
-            let opening = Text::new()
-                .strong(format!("Match #{match_id}"))
-                .plain(" of ")
-                .strong(variant.title())
-                .plain(format!(
-                    " begins: two battles, roles swapped after the first{}.",
-                    if *rated { "" } else { "; not rated" }
-                ))
-                .line()
-                .strong("Battle 1")
-                .plain(": ")
-                .strong(names.of(*dwarfs))
-                .plain(" commands the dwarfs, ")
-                .strong(names.of(*trolls))
-                .plain(" the trolls. Dwarfs move first.");
-            match occasion_line(occasion, names) {
-                Some(intro) => intro.line().then(opening),
-                None => opening,
-            }
-        }
-        Event::Moved {
-            mover,
-            level,
-            side,
-            notation,
-            captured,
-            score,
-            ..
-        } => {
-            // "alice (dwarfs)", and for the computer "thudbot (level 3, trolls)".
-            let about = match level {
-                Some(level) => format!("level {level}, {side}"),
-                None => side.to_string(),
-            };
-            let mut said = Text::new()
-                .strong(names.of(*mover))
-                .plain(format!(" ({about}) plays "))
-                .code(notation);
-            if !captured.is_empty() {
-                said.push_str(&format!(", capturing {captured}"));
-            }
-            said.push_str(".");
-            if let Some(score) = score {
-                said.push_str(&format!(
-                    " Dwarfs {} · Trolls {}.",
-                    score.dwarfs, score.trolls
-                ));
-            }
-            said
-        }
-        Event::ProposalLapsed { proposer, mover } => Text::from(format!(
-            "{}'s proposal to end the battle lapses: {} moved instead.",
-            names.of(*proposer),
-            names.of(*mover)
-        )),
-        Event::EndProposed {
-            battle,
-            by,
-            by_computer: true,
-            ..
-        } => Text::new()
-            .strong(names.of(*by))
-            .plain(format!(
-                " proposes ending battle {battle} now: neither side can gain any more. Agree with "
-            ))
-            .code("/thud end action:agree")
-            .plain(", or move to play on."),
-        Event::EndProposed {
-            battle,
-            by,
-            to,
-            score,
-            to_computer,
-            ..
-        } => {
-            let mut text = match to_computer {
-                true => Text::new(),
-                false => Text::new().player(*to, names.of(*to)).plain(", "),
-            }
-            .strong(names.of(*by))
-            .plain(format!(" proposes ending battle {battle} now."));
-            match score {
-                Some(score) => {
-                    let standing = match score.leader() {
-                        Some((side, by)) => format!("the {side} lead by {by}"),
-                        None => "level".to_string(),
-                    };
-                    text.push_str(&format!(
-                        " The score would stand: Dwarfs {} · Trolls {} ({standing}).",
-                        score.dwarfs, score.trolls
-                    ));
-                }
-                None => text.push_str(" An agreed Koom Valley battle is a draw."),
-            }
-            if !to_computer {
-                text.push_str(" Moving instead lets the proposal lapse.");
-            }
-            text
-        }
-        Event::NoAnswerYet { player } => {
-            Text::from(format!("{} has not answered yet.", names.of(*player)))
-        }
-        Event::EndDeclined { by, battle, reason } => {
-            let mut text = Text::new()
-                .strong(names.of(*by))
-                .plain(format!(" wants to keep playing; battle {battle} goes on."));
-            if let Some(reason) = reason {
-                text.push_str(&format!(" “{reason}”"));
-            }
-            text
-        }
-        Event::EndAgreed { battle, by, with } => Text::new().strong(names.of(*by)).plain(format!(
-            " agrees with {} to end battle {battle}.",
-            names.of(*with)
-        )),
-        Event::BattleOver {
-            battle,
-            variant,
-            winner,
-            result,
-        } => battle_over(*variant, *battle, winner.map(|w| names.of(w)), result),
-        Event::BattleBegan {
-            battle,
-            dwarfs,
-            trolls,
-        } => Text::new()
-            .strong(format!("Battle {battle}"))
-            .plain(" begins with the roles swapped: ")
-            .strong(names.of(*dwarfs))
-            .plain(" commands the dwarfs, ")
-            .strong(names.of(*trolls))
-            .plain(" the trolls."),
-        Event::MatchOver {
-            players, result, ..
-        } => match_over(names.of(players[0]), names.of(players[1]), result),
-        Event::Rated { changes } => {
-            let each: Vec<String> = changes
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} {} → {}",
-                        names.of(c.player),
-                        rating_words(c.before),
-                        rating_words(c.after)
-                    )
-                })
-                .collect();
-            Text::from(format!("Ratings on this server: {}.", each.join(" · ")))
-        }
+        Event::MatchBegan { .. }
+        | Event::Moved { .. }
+        | Event::ProposalLapsed { .. }
+        | Event::EndProposed { .. }
+        | Event::NoAnswerYet { .. }
+        | Event::EndDeclined { .. }
+        | Event::EndAgreed { .. }
+        | Event::BattleOver { .. }
+        | Event::BattleBegan { .. }
+        | Event::MatchOver { .. }
+        | Event::Rated { .. } => return play::line(event, names, reader),
         Event::TurnStarted {
             match_id,
             variant,
@@ -522,31 +362,6 @@ pub(in crate::service) fn dms_closed_hint() -> Text {
     .plain(".)")
 }
 
-/// What brought a match about, said before its opening, if anything.
-fn occasion_line(occasion: &Occasion, names: &Names) -> Option<Text> {
-    match occasion {
-        Occasion::Challenge => None,
-        Occasion::Computer {
-            player,
-            computer,
-            level,
-            days_per_move,
-        } => Some(
-            Text::new()
-                .strong(names.of(*player))
-                .plain(" plays ")
-                .strong(names.of(*computer))
-                .plain(format!(
-                    " at level {level} ({}; {} for {}, the computer answers at once).",
-                    level_title(*level),
-                    per_move(*days_per_move),
-                    names.of(*player)
-                )),
-        ),
-        Occasion::Tournament { name, round } => Some(Text::from(format!("{name}, round {round}."))),
-    }
-}
-
 /// "1 day per move", "3 days per move".
 pub(in crate::service) fn per_move(days: u32) -> String {
     format!("{days} {} per move", if days == 1 { "day" } else { "days" })
@@ -582,124 +397,6 @@ fn play_here(play_at: &Option<(MatchId, String)>) -> Text {
     }
 }
 
-/// A rating as a player sees it: `1516`, or `1500?` while provisional.
-pub(in crate::service) fn rating_words(r: ShownRating) -> String {
-    let mark = if r.provisional { "?" } else { "" };
-    format!("{:.0}{mark}", r.rating)
-}
-
-fn side_title(side: Side) -> &'static str {
-    match side {
-        Side::Dwarfs => "Dwarfs",
-        Side::Trolls => "Trolls",
-    }
-}
-
-/// "Trolls win battle 1 by 8", "Battle 2 drawn".
-pub(in crate::service) fn battle_result_line(
-    variant: Variant,
-    number: u8,
-    result: &BattleResult,
-) -> String {
-    match result.winner {
-        Some(side) if variant.wins_by_objective() => {
-            format!("{} win battle {number}", side_title(side))
-        }
-        Some(side) => format!(
-            "{} win battle {number} by {}",
-            side_title(side),
-            result.margin
-        ),
-        None => format!("Battle {number} drawn"),
-    }
-}
-
-/// The announcement of a finished battle; `winner` names the winning side's commander.
-fn battle_over(
-    variant: Variant,
-    number: u8,
-    winner: Option<String>,
-    result: &BattleResult,
-) -> Text {
-    let why = match result.end {
-        BattleEnd::Agreement => "both players agreed to end it".to_string(),
-        BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
-        BattleEnd::Objective {
-            winner: Side::Trolls,
-        } => "three trolls stand around the Rock".to_string(),
-        BattleEnd::Objective {
-            winner: Side::Dwarfs,
-        } => "the dwarfs brought the Rock to the far side of the valley".to_string(),
-    };
-    let verdict = match (result.winner, winner) {
-        (Some(side), Some(winner)) => {
-            let by = if variant.wins_by_objective() {
-                String::new()
-            } else {
-                format!(" by {}", result.margin)
-            };
-            Text::new()
-                .strong(winner)
-                .plain(format!(" ({side}) wins battle {number}{by}."))
-        }
-        _ => Text::from(format!("Battle {number} is drawn.")),
-    };
-    let score = if variant.wins_by_objective() {
-        String::new()
-    } else {
-        format!(
-            " Dwarfs {} · Trolls {}.",
-            result.score.dwarfs, result.score.trolls
-        )
-    };
-    Text::new()
-        .strong(format!("Battle {number} is over"))
-        .plain(format!(": {why}.{score} "))
-        .then(verdict)
-}
-
-/// The announcement of a finished match between `first` and `second` (its seats).
-fn match_over(first: String, second: String, result: &MatchResult) -> Text {
-    let per_battle: Vec<String> = result
-        .battles
-        .iter()
-        .enumerate()
-        .map(|(i, points)| {
-            format!(
-                "battle {}: {first} {} – {second} {}",
-                i + 1,
-                points[0],
-                points[1]
-            )
-        })
-        .collect();
-    let name = |seat: Seat| match seat {
-        Seat::First => first.clone(),
-        Seat::Second => second.clone(),
-    };
-    let verdict = match (result.winner, result.forfeited_by) {
-        (Some(w), Some(_)) => Text::new()
-            .strong(name(w))
-            .plain(" wins the match by forfeit."),
-        (Some(w), None) => Text::new()
-            .strong(name(w))
-            .plain(format!(" wins the match by {}.", result.margin)),
-        (None, _) => Text::from("The match is drawn."),
-    };
-    if per_battle.is_empty() {
-        return Text::new().strong("Match over.").plain(" ").then(verdict);
-    }
-    let totals = format!(
-        "{first} {} – {second} {}",
-        result.total(Seat::First),
-        result.total(Seat::Second)
-    );
-    Text::new()
-        .strong("Match over")
-        .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
-        .then(verdict)
-}
-
 /// Who the events are about, to read their names once.
 pub(in crate::service) fn people(events: &[Event]) -> Vec<UserId> {
     let mut all: Vec<UserId> = events.iter().flat_map(Event::people).collect();
@@ -709,99 +406,4 @@ pub(in crate::service) fn people(events: &[Event]) -> Vec<UserId> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Variant;
-    use crate::service::events::TournamentEvent;
-    use chrono::TimeZone;
-
-    fn names() -> Names {
-        Names([(UserId(1), "alice".into()), (UserId(2), "bob".into())].into())
-    }
-
-    fn words(event: Event, reader: &Reader) -> String {
-        say_with(&[event], &names(), reader, &|_| None).to_string()
-    }
-
-    #[test]
-    fn a_turn_is_said_to_the_channel_with_the_player_and_to_a_dm_with_a_link() {
-        let deadline = Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap();
-        let turn = Event::TurnStarted {
-            match_id: MatchId(3),
-            variant: Variant::Classic,
-            player: UserId(2),
-            side: Side::Trolls,
-            deadline,
-        };
-        let in_channel = say_with(
-            std::slice::from_ref(&turn),
-            &names(),
-            &Reader::Channel,
-            &|_| None,
-        );
-        assert!(matches!(
-            in_channel.spans().first(),
-            Some(crate::service::text::Span::Player {
-                user: UserId(2),
-                ..
-            })
-        ));
-        assert!(in_channel.contains(", your move (trolls). Deadline"));
-        let dm = Reader::Dm {
-            play_at: Some((MatchId(3), "https://discord.com/channels/1/2/3".into())),
-        };
-        let by_dm = words(turn, &dm);
-        assert!(
-            by_dm.starts_with("It is your move in match #3 (Classic Thud). Deadline"),
-            "{by_dm}"
-        );
-        assert!(
-            by_dm.ends_with("Play it in match #3's channel (https://discord.com/channels/1/2/3)."),
-            "{by_dm}"
-        );
-    }
-
-    #[test]
-    fn counts_are_said_in_the_singular_for_one() {
-        let joined = |players| {
-            Event::Tournament(TournamentEvent::Joined {
-                name: "Cup".into(),
-                player: UserId(1),
-                players,
-            })
-        };
-        assert_eq!(
-            words(joined(1), &Reader::Channel),
-            "alice joins Cup (1 player)."
-        );
-        assert_eq!(
-            words(joined(2), &Reader::Channel),
-            "alice joins Cup (2 players)."
-        );
-    }
-
-    #[test]
-    fn a_thread_to_close_says_nothing_and_ratings_show_provisional_ones() {
-        let done = Event::ThreadDone {
-            match_id: MatchId(1),
-        };
-        assert_eq!(words(done, &Reader::Channel), "");
-        let rated = Event::Rated {
-            changes: vec![crate::service::events::RatingChange {
-                player: UserId(1),
-                before: ShownRating {
-                    rating: 1500.0,
-                    provisional: true,
-                },
-                after: ShownRating {
-                    rating: 1662.4,
-                    provisional: false,
-                },
-            }],
-        };
-        assert_eq!(
-            words(rated, &Reader::Channel),
-            "Ratings on this server: alice 1500? → 1662."
-        );
-    }
-}
+mod tests;

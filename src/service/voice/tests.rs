@@ -1,0 +1,98 @@
+//! The voice's wording, tested where the words are the point.
+
+use super::*;
+use crate::game::Side;
+use crate::game::Variant;
+use crate::service::events::ShownRating;
+use crate::service::events::TournamentEvent;
+use chrono::TimeZone;
+
+fn names() -> Names {
+    Names([(UserId(1), "alice".into()), (UserId(2), "bob".into())].into())
+}
+
+fn words(event: Event, reader: &Reader) -> String {
+    say_with(&[event], &names(), reader, &|_| None).to_string()
+}
+
+#[test]
+fn a_turn_is_said_to_the_channel_with_the_player_and_to_a_dm_with_a_link() {
+    let deadline = Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap();
+    let turn = Event::TurnStarted {
+        match_id: MatchId(3),
+        variant: Variant::Classic,
+        player: UserId(2),
+        side: Side::Trolls,
+        deadline,
+    };
+    let in_channel = say_with(
+        std::slice::from_ref(&turn),
+        &names(),
+        &Reader::Channel,
+        &|_| None,
+    );
+    assert!(matches!(
+        in_channel.spans().first(),
+        Some(crate::service::text::Span::Player {
+            user: UserId(2),
+            ..
+        })
+    ));
+    assert!(in_channel.contains(", your move (trolls). Deadline"));
+    let dm = Reader::Dm {
+        play_at: Some((MatchId(3), "https://discord.com/channels/1/2/3".into())),
+    };
+    let by_dm = words(turn, &dm);
+    assert!(
+        by_dm.starts_with("It is your move in match #3 (Classic Thud). Deadline"),
+        "{by_dm}"
+    );
+    assert!(
+        by_dm.ends_with("Play it in match #3's channel (https://discord.com/channels/1/2/3)."),
+        "{by_dm}"
+    );
+}
+
+#[test]
+fn counts_are_said_in_the_singular_for_one() {
+    let joined = |players| {
+        Event::Tournament(TournamentEvent::Joined {
+            name: "Cup".into(),
+            player: UserId(1),
+            players,
+        })
+    };
+    assert_eq!(
+        words(joined(1), &Reader::Channel),
+        "alice joins Cup (1 player)."
+    );
+    assert_eq!(
+        words(joined(2), &Reader::Channel),
+        "alice joins Cup (2 players)."
+    );
+}
+
+#[test]
+fn a_thread_to_close_says_nothing_and_ratings_show_provisional_ones() {
+    let done = Event::ThreadDone {
+        match_id: MatchId(1),
+    };
+    assert_eq!(words(done, &Reader::Channel), "");
+    let rated = Event::Rated {
+        changes: vec![crate::service::events::RatingChange {
+            player: UserId(1),
+            before: ShownRating {
+                rating: 1500.0,
+                provisional: true,
+            },
+            after: ShownRating {
+                rating: 1662.4,
+                provisional: false,
+            },
+        }],
+    };
+    assert_eq!(
+        words(rated, &Reader::Channel),
+        "Ratings on this server: alice 1500? → 1662."
+    );
+}
