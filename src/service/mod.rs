@@ -34,7 +34,6 @@ pub use notices::timekeeping::TickReport;
 pub use notices::worded::{NoticeBody, NoticeKind};
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::{LadderScope, PROVISIONAL_DEVIATION};
-pub use people::settings::rules_text;
 pub use records::analysis::{progress_text, AnalysisAnswer};
 pub use refusal::Refusal;
 pub use text::{Span, Text, TimeStyle};
@@ -42,6 +41,7 @@ pub use tournaments::{
     Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
     TournamentTick,
 };
+pub use voice::rules_text;
 
 use std::collections::HashMap;
 use std::sync::Arc;

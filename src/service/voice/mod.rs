@@ -12,9 +12,11 @@ use crate::store::{MatchId, SideChoice, UserId};
 
 mod context;
 mod play;
+mod rules;
 mod tournament;
 
 pub(in crate::service) use play::{battle_result_line, rating_words};
+pub use rules::rules_text;
 
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]
