@@ -452,27 +452,6 @@ fn side_of(m: &StoredMatch, player: UserId) -> Side {
     }
 }
 
-/// One line on where battle `index` (from 0) stands: whose move, or how it ended.
-fn battle_status(m: &StoredMatch, names: &Names, index: usize) -> String {
-    let battle = &m.game.battles()[index];
-    let number = index as u8 + 1;
-    if let Some(result) = battle.result() {
-        return voice::battle_result_line(m.variant, number, &result);
-    }
-    match m.state {
-        crate::store::MatchState::Aborted => "Match aborted".to_string(),
-        crate::store::MatchState::Finished => "Match over".to_string(),
-        crate::store::MatchState::Active => match battle.side_to_move() {
-            Some(side) => format!(
-                "{} to move ({})",
-                names.of(m.player(Seat::commanding(side, number))),
-                side
-            ),
-            None => "Battle over".to_string(),
-        },
-    }
-}
-
 /// The match a spectator or player means: the one in play in the channel.
 async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
     match tx.lock_active_match(channel).await? {

@@ -3,7 +3,8 @@
 use crate::service::error::Result;
 use crate::service::outcome::{channel_link, Action, ButtonStyle, Reply};
 use crate::service::text::Text;
-use crate::service::{battle_status, Actor, Names, Place, Service};
+use crate::service::voice::battle_status;
+use crate::service::{Actor, Names, Place, Service};
 use crate::store::{BoardStyle, MatchState};
 
 impl Service {

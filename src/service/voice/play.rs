@@ -5,6 +5,7 @@ use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
 use crate::service::events::{Event, Occasion, ShownRating};
 use crate::service::text::Text;
 use crate::service::Names;
+use crate::store::{MatchState, StoredMatch};
 
 use super::{level_title, per_move, Reader};
 
@@ -330,4 +331,25 @@ fn match_over(first: String, second: String, result: &MatchResult) -> Text {
         .strong("Match over")
         .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
         .then(verdict)
+}
+
+/// One line on where battle `index` (from 0) stands: whose move, or how it ended.
+pub(in crate::service) fn battle_status(m: &StoredMatch, names: &Names, index: usize) -> String {
+    let battle = &m.game.battles()[index];
+    let number = index as u8 + 1;
+    if let Some(result) = battle.result() {
+        return battle_result_line(m.variant, number, &result);
+    }
+    match m.state {
+        MatchState::Aborted => "Match aborted".to_string(),
+        MatchState::Finished => "Match over".to_string(),
+        MatchState::Active => match battle.side_to_move() {
+            Some(side) => format!(
+                "{} to move ({})",
+                names.of(m.player(Seat::commanding(side, number))),
+                side
+            ),
+            None => "Battle over".to_string(),
+        },
+    }
 }
