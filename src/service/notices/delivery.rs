@@ -13,7 +13,7 @@ use crate::service::events::Event;
 use crate::service::notices::worded::{NoticeBody, NoticeKind};
 use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
 use crate::service::pictures::{board_at, finish_drawing};
-use crate::service::voice::Reader;
+use crate::service::voice::{self, Reader};
 use crate::service::{Names, Place, Service};
 use crate::store::{
     GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId,
@@ -359,11 +359,7 @@ impl Service {
                 if let (Recipient::Dm(_), Some(m), Some(_)) = (to, &m, board) {
                     // Turn notices queued before were worded without their link.
                     let url = self.where_to_play(m, board).await?;
-                    reply.text = reply
-                        .text
-                        .plain(" Play it in ")
-                        .link(format!("match #{}'s channel", m.id), url)
-                        .plain(".");
+                    reply.text = reply.text.then(voice::play_here(&Some((m.id, url))));
                 }
                 reply
             }

@@ -389,7 +389,7 @@ fn deadline_words(text: Text, deadline: DateTime<Utc>) -> Text {
 }
 
 /// " Play it in match #N's channel." with its link, for a direct message.
-fn play_here(play_at: &Option<(MatchId, String)>) -> Text {
+pub(in crate::service) fn play_here(play_at: &Option<(MatchId, String)>) -> Text {
     match play_at {
         Some((id, url)) => Text::new()
             .plain(" Play it in ")
