@@ -96,3 +96,39 @@ fn a_thread_to_close_says_nothing_and_ratings_show_provisional_ones() {
         "Ratings on this server: alice 1500? → 1662."
     );
 }
+
+#[test]
+fn every_end_proposal_answered_later_carries_agree_and_keep_playing() {
+    let proposed = |by_computer, to_computer| Event::EndProposed {
+        match_id: MatchId(4),
+        battle: 1,
+        proposal: 9,
+        by: UserId(1),
+        to: UserId(2),
+        score: None,
+        by_computer,
+        to_computer,
+    };
+    let answers = vec![
+        Action::AgreeEnd {
+            match_id: MatchId(4),
+            proposal: 9,
+        },
+        Action::KeepPlaying {
+            match_id: MatchId(4),
+            proposal: 9,
+        },
+    ];
+    let actions = |event| -> Vec<Action> {
+        reply(&[event], &names(), &Reader::Channel)
+            .buttons
+            .iter()
+            .map(|b| b.action)
+            .collect()
+    };
+    // The computer's proposal, queued and sent later, and a person's to a person.
+    assert_eq!(actions(proposed(true, false)), answers);
+    assert_eq!(actions(proposed(false, false)), answers);
+    // A person's to the computer is answered at once, in the same message.
+    assert!(actions(proposed(false, true)).is_empty());
+}
