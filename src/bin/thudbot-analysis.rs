@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use clap::Parser;
-use thudbot::computer::analysis::{judge, mistakes, review, Budget, Judgement};
+use thudbot::computer::analysis::{capture_plies, judge, mistakes, review, Budget, Judgement};
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::{choose_move, Chance, Level};
 use thudbot::game::{Battle, Side, Variant};
@@ -116,11 +116,7 @@ fn main() {
         panels.push(GraphBattle {
             title: format!("Battle {} · level {level} v level {level}", k + 1),
             scores: judgements.iter().map(|j| j.score).collect(),
-            captures: reviews
-                .iter()
-                .filter(|r| r.captures > 0)
-                .map(|r| r.ply)
-                .collect(),
+            captures: capture_plies(&reviews),
             mistakes: marked,
         });
     }

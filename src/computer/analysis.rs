@@ -122,6 +122,16 @@ pub struct MoveReview {
     pub captures: usize,
 }
 
+/// The positions reached by a capture (the plies of the moves that captured), for the marks
+/// on an evaluation graph.
+pub fn capture_plies(reviews: &[MoveReview]) -> Vec<usize> {
+    reviews
+        .iter()
+        .filter(|r| r.captures > 0)
+        .map(|r| r.ply)
+        .collect()
+}
+
 /// Reviews the moves of a battle from its `start`, given a judgement of every position
 /// (`judgements[i]` of the position after `i` moves, so one more than there are moves).
 /// Moves without both judgements are left out.

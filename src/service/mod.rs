@@ -1,6 +1,7 @@
 //! The application: one function per thing a player or the clock does.
 //!
-//! Functions take plain ids and text and return a [`Reply`] (or [`Notice`]s for the clock).
+//! Functions take plain ids and text and return a [`Reply`], worded (by `voice`) from the
+//! [`Event`]s of what they did; what is said unasked is queued in the outbox as a [`Notice`].
 //! Every change to a match runs in one store transaction that locks the match first, so a
 //! refusal changes nothing and two requests for the same match are taken one at a time.
 //! Nothing here knows of Discord: the same service runs the bot and the offline console.
@@ -31,7 +32,6 @@ pub use flow::suggestions::Choice;
 pub use notices::clock::{Clock, ManualClock, SystemClock};
 pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
 pub use notices::timekeeping::TickReport;
-pub use notices::worded::{NoticeBody, NoticeKind};
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::{LadderScope, PROVISIONAL_DEVIATION};
 pub use records::analysis::{progress_text, AnalysisAnswer};

@@ -8,9 +8,9 @@ use tokio::task::JoinHandle;
 use super::error::{Result, ServiceError};
 use super::outcome::BoardShot;
 use super::outcome::Reply;
-use super::voice::battle_status;
+use super::voice::{battle_status, caption};
 use super::{Names, Service};
-use crate::game::{Move, Position, Seat, Side};
+use crate::game::{Move, Position, Seat};
 use crate::render::{ended_text_board, text_board, BoardView, Caption, Renderer, Theme};
 use crate::store::{BoardStyle, Settings, StoredMatch};
 
@@ -61,17 +61,13 @@ pub(super) fn board_to_show(
     BoardToShow {
         position: battle.position().clone(),
         last_move: battle.last_move().copied(),
-        caption: Caption {
-            title: format!(
-                "Match #{} · Battle {number} of 2 · {}",
-                m.id,
-                m.variant.title()
-            ),
-            dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
-            trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
-            status: battle_status(m, names, index),
-            over: battle.is_over(),
-        },
+        caption: caption(
+            m,
+            names,
+            number,
+            battle_status(m, names, index),
+            battle.is_over(),
+        ),
         theme: settings.theme.parse().unwrap_or_default(),
         brief: settings.board_style == BoardStyle::Brief,
         filename: format!("thud-match-{}-battle-{number}.png", m.id),

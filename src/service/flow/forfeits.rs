@@ -6,7 +6,7 @@ use crate::service::events::Event;
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::Refusal;
 use crate::service::voice::{self, Reader};
-use crate::service::{match_in_play, names_in, seat_of, Actor, Place, Service};
+use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
 use chrono::{DateTime, Utc};
 
 use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
@@ -100,14 +100,13 @@ impl Service {
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
-        let names = names_in(&mut tx, &m).await?;
+        // The moderator need not be a player; their name was saved above.
+        let names = Names(tx.names(&[m.players[0], m.players[1], actor.id]).await?);
         tx.commit().await?;
         let aborted = Event::Aborted {
             match_id: m.id,
             by: actor.id,
         };
-        let mut names = names;
-        names.0.insert(actor.id, actor.name.clone());
         Ok(voice::reply(&[aborted], &names, &Reader::Channel).saved())
     }
 

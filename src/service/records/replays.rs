@@ -1,12 +1,13 @@
 //! A match's record as text, and a battle's replay as an animated picture.
 
 use crate::game::{GameRecord, Seat, Side};
-use crate::render::{Caption, Theme};
+use crate::render::Theme;
 use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
+use crate::service::text::count;
 use crate::service::text::Text;
-use crate::service::voice::battle_result_line;
+use crate::service::voice::{battle_result_line, caption};
 use crate::service::{Names, Place, Service};
 use crate::store::{MatchId, StoredMatch};
 
@@ -81,24 +82,14 @@ impl Service {
             });
         }
         let names = self.names(&m).await?;
-        let caption = Caption {
-            title: format!(
-                "Match #{} · Battle {number} of 2 · {}",
-                m.id,
-                m.variant.title()
-            ),
-            dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
-            trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
-            status: b
-                .result()
-                .map(|r| battle_result_line(m.variant, number, &r))
-                .unwrap_or_else(|| match b.moves().len() {
-                    1 => "1 move so far".to_string(),
-                    n => format!("{n} moves so far"),
-                }),
-            // Every frame but the last has a side to move.
-            over: false,
-        };
+        let status = b
+            .result()
+            .map(|r| battle_result_line(m.variant, number, &r))
+            .unwrap_or_else(|| {
+                format!("{} so far", count(b.moves().len() as i64, "move", "moves"))
+            });
+        // Every frame but the last has a side to move.
+        let caption = caption(&m, &names, number, status, false);
         let limit = upload_limit.unwrap_or(DEFAULT_UPLOAD_LIMIT);
         let renderer = self.renderer.clone();
         let battle = b.clone();

@@ -15,7 +15,7 @@ mod play;
 mod rules;
 mod tournament;
 
-pub(in crate::service) use play::{battle_result_line, battle_status, rating_words};
+pub(in crate::service) use play::{battle_result_line, battle_status, caption, rating_words};
 pub use rules::rules_text;
 
 /// Who reads what is said.

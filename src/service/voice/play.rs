@@ -2,6 +2,7 @@
 //! end of a battle and of the match, and the ratings after it.
 
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
+use crate::render::Caption;
 use crate::service::events::{Event, Occasion, ShownRating};
 use crate::service::text::Text;
 use crate::service::Names;
@@ -331,6 +332,28 @@ fn match_over(first: String, second: String, result: &MatchResult) -> Text {
         .strong("Match over")
         .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))
         .then(verdict)
+}
+
+/// The caption of battle `number` of `m` under a picture of it: the match, the battle, its
+/// commanders and `status` (whose move, or how it ended); `over` when nobody is to move.
+pub(in crate::service) fn caption(
+    m: &StoredMatch,
+    names: &Names,
+    number: u8,
+    status: String,
+    over: bool,
+) -> Caption {
+    Caption {
+        title: format!(
+            "Match #{} · Battle {number} of 2 · {}",
+            m.id,
+            m.variant.title()
+        ),
+        dwarfs: names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
+        trolls: names.of(m.player(Seat::commanding(Side::Trolls, number))),
+        status,
+        over,
+    }
 }
 
 /// One line on where battle `index` (from 0) stands: whose move, or how it ended.

@@ -2,7 +2,7 @@
 //! with the better move, and a line per player and battle, all of it as text too (for the
 //! console and screen readers).
 
-use crate::computer::analysis::{mistakes, review, Judgement, MoveReview};
+use crate::computer::analysis::{capture_plies, mistakes, review, Judgement, MoveReview};
 use crate::game::{Battle, Move, Seat, Side};
 use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
@@ -87,11 +87,7 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
         panels.push(GraphBattle {
             title: format!("Battle {number} · {dwarfs} (dwarfs) v {trolls} (trolls)"),
             scores: judgements.iter().map(|j| j.score).collect(),
-            captures: reviews
-                .iter()
-                .filter(|r| r.captures > 0)
-                .map(|r| r.ply)
-                .collect(),
+            captures: capture_plies(&reviews),
             mistakes: marked,
         });
     }
