@@ -62,6 +62,16 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Play as an engine for benchmarks: answer each `go <milliseconds> <FEN>` line on standard
+    /// input with the move, in canonical notation, searched for that long; `quit` ends.
+    Engine {
+        /// Rules the positions are played under: classic, original or koom-valley.
+        #[arg(long, default_value = "classic")]
+        variant: String,
+        /// The level whose search answers (its own time is replaced by the `go` line's).
+        #[arg(long, default_value = "5")]
+        level: String,
+    },
     /// Draw a position as a PNG board picture, or print it as the brief text board.
     Render {
         /// The position to draw (the position after --last-move, if one is given).
@@ -99,6 +109,7 @@ fn main() -> ExitCode {
             level,
             seed,
         }) => run_bestmove(&fen, &variant, &level, seed),
+        Some(Command::Engine { variant, level }) => run_engine(&variant, &level),
         Some(Command::Local { pictures }) => run_local(cli.config, pictures),
         Some(Command::Render {
             fen,
@@ -342,6 +353,57 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
         }
         None => fail("the position has no legal move".into()),
     }
+}
+
+fn run_engine(variant: &str, level: &str) -> ExitCode {
+    use std::io::{BufRead, Write};
+    let fail = |message: String| {
+        eprintln!("thudbot engine: {message}");
+        ExitCode::from(2)
+    };
+    let variant: Variant = match variant.parse() {
+        Ok(v) => v,
+        Err(e) => return fail(e.to_string()),
+    };
+    let level: Level = match level.parse() {
+        Ok(l) => l,
+        Err(e) => return fail(e.to_string()),
+    };
+    let mut out = std::io::stdout();
+    for (seed, line) in std::io::stdin().lock().lines().enumerate() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if line == "quit" {
+            break;
+        }
+        // `go <milliseconds> <FEN>`; the FEN holds a space before the side to move.
+        let mut parts = line.splitn(3, ' ');
+        let (Some("go"), Some(millis), Some(fen)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return fail(format!("expected `go <milliseconds> <FEN>`, read `{line}`"));
+        };
+        let Ok(millis) = millis.parse::<u64>() else {
+            return fail(format!("`{millis}` is not a number of milliseconds"));
+        };
+        let position = match Position::from_fen(fen, variant) {
+            Ok(p) => p,
+            Err(e) => return fail(format!("bad position: {e}")),
+        };
+        let settings = thudbot::computer::Settings {
+            time: std::time::Duration::from_millis(millis),
+            ..level.settings(variant)
+        };
+        let Some(thought) = think(&position, &settings, seed as u64) else {
+            return fail(format!("no legal move in {fen}"));
+        };
+        if writeln!(out, "{}", thought.best)
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 struct RenderArgs<'a> {

@@ -45,7 +45,7 @@ pub(crate) fn candidates(pos: &Position, out: &mut Vec<Move>) {
 /// Whether `mv` changes the balance at once: it captures, or in Koom Valley it moves the Rock
 /// or brings a troll next to it. The look at captures after the last ply plays only these.
 pub(crate) fn is_forcing(pos: &Position, mv: &Move) -> bool {
-    if !mv.captured().is_empty() {
+    if mv.capture_count() > 0 {
         return true;
     }
     if pos.variant() != Variant::KoomValley {
@@ -60,7 +60,7 @@ pub(crate) fn is_forcing(pos: &Position, mv: &Move) -> bool {
 
 /// How many pieces `mv` captures, for ordering captures before quiet moves.
 pub(crate) fn captures(mv: &Move) -> usize {
-    mv.captured().len()
+    mv.capture_count() as usize
 }
 
 #[cfg(test)]

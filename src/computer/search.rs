@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use crate::game::{Move, Position, Side};
+use crate::game::{Move, Position, Side, Variant};
 
 use super::candidates::{candidates, captures, is_forcing};
 use super::evaluation::{evaluate, final_value, WIN, WIN_BOUND};
@@ -25,6 +25,11 @@ const MAX_PLY: usize = 96;
 const MAX_QUIESCENCE: usize = 8;
 /// At the last ply, a quiet move this far below alpha is not tried.
 const FUTILITY_MARGIN: i32 = 180;
+/// The half-width of the first window around the last iteration's score: a fifth of a dwarf
+/// either way.
+const ASPIRATION: i32 = 20;
+/// Past this half-width the window opens fully on the side that failed.
+const MAX_ASPIRATION: i32 = 400;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
 
@@ -49,6 +54,8 @@ pub(crate) struct Search<'t> {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     lists: Vec<Vec<(i32, Move)>>,
+    /// Each ply's generated moves, kept to save allocating them again at every node.
+    move_lists: Vec<Vec<Move>>,
     nodes: u64,
     node_limit: u64,
     started: Instant,
@@ -69,6 +76,7 @@ impl<'t> Search<'t> {
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 256 * 256],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             nodes: 0,
             node_limit: settings.nodes,
             started,
@@ -89,14 +97,7 @@ impl<'t> Search<'t> {
         };
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
-            let (best, score, complete) = self.root(&mut moves, depth as i32);
-            if let Some(best) = best {
-                found.best = best;
-                found.score = score;
-                if complete {
-                    found.depth = depth;
-                }
-            }
+            let score = self.aspire(&mut moves, depth, &mut found);
             // A deeper iteration costs several times the last one: do not start what cannot end.
             if self.stopped
                 || score.abs() > WIN_BOUND
@@ -107,6 +108,50 @@ impl<'t> Search<'t> {
         }
         found.nodes = self.nodes;
         Some(found)
+    }
+
+    /// One iteration in a window around the last iteration's score, widened on the side it
+    /// fails until the score falls inside: most iterations confirm the last one's score, and a
+    /// narrow window cuts more. Updates `found` with what the iteration settled.
+    fn aspire(&mut self, moves: &mut [Move], depth: u8, found: &mut Found) -> i32 {
+        let centre = found.score;
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && centre.abs() < WIN_BOUND {
+            (centre - delta, centre + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let (best, score) = self.root(moves, depth as i32, alpha, beta);
+            // A move that beat alpha beat the last iteration's choice on this search's terms,
+            // even when the deadline cut the iteration short.
+            if let Some(best) = best {
+                found.best = best;
+                found.score = score;
+                if !self.stopped && score < beta {
+                    found.depth = depth;
+                }
+            }
+            if self.stopped {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if score <= alpha && alpha > -INFINITY {
+                alpha = if delta > MAX_ASPIRATION {
+                    -INFINITY
+                } else {
+                    score - delta
+                };
+            } else if score >= beta && beta < INFINITY {
+                beta = if delta > MAX_ASPIRATION {
+                    INFINITY
+                } else {
+                    score + delta
+                };
+            } else {
+                return score;
+            }
+        }
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
@@ -139,9 +184,16 @@ impl<'t> Search<'t> {
         keyed.into_iter().map(|(_, _, m)| m).collect()
     }
 
-    /// One iteration over the root moves; the best is moved to the front for the next.
-    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32, bool) {
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
+    /// One iteration over the root moves in the window `alpha..beta`: the move that beat
+    /// alpha, if any, with its score (at least beta when it failed high), moved to the front
+    /// for the next iteration; `None` with `alpha` when every move failed low.
+    fn root(
+        &mut self,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<Move>, i32) {
         let mut best: Option<(usize, i32)> = None;
         for (i, &mv) in moves.iter().enumerate() {
             self.play(&mv);
@@ -150,7 +202,7 @@ impl<'t> Search<'t> {
                 score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
             } else {
                 score = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, true);
-                if score > alpha && !self.stopped {
+                if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
                 }
             }
@@ -161,15 +213,17 @@ impl<'t> Search<'t> {
             if score > alpha {
                 alpha = score;
                 best = Some((i, score));
+                if score >= beta {
+                    break;
+                }
             }
         }
-        let complete = !self.stopped;
         match best {
             Some((i, score)) => {
                 moves[..=i].rotate_right(1);
-                (Some(moves[0]), score, complete)
+                (Some(moves[0]), score)
             }
-            None => (None, alpha, complete),
+            None => (None, alpha),
         }
     }
 
@@ -315,11 +369,20 @@ impl<'t> Search<'t> {
         alpha = alpha.max(stand);
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        let mut moves = Vec::new();
-        candidates(&self.pos, &mut moves);
-        let no_moves = moves.is_empty();
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        // Classic and original dwarfs capture only by hurling, and hurls are quick to find.
+        let hurls_only =
+            self.pos.variant() != Variant::KoomValley && self.pos.side_to_move() == Side::Dwarfs;
+        let no_moves = if hurls_only {
+            self.pos.hurls(&mut moves);
+            moves.is_empty() && !self.pos.has_legal_move()
+        } else {
+            candidates(&self.pos, &mut moves);
+            moves.is_empty()
+        };
         let value_of_capture = capture_value(&self.pos);
-        for mv in moves {
+        for &mv in &moves {
             if is_forcing(&self.pos, &mv) {
                 let gain = captures(&mv) as i32 * value_of_capture;
                 if gain > 0 && stand + gain + DELTA_MARGIN <= alpha {
@@ -352,6 +415,7 @@ impl<'t> Search<'t> {
             }
         }
         self.lists[ply] = list;
+        self.move_lists[ply] = moves;
         best
     }
 
@@ -370,11 +434,13 @@ impl<'t> Search<'t> {
     /// Fills `list` with the candidate moves, best-looking first.
     fn fill(&mut self, list: &mut Vec<(i32, Move)>, table_move: Option<Move>, ply: usize) {
         list.clear();
-        let mut moves = Vec::with_capacity(256);
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
         candidates(&self.pos, &mut moves);
-        for mv in moves {
+        for &mv in &moves {
             list.push((self.order_score(&mv, table_move, ply), mv));
         }
+        self.move_lists[ply] = moves;
         list.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 
@@ -445,7 +511,7 @@ fn capture_value(pos: &Position) -> i32 {
     use super::evaluation::{DWARF, TROLL};
     match (pos.side_to_move(), pos.variant()) {
         (Side::Trolls, _) => DWARF,
-        (Side::Dwarfs, crate::game::Variant::KoomValley) => 300,
+        (Side::Dwarfs, Variant::KoomValley) => 300,
         (Side::Dwarfs, _) => TROLL,
     }
 }

@@ -117,6 +117,37 @@ impl Position {
         }
     }
 
+    /// Appends the dwarfs' hurls in classic and original, their only captures: found from each
+    /// troll outwards, far quicker than listing every dwarf move, for searches that look at
+    /// captures alone.
+    pub(crate) fn hurls(&self, out: &mut Vec<Move>) {
+        for troll in self.trolls() {
+            for d in Direction::ALL {
+                let mut at = troll.index() as u8;
+                let mut distance = 0u8;
+                loop {
+                    at = step_index(at, d);
+                    distance += 1;
+                    match self.cells[at as usize] {
+                        Cell::Empty => {}
+                        Cell::Dwarf => {
+                            // The dwarf travels back along `d`; its line runs on away from it.
+                            let front = Square::from_index_unchecked(at);
+                            if self.line_reaches(front, d, Cell::Dwarf, distance) {
+                                out.push(Move::Hurl {
+                                    from: front,
+                                    to: troll,
+                                });
+                            }
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+    }
+
     fn count_dwarf_moves(&self) -> u64 {
         let mut total = 0;
         for from in self.dwarfs() {

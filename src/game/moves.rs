@@ -183,6 +183,17 @@ impl Move {
         }
     }
 
+    /// How many pieces this move captures; cheaper than counting [`Move::captured`], for
+    /// searches that ask it of every move.
+    pub fn capture_count(&self) -> u32 {
+        match *self {
+            Move::Dwarf { captures, .. } | Move::Troll { captures, .. } => captures.len(),
+            Move::Hurl { .. } => 1,
+            Move::Rock { .. } => 0,
+            Move::Trample { jumps, .. } => jumps.len() as u32,
+        }
+    }
+
     /// The squares the piece passes over or lands on, in order, excluding `from`; a trample
     /// lists the squares it jumps over as well as its landings.
     pub fn path(&self) -> Vec<Square> {
@@ -239,6 +250,53 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
+    }
+
+    /// Over battles of every variant that take whatever they can: `capture_count` agrees with
+    /// `captured`, and in classic and original `hurls` lists exactly the dwarfs' hurls.
+    #[test]
+    fn capture_counts_and_hurls_agree_with_the_legal_moves() {
+        use crate::game::{Side, Variant};
+        for variant in Variant::ALL {
+            let mut captures_seen = 0;
+            let mut hurl_positions = 0;
+            for seed in 0..6usize {
+                let mut pos = variant.start();
+                for ply in 0..300 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for m in &moves {
+                        assert_eq!(m.capture_count() as usize, m.captured().len(), "{m}");
+                    }
+                    if variant != Variant::KoomValley && pos.side_to_move() == Side::Dwarfs {
+                        let mut hurls = Vec::new();
+                        pos.hurls(&mut hurls);
+                        let mut expected: Vec<Move> = moves
+                            .iter()
+                            .filter(|m| matches!(m, Move::Hurl { .. }))
+                            .copied()
+                            .collect();
+                        let key = |m: &Move| (m.from(), m.to());
+                        hurls.sort_by_key(key);
+                        expected.sort_by_key(key);
+                        assert_eq!(hurls, expected, "{pos}");
+                        hurl_positions += usize::from(!hurls.is_empty());
+                    }
+                    let capture = moves.iter().find(|m| m.capture_count() > 0);
+                    captures_seen += usize::from(capture.is_some());
+                    let mv = capture
+                        .copied()
+                        .unwrap_or(moves[(ply * 7919 + seed * 31) % moves.len()]);
+                    pos = pos.after(&mv);
+                }
+            }
+            assert!(captures_seen > 10, "{variant}: {captures_seen} captures");
+            if variant != Variant::KoomValley {
+                assert!(hurl_positions > 3, "{variant}: {hurl_positions} hurls");
+            }
+        }
     }
 
     #[test]

@@ -456,6 +456,55 @@ fn bestmove_refuses_bad_input_with_exit_code_2() {
     assert_eq!(bad_variant.status.code(), Some(2));
 }
 
+/// `thudbot engine` answers each `go` line with a legal move at the time it is given, and
+/// stops with exit code 2 on a line it cannot read.
+#[test]
+fn the_engine_command_answers_go_lines_with_legal_moves() {
+    use std::io::Write;
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_thudbot"))
+            .args(["engine", "--level", "4"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the thudbot binary runs");
+        let mut stdin = child.stdin.take().expect("a pipe");
+        stdin.write_all(input.as_bytes()).expect("the engine reads");
+        drop(stdin);
+        child.wait_with_output().expect("the engine ends")
+    };
+    let start = Variant::Classic.start();
+    let mut trolls_to_move = start.clone();
+    let first = start.legal_moves()[0];
+    trolls_to_move.make(&first);
+    let out = run(&format!(
+        "go 50 {}\ngo 50 {}\nquit\n",
+        start.fen(),
+        trolls_to_move.fen()
+    ));
+    assert!(out.status.success(), "{out:?}");
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(start
+        .legal_moves()
+        .iter()
+        .any(|m| m.to_string() == answers[0]));
+    assert!(trolls_to_move
+        .legal_moves()
+        .iter()
+        .any(|m| m.to_string() == answers[1]));
+
+    for bad in ["go soon dd1dd d\n", "move H8\n", "go 50 not a position\n"] {
+        let out = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}: {out:?}");
+    }
+}
+
 /// `thudbot-strength --external` plays another engine through the line protocol; here the
 /// engine is this project's own `bestmove` behind a shell loop.
 #[test]
