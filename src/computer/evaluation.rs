@@ -10,7 +10,7 @@
 
 use crate::game::{Direction, Position, Side, Square, Variant};
 
-use super::features::{classic_features, king_distance, Weights};
+use super::features::{king_distance, weighed_features, Weights};
 
 /// A dwarf, the unit of every score.
 pub(crate) const DWARF: i32 = 100;
@@ -48,7 +48,7 @@ fn classic(pos: &Position, plain: bool, weights: &Weights) -> i32 {
     if plain || pos.dwarfs().is_empty() || pos.trolls().is_empty() {
         return score;
     }
-    score + weights.score(&classic_features(pos))
+    score + weights.score(&weighed_features(pos, weights))
 }
 
 /// Koom Valley, where pieces matter only for the objectives: the dwarfs push the Rock to the

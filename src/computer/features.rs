@@ -2,7 +2,7 @@
 //! and the weights that turn them into a score. The score is linear in the counts, so the
 //! weights can be fitted to the results of self-play (`thudbot-tune`, see docs/computer.md).
 
-use crate::game::{Direction, Position, Side, Square, SquareSet, Variant};
+use crate::game::{Direction, Piece, Position, Side, Square, SquareSet, Variant};
 
 /// How many counts the classic evaluation weighs.
 pub const FEATURES: usize = 14;
@@ -79,10 +79,27 @@ impl Default for Weights {
 
 /// The counts of a classic or original position with both dwarfs and trolls on the board.
 pub fn classic_features(pos: &Position) -> Features {
+    counts(pos, true)
+}
+
+/// The counts `weights` play with: a count weighed 0 (the spread, as played) is not made.
+pub(crate) fn weighed_features(pos: &Position, weights: &Weights) -> Features {
+    counts(pos, weights.0[13] != 0)
+}
+
+fn counts(pos: &Position, with_spread: bool) -> Features {
     let mut f = [0; FEATURES];
     let dwarfs = pos.dwarfs();
     let trolls = pos.trolls();
     let original = pos.variant() == Variant::Original;
+    // The evaluation runs at every leaf: the trolls' squares once, not a set walk per dwarf.
+    let mut troll_squares = [(0i32, 0i32); 8];
+    let mut troll_count = 0;
+    for t in trolls.iter().take(troll_squares.len()) {
+        troll_squares[troll_count] = (i32::from(t.column()), i32::from(t.row()));
+        troll_count += 1;
+    }
+    let troll_squares = &troll_squares[..troll_count];
     for d in dwarfs {
         let n = i32::from(pos.dwarf_neighbours[d.index()]);
         f[0] += n.min(4);
@@ -90,12 +107,13 @@ pub fn classic_features(pos: &Position) -> Features {
             f[1] += 1;
         }
         // An edge square has an off-board neighbour: a troll can come at it from fewer sides.
-        if Direction::ALL.into_iter().any(|dir| d.step(dir).is_none()) {
+        if is_edge(d) {
             f[10] += 1;
         }
-        let nearest = trolls
+        let (column, row) = (i32::from(d.column()), i32::from(d.row()));
+        let nearest = troll_squares
             .iter()
-            .map(|t| king_distance(t, d))
+            .map(|&(c, r)| (c - column).abs().max((r - row).abs()))
             .min()
             .unwrap_or(99);
         if nearest == 2 || nearest == 3 {
@@ -107,7 +125,9 @@ pub fn classic_features(pos: &Position) -> Features {
         }
     }
     f[8] = groups(dwarfs);
-    f[13] = spread(dwarfs);
+    if with_spread {
+        f[13] = spread(dwarfs);
+    }
     let mut exposed = SquareSet::EMPTY;
     let mut threatened = 0;
     for t in trolls {
@@ -149,6 +169,18 @@ pub fn classic_features(pos: &Position) -> Features {
         f[6] = threatened - 1;
     }
     f
+}
+
+/// Whether `sq` has a neighbour off the board, from a table made once.
+fn is_edge(sq: Square) -> bool {
+    static EDGE: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    EDGE.get_or_init(|| {
+        let mut edge = [false; 256];
+        for sq in Square::all() {
+            edge[sq.index()] = Direction::ALL.into_iter().any(|d| sq.step(d).is_none());
+        }
+        edge
+    })[sq.index()]
 }
 
 /// How many groups the dwarfs stand in, neighbours (diagonals too) counting as one group.
@@ -210,16 +242,17 @@ fn aimed_line(
     loop {
         at = at.step(d)?;
         distance += 1;
-        if vacated.contains(at) || pos.is_empty(at) {
+        let piece = pos.piece_at(at);
+        if piece.is_none() || vacated.contains(at) {
             continue;
         }
-        if !pos.dwarfs().contains(at) {
+        if piece != Some(Piece::Dwarf) {
             return None;
         }
         let mut line = 1;
         let mut behind = at;
         while let Some(next) = behind.step(d) {
-            if !pos.dwarfs().contains(next) || line >= distance {
+            if line >= distance || pos.piece_at(next) != Some(Piece::Dwarf) {
                 break;
             }
             line += 1;
@@ -272,8 +305,12 @@ fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet 
                     _ => break,
                 }
             }
-            if pos.dwarf_neighbours[landing.index()] > 0 && !covered(pos, landing, t, original) {
-                found |= pos.dwarfs_around(landing);
+            if pos.dwarf_neighbours[landing.index()] > 0 {
+                // Dwarfs already found exposed need no second look at what answers.
+                let around = pos.dwarfs_around(landing);
+                if !(around - found).is_empty() && !covered(pos, landing, t, original) {
+                    found |= around;
+                }
             }
         }
     }

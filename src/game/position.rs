@@ -131,11 +131,15 @@ impl Position {
 
     /// The dwarfs on the squares around `sq`.
     pub fn dwarfs_around(&self, sq: Square) -> SquareSet {
-        Direction::ALL
-            .iter()
-            .filter_map(|&d| sq.step(d))
-            .filter(|&n| self.cells[n.index()] == Cell::Dwarf)
-            .collect()
+        // The board's border cells are off-board, so stepping never leaves the array.
+        let mut around = SquareSet::EMPTY;
+        for d in Direction::ALL {
+            let n = step_index(sq.index() as u8, d);
+            if self.cells[n as usize] == Cell::Dwarf {
+                around.insert(Square::from_index_unchecked(n));
+            }
+        }
+        around
     }
 
     /// Points on the board: 1 per dwarf for the dwarfs, 4 per troll for the trolls.
