@@ -64,7 +64,7 @@ pub fn think(position: &Position, settings: &Settings, seed: u64) -> Option<Thou
     for i in (1..order.len()).rev() {
         order.swap(i, chance.below(i + 1));
     }
-    let bits = if settings.depth <= 2 { 16 } else { 20 };
+    let bits = if settings.depth <= 2 { 16 } else { 18 };
     let mut table = Table::new(bits);
     let mut search = Search::new(position, &mut table, settings);
     if settings.temperature > 0 {

@@ -25,11 +25,6 @@ const MAX_PLY: usize = 96;
 const MAX_QUIESCENCE: usize = 8;
 /// At the last ply, a quiet move this far below alpha is not tried.
 const FUTILITY_MARGIN: i32 = 180;
-/// The half-width of the first window around the last iteration's score: a fifth of a dwarf
-/// either way.
-const ASPIRATION: i32 = 20;
-/// Past this half-width the window opens fully on the side that failed.
-const MAX_ASPIRATION: i32 = 400;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
 
@@ -97,7 +92,7 @@ impl<'t> Search<'t> {
         };
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
-            let score = self.aspire(&mut moves, depth, &mut found);
+            let score = self.iteration(&mut moves, depth, &mut found);
             // A deeper iteration costs several times the last one: do not start what cannot end.
             if self.stopped
                 || score.abs() > WIN_BOUND
@@ -110,48 +105,22 @@ impl<'t> Search<'t> {
         Some(found)
     }
 
-    /// One iteration in a window around the last iteration's score, widened on the side it
-    /// fails until the score falls inside: most iterations confirm the last one's score, and a
-    /// narrow window cuts more. Updates `found` with what the iteration settled.
-    fn aspire(&mut self, moves: &mut [Move], depth: u8, found: &mut Found) -> i32 {
-        let centre = found.score;
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && centre.abs() < WIN_BOUND {
-            (centre - delta, centre + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let (best, score) = self.root(moves, depth as i32, alpha, beta);
-            // A move that beat alpha beat the last iteration's choice on this search's terms,
-            // even when the deadline cut the iteration short.
-            if let Some(best) = best {
-                found.best = best;
-                found.score = score;
-                if !self.stopped && score < beta {
-                    found.depth = depth;
-                }
-            }
-            if self.stopped {
-                return score;
-            }
-            delta = delta.saturating_mul(2);
-            if score <= alpha && alpha > -INFINITY {
-                alpha = if delta > MAX_ASPIRATION {
-                    -INFINITY
-                } else {
-                    score - delta
-                };
-            } else if score >= beta && beta < INFINITY {
-                beta = if delta > MAX_ASPIRATION {
-                    INFINITY
-                } else {
-                    score + delta
-                };
-            } else {
-                return score;
+    /// One full-window iteration. Updates `found` with what it settled.
+    ///
+    /// (Aspiration windows, a narrow window around the last iteration's score widened when it
+    /// fails, were tried and measured no better; see docs/computer.md.)
+    fn iteration(&mut self, moves: &mut [Move], depth: u8, found: &mut Found) -> i32 {
+        let (best, score) = self.root(moves, depth as i32, -INFINITY, INFINITY);
+        // A move that beat alpha beat the last iteration's choice on this search's terms,
+        // even when the deadline cut the iteration short.
+        if let Some(best) = best {
+            found.best = best;
+            found.score = score;
+            if !self.stopped {
+                found.depth = depth;
             }
         }
+        score
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
