@@ -475,9 +475,7 @@ fn the_engine_command_answers_go_lines_with_legal_moves() {
         child.wait_with_output().expect("the engine ends")
     };
     let start = Variant::Classic.start();
-    let mut trolls_to_move = start.clone();
-    let first = start.legal_moves()[0];
-    trolls_to_move.make(&first);
+    let trolls_to_move = start.after(&start.legal_moves()[0]);
     let out = run(&format!(
         "go 50 {}\ngo 50 {}\nquit\n",
         start.fen(),
