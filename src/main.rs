@@ -321,13 +321,9 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
         eprintln!("thudbot bestmove: {message}");
         ExitCode::from(2)
     };
-    let variant: Variant = match variant.parse() {
-        Ok(v) => v,
-        Err(e) => return fail(e.to_string()),
-    };
-    let level: Level = match level.parse() {
-        Ok(l) => l,
-        Err(e) => return fail(e.to_string()),
+    let (variant, level) = match variant_and_level(variant, level) {
+        Ok(both) => both,
+        Err(message) => return fail(message),
     };
     let position = match Position::from_fen(fen, variant) {
         Ok(p) => p,
@@ -355,19 +351,26 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
     }
 }
 
+/// The rules and the level named on the command line, or what is wrong with them.
+fn variant_and_level(variant: &str, level: &str) -> Result<(Variant, Level), String> {
+    let variant: Variant = variant
+        .parse()
+        .map_err(|e: thudbot::game::UnknownVariant| e.to_string())?;
+    let level: Level = level
+        .parse()
+        .map_err(|e: thudbot::computer::UnknownLevel| e.to_string())?;
+    Ok((variant, level))
+}
+
 fn run_engine(variant: &str, level: &str) -> ExitCode {
     use std::io::{BufRead, Write};
     let fail = |message: String| {
         eprintln!("thudbot engine: {message}");
         ExitCode::from(2)
     };
-    let variant: Variant = match variant.parse() {
-        Ok(v) => v,
-        Err(e) => return fail(e.to_string()),
-    };
-    let level: Level = match level.parse() {
-        Ok(l) => l,
-        Err(e) => return fail(e.to_string()),
+    let (variant, level) = match variant_and_level(variant, level) {
+        Ok(both) => both,
+        Err(message) => return fail(message),
     };
     let mut out = std::io::stdout();
     for (seed, line) in std::io::stdin().lock().lines().enumerate() {
