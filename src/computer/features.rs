@@ -7,6 +7,9 @@ use crate::game::{Direction, Piece, Position, Side, Square, SquareSet, Variant};
 /// How many counts the classic evaluation weighs.
 pub const FEATURES: usize = 14;
 
+/// Where the dwarfs' spread stands among the counts: fitted, but weighed 0 as played.
+const SPREAD: usize = 13;
+
 /// The counts' names, in order, as the tuning tool prints them.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "cohesion",
@@ -84,7 +87,7 @@ pub fn classic_features(pos: &Position) -> Features {
 
 /// The counts `weights` play with: a count weighed 0 (the spread, as played) is not made.
 pub(crate) fn weighed_features(pos: &Position, weights: &Weights) -> Features {
-    counts(pos, weights.0[13] != 0)
+    counts(pos, weights.0[SPREAD] != 0)
 }
 
 fn counts(pos: &Position, with_spread: bool) -> Features {
@@ -93,10 +96,10 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
     let trolls = pos.trolls();
     let original = pos.variant() == Variant::Original;
     // The evaluation runs at every leaf: the trolls' squares once, not a set walk per dwarf.
-    let mut troll_squares = [(0i32, 0i32); 8];
+    let mut troll_squares = [pos.stone(); 8]; // any square; only the first `troll_count` are read
     let mut troll_count = 0;
     for t in trolls.iter().take(troll_squares.len()) {
-        troll_squares[troll_count] = (i32::from(t.column()), i32::from(t.row()));
+        troll_squares[troll_count] = t;
         troll_count += 1;
     }
     let troll_squares = &troll_squares[..troll_count];
@@ -110,10 +113,9 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
         if is_edge(d) {
             f[10] += 1;
         }
-        let (column, row) = (i32::from(d.column()), i32::from(d.row()));
         let nearest = troll_squares
             .iter()
-            .map(|&(c, r)| (c - column).abs().max((r - row).abs()))
+            .map(|&t| king_distance(t, d))
             .min()
             .unwrap_or(99);
         if nearest == 2 || nearest == 3 {
@@ -126,7 +128,7 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
     }
     f[8] = groups(dwarfs);
     if with_spread {
-        f[13] = spread(dwarfs);
+        f[SPREAD] = spread(dwarfs);
     }
     let mut exposed = SquareSet::EMPTY;
     let mut threatened = 0;

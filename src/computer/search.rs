@@ -92,7 +92,16 @@ impl<'t> Search<'t> {
         };
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
-            let score = self.iteration(&mut moves, depth, &mut found);
+            let (best, score) = self.root(&mut moves, depth as i32);
+            // A move that beat alpha beat the last iteration's choice on this search's terms,
+            // even when the deadline cut the iteration short.
+            if let Some(best) = best {
+                found.best = best;
+                found.score = score;
+                if !self.stopped {
+                    found.depth = depth;
+                }
+            }
             // A deeper iteration costs several times the last one: do not start what cannot end.
             if self.stopped
                 || score.abs() > WIN_BOUND
@@ -103,24 +112,6 @@ impl<'t> Search<'t> {
         }
         found.nodes = self.nodes;
         Some(found)
-    }
-
-    /// One full-window iteration. Updates `found` with what it settled.
-    ///
-    /// (Aspiration windows, a narrow window around the last iteration's score widened when it
-    /// fails, were tried and measured no better; see docs/computer.md.)
-    fn iteration(&mut self, moves: &mut [Move], depth: u8, found: &mut Found) -> i32 {
-        let (best, score) = self.root(moves, depth as i32, -INFINITY, INFINITY);
-        // A move that beat alpha beat the last iteration's choice on this search's terms,
-        // even when the deadline cut the iteration short.
-        if let Some(best) = best {
-            found.best = best;
-            found.score = score;
-            if !self.stopped {
-                found.depth = depth;
-            }
-        }
-        score
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
@@ -153,16 +144,12 @@ impl<'t> Search<'t> {
         keyed.into_iter().map(|(_, _, m)| m).collect()
     }
 
-    /// One iteration over the root moves in the window `alpha..beta`: the move that beat
-    /// alpha, if any, with its score (at least beta when it failed high), moved to the front
-    /// for the next iteration; `None` with `alpha` when every move failed low.
-    fn root(
-        &mut self,
-        moves: &mut [Move],
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> (Option<Move>, i32) {
+    /// One full-window iteration over the root moves: the move that beat the others, if the
+    /// deadline left one, moved to the front for the next iteration, with its score.
+    /// (Aspiration windows, a narrow window around the last iteration's score widened when it
+    /// fails, were tried and measured worse; see docs/computer.md.)
+    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32) {
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
         for (i, &mv) in moves.iter().enumerate() {
             self.play(&mv);
@@ -171,7 +158,7 @@ impl<'t> Search<'t> {
                 score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
             } else {
                 score = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, true);
-                if score > alpha && score < beta && !self.stopped {
+                if score > alpha && !self.stopped {
                     score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
                 }
             }
@@ -182,9 +169,6 @@ impl<'t> Search<'t> {
             if score > alpha {
                 alpha = score;
                 best = Some((i, score));
-                if score >= beta {
-                    break;
-                }
             }
         }
         match best {
