@@ -33,7 +33,10 @@ const PERMANENT: [(isize, &str); 7] = [
     (50083, "the thread is archived"),
 ];
 
-/// Posts what the outbox holds as it falls due, woken early whenever notices are queued.
+/// Posts what the outbox holds as it falls due, woken early whenever notices are queued or a
+/// delivery ends. Readers are served side by side, each reader's notices in order: the store
+/// hands out a reader's next notice only once the one before it is settled, so a delivery
+/// still in flight (a slow or hung request) holds up its own reader and nobody else's.
 pub(super) async fn delivery_worker(
     service: Arc<Service>,
     discord: Discord,
@@ -41,13 +44,20 @@ pub(super) async fn delivery_worker(
     mut stop: watch::Receiver<bool>,
 ) {
     let queued = service.outbox_signal();
+    let mut in_flight = InFlight::default();
     loop {
-        deliver_due(&service, &discord).await;
+        in_flight.start_due(&service, &discord).await;
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = queued.notified() => {}
-            _ = stop.changed() => return,
+            Some(done) = in_flight.tasks.join_next_with_id() => in_flight.ended(done),
+            _ = stop.changed() => break,
         }
+    }
+    // Deliveries under way finish (each request is bounded by the client's timeout), so none
+    // is cut off between its post and its record.
+    while let Some(done) = in_flight.tasks.join_next_with_id().await {
+        in_flight.ended(done);
     }
 }
 
@@ -59,39 +69,66 @@ pub(super) struct Discord {
     pub cache: Arc<serenity::Cache>,
 }
 
-/// Posts every notice that is due now. Channels are served side by side, each channel's
-/// notices in order, so one slow or hung channel does not hold up the others.
-pub(super) async fn deliver_due(service: &Arc<Service>, discord: &Discord) {
-    loop {
-        let batch = match service.claim_deliveries(BATCH).await {
-            Ok(batch) => batch,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read the outbox; trying again");
+/// The deliveries under way, one task a reader.
+#[derive(Default)]
+struct InFlight {
+    tasks: JoinSet<()>,
+    readers: HashMap<tokio::task::Id, Recipient>,
+}
+
+impl InFlight {
+    /// Starts every notice that is due now, up to [`BATCH`] deliveries under way at once.
+    async fn start_due(&mut self, service: &Arc<Service>, discord: &Discord) {
+        loop {
+            let room = BATCH - self.tasks.len() as i64;
+            if room <= 0 {
                 return;
             }
-        };
-        if batch.is_empty() {
-            return;
-        }
-        let full = batch.len() as i64 >= BATCH;
-        let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
-        for delivery in batch {
-            by_reader.entry(delivery.to).or_default().push(delivery);
-        }
-        let mut channels = JoinSet::new();
-        for (_, queue) in by_reader {
-            let service = service.clone();
-            let discord = discord.clone();
-            channels.spawn(async move {
-                for delivery in &queue {
-                    deliver(&service, &discord, delivery).await;
+            let batch = match service.claim_deliveries(room).await {
+                Ok(batch) => batch,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read the outbox; trying again");
+                    return;
                 }
-            });
+            };
+            if batch.is_empty() {
+                return;
+            }
+            let full = batch.len() as i64 >= room;
+            let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
+            for delivery in batch {
+                by_reader.entry(delivery.to).or_default().push(delivery);
+            }
+            for (reader, queue) in by_reader {
+                // Only a notice whose lease ran out while its delivery hangs here comes back
+                // for a reader under way; it waits for that lease to run out again.
+                if self.readers.values().any(|r| *r == reader) {
+                    continue;
+                }
+                let service = service.clone();
+                let discord = discord.clone();
+                let task = self.tasks.spawn(async move {
+                    for delivery in &queue {
+                        deliver(&service, &discord, delivery).await;
+                    }
+                });
+                self.readers.insert(task.id(), reader);
+            }
+            if !full {
+                return;
+            }
         }
-        while channels.join_next().await.is_some() {}
-        if !full {
-            return;
-        }
+    }
+
+    fn ended(&mut self, done: Result<(tokio::task::Id, ()), tokio::task::JoinError>) {
+        let id = match done {
+            Ok((id, ())) => id,
+            Err(e) => {
+                tracing::error!(error = %e, "a delivery task ended abnormally");
+                e.id()
+            }
+        };
+        self.readers.remove(&id);
     }
 }
 

@@ -293,6 +293,34 @@ async fn a_hung_request_holds_up_neither_other_channels_nor_its_own_notice() {
     bot.finish_expecting(|r| r.injected).await;
 }
 
+/// A notice queued while another channel's request already hangs is posted at once: the
+/// worker takes up new notices while deliveries are under way, not after them.
+#[tokio::test]
+async fn a_notice_queued_while_another_channel_hangs_is_posted_at_once() {
+    let timeout = Duration::from_secs(5);
+    let bot = start_bot_with(|fake| fake.http_with_timeout(timeout), |_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    bot.fake
+        .hang(&format!("POST /channels/{GENERAL_CHANNEL}/messages"), 1);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(40));
+    let hung = bot
+        .fake
+        .wait_for_since(mark, |r| posts_to(GENERAL_CHANNEL)(r) && r.injected, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Only now does #thud get a match, and then a reminder falls due there.
+    start_match(&bot, THUD_CHANNEL).await;
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(40));
+    let thud = posted_since(&bot, mark, THUD_CHANNEL).await;
+    assert!(
+        thud.received < hung.received + timeout,
+        "#thud's reminder waited for #general's hung request"
+    );
+    bot.finish_expecting(|r| r.injected).await;
+}
+
 #[tokio::test]
 async fn two_accepts_racing_open_one_thread() {
     let bot = start_bot(|o| o.threads = true).await;
