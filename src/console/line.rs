@@ -84,6 +84,83 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
     }))
 }
 
+/// The options each command takes, named as on Discord, in the README and in `/thud help`
+/// (`action` is a group's subcommand, or `end`'s choice).
+const OPTIONS: &[(&str, &[&str])] = &[
+    (
+        "challenge",
+        &["opponent", "side", "variant", "days", "rated", "level"],
+    ),
+    ("accept", &["challenge"]),
+    ("decline", &["challenge"]),
+    ("cancel", &["challenge"]),
+    ("move", &["from", "to", "capture"]),
+    ("hurl", &["from", "to", "capture"]),
+    ("shove", &["from", "to", "capture"]),
+    ("play", &["notation"]),
+    ("board", &["style"]),
+    ("end", &["action"]),
+    ("resign", &[]),
+    ("claim", &[]),
+    ("games", &["scope"]),
+    ("leaderboard", &["scope", "page"]),
+    ("stats", &["player"]),
+    ("history", &["player"]),
+    ("record", &["match"]),
+    ("replay", &["match", "battle", "theme"]),
+    ("settings", &["style", "theme", "notify"]),
+    ("vacation", &["action", "days"]),
+    ("rules", &["variant"]),
+    ("abort", &[]),
+    (
+        "tournament",
+        &[
+            "action",
+            "name",
+            "format",
+            "rounds",
+            "variant",
+            "days",
+            "round_length",
+            "starts",
+            "page",
+            "match",
+            "winner",
+            "player",
+        ],
+    ),
+    ("press", &["button"]),
+    ("analysis", &["match"]),
+    ("help", &[]),
+];
+
+impl Line {
+    /// Why the line names an option its command does not take (a typo such as `dayz:1`
+    /// would otherwise be ignored unsaid); `None` when every option is known.
+    pub fn unknown_option(&self) -> Option<String> {
+        let (_, known) = OPTIONS.iter().find(|(c, _)| *c == self.subcommand)?;
+        let (bad, _) = self
+            .options
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))?;
+        let takes = if known.is_empty() {
+            "no options".to_string()
+        } else {
+            known
+                .iter()
+                .filter(|k| **k != "action")
+                .map(|k| format!("{k}:"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Some(format!(
+            "`{}` is not an option of `/thud {}`; it takes {takes}",
+            crate::service::echo(bad),
+            self.subcommand
+        ))
+    }
+}
+
 /// The commands that are groups of subcommands on Discord.
 const GROUPS: [&str; 2] = ["vacation", "tournament"];
 
@@ -91,9 +168,9 @@ const GROUPS: [&str; 2] = ["vacation", "tournament"];
 fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
     let mut out: Vec<(String, String)> = Vec::new();
     for word in args.split_whitespace() {
-        let starts_option = word
-            .split_once(':')
-            .is_some_and(|(k, _)| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()));
+        let starts_option = word.split_once(':').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        });
         match (starts_option, out.last_mut()) {
             (true, _) => {
                 let (k, v) = word.split_once(':').unwrap_or((word, ""));
@@ -114,6 +191,27 @@ fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_option_is_named_and_a_known_one_with_an_underscore_is_read() {
+        let line = parse("alice: /thud challenge opponent:bob dayz:1")
+            .unwrap()
+            .unwrap();
+        let why = line.unknown_option().expect("dayz is refused");
+        assert!(
+            why.contains("`dayz` is not an option of `/thud challenge`"),
+            "{why}"
+        );
+        assert!(why.contains("days:"), "{why}");
+        let line = parse("olga: /thud tournament create name:Autumn Cup round_length:3")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.get("name"), Some("Autumn Cup"));
+        assert_eq!(line.get("round_length"), Some("3"));
+        assert_eq!(line.unknown_option(), None);
+        let line = parse("alice: /thud resign now:yes").unwrap().unwrap();
+        assert!(line.unknown_option().unwrap().contains("takes no options"));
+    }
 
     #[test]
     fn a_group_takes_its_subcommand_as_the_action() {

@@ -5,11 +5,14 @@
 
 mod analysis;
 mod line;
+mod shown;
 mod tournament;
+mod values;
+
+use values::{not_a_count, parse_side, parse_variant, parse_yes_no};
 
 pub use line::{parse, Line, LineError};
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +25,7 @@ use crate::service::{
     Reply, Service, ServiceError, Verb,
 };
 use crate::store::{
-    BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, Recipient, SideChoice, UserId,
+    BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, Recipient, UserId,
 };
 
 /// The console's one server.
@@ -38,7 +41,7 @@ pub struct Console<'a> {
     /// The buttons last shown in each channel, by label: for everyone there (`None`), or on
     /// a message only one player sees, for that player alone, as Discord keeps an ephemeral
     /// message's buttons to the one who asked.
-    buttons: HashMap<(ChannelId, Option<UserId>), Vec<Button>>,
+    buttons: shown::ShownButtons,
 }
 
 impl<'a> Console<'a> {
@@ -47,7 +50,7 @@ impl<'a> Console<'a> {
         Console {
             service,
             pictures: pictures.to_path_buf(),
-            buttons: HashMap::new(),
+            buttons: shown::ShownButtons::load(pictures),
         }
     }
 
@@ -176,6 +179,15 @@ impl<'a> Console<'a> {
                 "{COMPUTER_NAME} is the computer; it plays its own moves"
             )));
         }
+        // Names are kept to 64 characters; a longer one is refused rather than cut unsaid.
+        if name.chars().count() > crate::service::MAX_NAME {
+            return Err(refused(format!(
+                "a player's name has at most {} characters; `{}…` has {}",
+                crate::service::MAX_NAME,
+                echo(&name.chars().take(20).collect::<String>()),
+                name.chars().count()
+            )));
+        }
         let id = match self.service.store().player_named(name).await? {
             Some(p) => p.id,
             None => UserId(console_id(name)),
@@ -189,6 +201,9 @@ impl<'a> Console<'a> {
         place: Place,
         actor: &Actor,
     ) -> Result<Reply, ServiceError> {
+        if let Some(why) = line.unknown_option() {
+            return Err(refused(why));
+        }
         let s = self.service;
         let opt = |name: &str| line.get(name).map(str::to_string);
         let number = |name: &str| -> Result<Option<u64>, ServiceError> {
@@ -199,7 +214,7 @@ impl<'a> Console<'a> {
                     .trim_start_matches('#')
                     .parse()
                     .map(Some)
-                    .map_err(|_| refused(format!("{name}: `{}` is not a number", echo(v)))),
+                    .map_err(|_| refused(not_a_count(name, v))),
             }
         };
         let verb_move = |verb: Verb| MoveRequest::Verb {
@@ -525,36 +540,6 @@ impl<'a> Console<'a> {
     }
 }
 
-fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
-    text.parse().map_err(|_| {
-        refused(format!(
-            "`{}` is not a variant; choose {}",
-            echo(text),
-            variant_names()
-        ))
-    })
-}
-
-fn parse_side(text: &str) -> Result<SideChoice, ServiceError> {
-    SideChoice::from_name(text).ok_or_else(|| {
-        refused(format!(
-            "`{}` is not a side; choose dwarfs, trolls or random",
-            echo(text)
-        ))
-    })
-}
-
-fn parse_yes_no(option: &str, text: &str) -> Result<bool, ServiceError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "true" | "yes" => Ok(true),
-        "false" | "no" => Ok(false),
-        _ => Err(refused(format!(
-            "{option}: `{}` is neither true nor false",
-            echo(text)
-        ))),
-    }
-}
-
 /// A refusal of the console's own.
 fn refused(text: impl Into<String>) -> ServiceError {
     ServiceError::Refused(crate::service::Refusal::Input(text.into()))
@@ -572,7 +557,7 @@ fn console_id(name: &str) -> u64 {
 }
 
 /// "classic, original or koom-valley".
-fn variant_names() -> String {
+pub(super) fn variant_names() -> String {
     let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -595,8 +580,9 @@ pub fn help() -> String {
          games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
          analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
          record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
-         tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
-         tournament join | leave | start | withdraw | cancel | standings (a paired game is played in channel 10000 + its number)\n\
+         tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round_length:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
+         tournament join | leave | start | withdraw | cancel | standings [page:<n>] (a paired game is played in channel 10000 + its number)\n\
+         tournament correct match:<n> [winner:<name>] | add player:<name> | reinstate player:<name> (organisers)\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")
     )

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::{refused, Console, Line};
 use crate::service::{Actor, Place, Reply, Room, ServiceError, TournamentOptions};
-use crate::store::ChannelId;
+use crate::store::{ChannelId, MatchId};
 use crate::tournament::Format;
 
 /// Where the console seats tournament game `n`: channel `GAME_CHANNELS + n`.
@@ -25,12 +25,9 @@ impl Console<'_> {
         let number = |name: &str| -> Result<Option<u32>, ServiceError> {
             line.get(name)
                 .map(|v| {
-                    v.trim().parse().map_err(|_| {
-                        refused(format!(
-                            "{name}: `{}` is not a number",
-                            crate::service::echo(v)
-                        ))
-                    })
+                    v.trim()
+                        .parse()
+                        .map_err(|_| refused(super::not_a_count(name, v)))
                 })
                 .transpose()
         };
@@ -45,6 +42,11 @@ impl Console<'_> {
                     Format::Swiss { .. } => Format::Swiss {
                         rounds: number("rounds")?,
                     },
+                    Format::RoundRobin if line.get("rounds").is_some() => {
+                        return Err(refused(
+                            crate::tournament::FormatError::RoundsForRoundRobin.to_string(),
+                        ))
+                    }
                     other => other,
                 };
                 let starts_at = line
@@ -65,7 +67,7 @@ impl Console<'_> {
                     format,
                     variant: line.get("variant").map(super::parse_variant).transpose()?,
                     days_per_move: number("days")?,
-                    round_factor: number("round")?,
+                    round_factor: number("round_length")?,
                     starts_at,
                 };
                 s.create_tournament(place, actor, true, &options).await
@@ -75,9 +77,37 @@ impl Console<'_> {
             "start" => s.start_tournament_now(place, actor, true).await,
             "withdraw" => s.withdraw_from_tournament(place, actor).await,
             "cancel" => s.cancel_tournament(place, actor, true).await,
-            "standings" => s.tournament_standings(place).await,
+            "standings" => {
+                let page = number("page")?.unwrap_or(1).max(1);
+                s.tournament_standings(place, page).await
+            }
+            "correct" => {
+                let Some(id) = number("match")? else {
+                    return Err(refused("correct needs match:<number>"));
+                };
+                // No winner, or `winner:draw`, is a draw.
+                let winner = match line.get("winner").map(str::trim) {
+                    None | Some("draw") | Some("") => None,
+                    Some(name) => Some(self.actor(name.trim_start_matches('@')).await?.id),
+                };
+                s.correct_tournament_result(place, actor, true, MatchId(u64::from(id)), winner)
+                    .await
+            }
+            "add" | "reinstate" => {
+                let Some(name) = line.get("player").map(str::trim) else {
+                    return Err(refused("name the player with player:<name>"));
+                };
+                let player = self.actor(name.trim_start_matches('@')).await?;
+                match line.get("action") {
+                    Some("add") => s.add_late_entry(place, actor, true, &player).await,
+                    _ => {
+                        s.reinstate_tournament_player(place, actor, true, player.id)
+                            .await
+                    }
+                }
+            }
             _ => Err(refused(
-                "write `tournament create|join|leave|start|withdraw|cancel|standings`",
+                "write `tournament create|join|leave|start|withdraw|cancel|standings|correct|add|reinstate`",
             )),
         }
     }

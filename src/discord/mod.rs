@@ -15,6 +15,7 @@ mod permissions;
 mod post;
 mod startup;
 mod tournament;
+mod tournament_director;
 
 pub use startup::StartError;
 

@@ -37,7 +37,10 @@ pub enum FormatOption {
         "standings",
         "withdraw",
         "cancel",
-        "organisers"
+        "organisers",
+        "super::tournament_director::correct",
+        "super::tournament_director::add",
+        "super::tournament_director::reinstate"
     ),
     subcommand_required
 )]
@@ -60,7 +63,7 @@ fn standing(ctx: Context<'_>) -> (bool, Vec<u64>) {
 }
 
 /// Whether the member may organise: Manage Server, or the role the server named.
-async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError> {
+pub(super) async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError> {
     let (manages, roles) = standing(ctx);
     let guild = place(ctx)?.guild;
     ctx.data()
@@ -75,7 +78,7 @@ async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError> {
 #[poise::command(slash_command)]
 async fn create(
     ctx: Context<'_>,
-    #[description = "The tournament's name"]
+    #[description = "The tournament's name, up to 60 characters"]
     #[max_length = 60]
     name: String,
     #[description = "swiss (default) or round-robin (up to 16 players)"] format: Option<
@@ -87,7 +90,7 @@ async fn create(
     #[description = "Days each player has per move (default 3)"]
     #[choices(1, 2, 3, 5, 7, 10, 14)]
     days: Option<u32>,
-    #[description = "Swiss only: how many rounds (default: enough for a clear winner)"]
+    #[description = "Swiss only: at most this many rounds (default: enough for a clear winner)"]
     #[min = 1]
     #[max = 20]
     rounds: Option<u32>,
@@ -109,6 +112,12 @@ async fn create(
                 TournamentRefusal::NeedsThreads,
             )));
         }
+        if let poise::Context::Application(app) = ctx {
+            let kind = app.interaction.channel.as_ref().map(|c| c.kind);
+            if let Err(why) = tournament_home(kind, app.interaction.app_permissions) {
+                return Err(ServiceError::Refused(Refusal::Tournament(why)));
+            }
+        }
         let starts_at = match starts.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(text) => Some(
@@ -123,6 +132,11 @@ async fn create(
             ),
         };
         let format = match format {
+            Some(FormatOption::RoundRobin) if rounds.is_some() => {
+                return Err(ServiceError::Refused(Refusal::Tournament(
+                    TournamentRefusal::Format(crate::tournament::FormatError::RoundsForRoundRobin),
+                )))
+            }
             Some(FormatOption::RoundRobin) => Format::RoundRobin,
             _ => Format::Swiss { rounds },
         };
@@ -170,9 +184,18 @@ async fn start(ctx: Context<'_>) -> Result<(), Error> {
 
 /// The standings of this channel's tournament, as a table and a picture
 #[poise::command(slash_command)]
-async fn standings(ctx: Context<'_>) -> Result<(), Error> {
+async fn standings(
+    ctx: Context<'_>,
+    #[description = "Which page of a big field (40 players a page)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
     let s = &ctx.data().service;
-    answer(ctx, async { s.tournament_standings(place(ctx)?).await }).await
+    answer(ctx, async {
+        s.tournament_standings(place(ctx)?, page.unwrap_or(1).max(1))
+            .await
+    })
+    .await
 }
 
 /// Withdraw from this channel's tournament: your matches in it are forfeited
@@ -227,6 +250,57 @@ async fn organisers(
             .await
     })
     .await
+}
+
+/// Whether a tournament's games can be seated in a channel of `kind` where the bot holds
+/// `granted`: each game is a public thread of it, so a thread or forum post (threads do not
+/// nest), an announcement channel (its threads are announcement threads) and a channel
+/// where the bot may not see, talk, open threads or talk in them are refused up front, each
+/// saying what would make it work. Unknown (`None`) counts as granted.
+pub(super) fn tournament_home(
+    kind: Option<serenity::ChannelType>,
+    granted: Option<serenity::Permissions>,
+) -> Result<(), TournamentRefusal> {
+    use serenity::{ChannelType, Permissions};
+    let place = match kind {
+        Some(ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread) => {
+            Some("a thread or forum post, and its games' threads cannot be opened inside it")
+        }
+        Some(ChannelType::News) => {
+            Some("an announcement channel, whose threads are announcement threads")
+        }
+        Some(ChannelType::Text) | None => None,
+        Some(_) => Some("not a text channel"),
+    };
+    if let Some(place) = place {
+        return Err(TournamentRefusal::CannotSeatGames {
+            why: format!("this is {place}; create the tournament in an ordinary text channel"),
+        });
+    }
+    let needed = [
+        (Permissions::VIEW_CHANNEL, "View Channel"),
+        (Permissions::SEND_MESSAGES, "Send Messages"),
+        (Permissions::CREATE_PUBLIC_THREADS, "Create Public Threads"),
+        (
+            Permissions::SEND_MESSAGES_IN_THREADS,
+            "Send Messages in Threads",
+        ),
+    ];
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|(p, _)| granted.is_some_and(|g| !g.contains(*p)))
+        .map(|(_, name)| *name)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(TournamentRefusal::CannotSeatGames {
+        why: format!(
+            "the bot lacks {} in this channel; each game is played in a thread the bot opens here, so grant {} to the bot's role",
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" }
+        ),
+    })
 }
 
 /// Opens a thread of the tournament's channel for each paired game and begins its match

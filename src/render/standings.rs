@@ -14,6 +14,8 @@ static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
 pub const MAX_ROWS: usize = 64;
 /// The longest cell, in characters; longer ones are cut with an ellipsis.
 const MAX_CELL: usize = 28;
+/// The longest line of the footer, in characters.
+const FOOTER_LINE: usize = 90;
 
 const PAD: u32 = 12;
 const ROW: u32 = 26;
@@ -75,14 +77,21 @@ pub fn table_png(table: &Table) -> Vec<u8> {
         *w += 2 * PAD;
     }
     let title = cut_to(&table.title, 80);
-    let footer = cut_to(&table.footer, 120);
+    // The footer (a legend) is wrapped, never cut: every mark it explains stays readable.
+    let footer = wrap(&table.footer, FOOTER_LINE);
     let table_width: u32 = widths.iter().sum();
     let width = (table_width + 2 * PAD)
         .max(text_size(title_scale, &bold, &title).0 + 2 * PAD)
-        .max(text_size(cell, &regular, &footer).0 + 2 * PAD)
+        .max(
+            footer
+                .iter()
+                .map(|l| text_size(cell, &regular, l).0 + 2 * PAD)
+                .max()
+                .unwrap_or(0),
+        )
         .max(200);
     let title_height = 40;
-    let height = title_height + ROW * (rows.len() as u32 + 1) + ROW + PAD;
+    let height = title_height + ROW * (rows.len() as u32 + 1) + ROW * footer.len() as u32 + PAD;
     let mut image = RgbImage::from_pixel(width, height, BACKGROUND);
 
     draw_text_mut(&mut image, INK, PAD as i32, 8, title_scale, &bold, &title);
@@ -136,15 +145,17 @@ pub fn table_png(table: &Table) -> Vec<u8> {
         }
     }
     let footer_y = top + ROW * (rows.len() as u32 + 1) + 4;
-    draw_text_mut(
-        &mut image,
-        INK,
-        PAD as i32,
-        footer_y as i32,
-        cell,
-        &regular,
-        &footer,
-    );
+    for (i, line) in footer.iter().enumerate() {
+        draw_text_mut(
+            &mut image,
+            INK,
+            PAD as i32,
+            (footer_y + ROW * i as u32) as i32,
+            cell,
+            &regular,
+            line,
+        );
+    }
 
     let mut bytes = Vec::new();
     let encoder = image::codecs::png::PngEncoder::new_with_quality(
@@ -164,6 +175,21 @@ pub fn table_png(table: &Table) -> Vec<u8> {
         return Vec::new();
     }
     bytes
+}
+
+/// `text` in lines of at most `width` characters, broken between words.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(cut_to(word, width)),
+        }
+    }
+    lines
 }
 
 /// The width and height `text` takes at `scale`.

@@ -105,7 +105,7 @@ impl Actor {
 }
 
 /// The longest name the bot shows or stores (Discord's display names are at most 32).
-const MAX_NAME: usize = 64;
+pub const MAX_NAME: usize = 64;
 
 /// A display name safe to store and show: control characters (a NUL byte, line breaks) become
 /// spaces, runs of white space one space, at most [`MAX_NAME`] characters, and an empty name
@@ -348,17 +348,33 @@ impl Service {
         result: &MatchResult,
         finish: Finish,
     ) -> Result<Vec<Event>> {
+        self.finish_rating(tx, m, result, finish, true).await
+    }
+
+    /// As [`Service::finish`], rating the match only when `rate` holds (a forfeit by a player
+    /// who never moved rates nobody: nothing was played).
+    async fn finish_rating(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        result: &MatchResult,
+        finish: Finish,
+        rate: bool,
+    ) -> Result<Vec<Event>> {
         let now = self.now();
         let winner = result.winner.map(|s| m.player(s));
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
         notices::delivery::queue_match_over(tx, m, now).await?;
+        self.record_game_result(tx, m.id).await?;
         let mut events = vec![Event::MatchOver {
             match_id: m.id,
             players: m.players,
             result: result.clone(),
         }];
-        events.extend(self.rate(tx, m, result).await?);
+        if rate {
+            events.extend(self.rate(tx, m, result).await?);
+        }
         Ok(events)
     }
 }

@@ -79,6 +79,19 @@ pub(super) fn board_to_show(
     }
 }
 
+/// Battle 2's first board when `progress` ended battle 1 of `m`: the player the message pings
+/// moves in it next, so it is shown after battle 1's last board.
+pub(super) fn next_battle_board(
+    m: &StoredMatch,
+    names: &Names,
+    progress: &crate::game::Progress,
+) -> Option<BoardToShow> {
+    let began = progress.battle_result.is_some() && progress.match_result.is_none();
+    let next = progress.battle as usize;
+    (began && next < m.game.battles().len())
+        .then(|| board_to_show(m, names, next, &Settings::default()))
+}
+
 /// The board of `shot`: battle `shot.battle` of `m` as it stood after `shot.plies` moves, for a
 /// notice posted later than it was written. `None` if `m` has no such battle or moves.
 pub(super) fn board_at(
@@ -151,6 +164,18 @@ pub(super) async fn attach_after_commit(drawing: JoinHandle<DrawnBoard>, reply: 
             reply
         }
     }
+}
+
+/// As [`attach_after_commit`] for each drawing in turn (the last one's board is the one the
+/// reply is about).
+pub(super) async fn attach_all_after_commit(
+    drawings: Vec<JoinHandle<DrawnBoard>>,
+    mut reply: Reply,
+) -> Reply {
+    for drawing in drawings {
+        reply = attach_after_commit(drawing, reply).await;
+    }
+    reply
 }
 
 /// Waits for a drawing started with [`Service::start_drawing`].

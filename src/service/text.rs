@@ -308,6 +308,9 @@ pub fn duration_words(d: chrono::Duration) -> String {
     let seconds = d.num_seconds().max(0) as u64;
     let unit = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let minutes = (seconds + 30) / 60;
+    if minutes == 0 {
+        return "less than a minute".to_string();
+    }
     if minutes < 60 {
         return unit(minutes, "minute");
     }
@@ -374,9 +377,13 @@ mod tests {
         assert_eq!(duration_words(d(50 * 3600 + 31 * 60)), "2 days 3 hours");
         assert_eq!(duration_words(d(90 * 60 - 1)), "1 hour");
         assert_eq!(duration_words(d(90 * 60)), "2 hours");
+        // Never "in 0 minutes".
+        assert_eq!(duration_words(d(20)), "less than a minute");
+        assert_eq!(relative_plain(d(20)), "in less than a minute");
+        assert_eq!(duration_words(d(31)), "1 minute");
         assert_eq!(duration_words(d(59 * 60 + 45)), "1 hour");
         assert_eq!(duration_words(d(61)), "1 minute");
-        assert_eq!(duration_words(d(0)), "0 minutes");
+        assert_eq!(duration_words(d(0)), "less than a minute");
         let now = Utc.with_ymd_and_hms(2026, 11, 23, 18, 0, 0).unwrap();
         let text = Text::new().relative(now + d(24 * 3600 - 1));
         assert_eq!(text.to_plain(now), "in 1 day");

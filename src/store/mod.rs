@@ -26,6 +26,7 @@ mod records;
 #[cfg(feature = "testing")]
 pub mod scratch;
 mod summaries;
+mod tournament_games;
 mod tournament_rounds;
 mod tournaments;
 mod vacations;

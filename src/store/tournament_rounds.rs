@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 
 use super::error::Result;
 use super::ids::UserId;
-use super::tournaments::TournamentId;
+use super::ids::{ChannelId, MatchId};
+use super::tournaments::{GameOutcome, GameRow, TournamentGame, TournamentId};
 use super::Tx;
 
 /// A player's time away, clipped to nothing: `ended` is `None` while it runs.
@@ -16,7 +17,37 @@ pub struct TimeAway {
     pub ended: Option<DateTime<Utc>>,
 }
 
+impl super::Store {
+    /// The tournament whose game was last played in `channel` (a game's own thread), so the
+    /// tournament's commands work there too.
+    pub async fn tournament_of_game_in(&self, channel: ChannelId) -> Result<Option<TournamentId>> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT tg.tournament_id AS "id: TournamentId" FROM tournament_games tg
+               JOIN matches m ON m.id = tg.match_id
+               WHERE m.channel_id = $1 ORDER BY m.id DESC LIMIT 1"#,
+            channel.db()
+        )
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+}
+
 impl Tx {
+    /// The undecided tournament game that match `id` is played for, if any.
+    pub async fn open_game_of_match(&mut self, id: MatchId) -> Result<Option<TournamentGame>> {
+        sqlx::query_as!(
+            GameRow,
+            r#"SELECT id, round, first_seed, second_seed, match_id,
+                      outcome AS "outcome: GameOutcome", margin
+               FROM tournament_games WHERE match_id = $1 AND outcome IS NULL"#,
+            id.db()
+        )
+        .fetch_optional(&mut *self.tx)
+        .await?
+        .map(GameRow::game)
+        .transpose()
+    }
+
     /// When the round in play of tournament `id` was paired.
     pub async fn round_paired_at(&mut self, id: TournamentId) -> Result<Option<DateTime<Utc>>> {
         Ok(sqlx::query_scalar!(

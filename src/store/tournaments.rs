@@ -205,18 +205,18 @@ impl TryFrom<TournamentRow> for StoredTournament {
     }
 }
 
-struct GameRow {
-    id: i64,
-    round: i32,
-    first_seed: i32,
-    second_seed: Option<i32>,
-    match_id: Option<i64>,
-    outcome: Option<GameOutcome>,
-    margin: i32,
+pub(super) struct GameRow {
+    pub(super) id: i64,
+    pub(super) round: i32,
+    pub(super) first_seed: i32,
+    pub(super) second_seed: Option<i32>,
+    pub(super) match_id: Option<i64>,
+    pub(super) outcome: Option<GameOutcome>,
+    pub(super) margin: i32,
 }
 
 impl GameRow {
-    fn game(self) -> Result<TournamentGame> {
+    pub(super) fn game(self) -> Result<TournamentGame> {
         let seed = |s: i32| {
             usize::try_from(s)
                 .map_err(|_| StoreError::Corrupt(format!("tournament game {}: seed {s}", self.id)))
@@ -295,22 +295,6 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?)
-    }
-
-    /// Games of running tournaments that wait for a channel to be played in, oldest first.
-    pub async fn unseated_tournament_games(&self, limit: i64) -> Result<Vec<(TournamentId, i64)>> {
-        Ok(sqlx::query!(
-            r#"SELECT g.tournament_id AS "tournament: TournamentId", g.id
-               FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id
-               WHERE g.match_id IS NULL AND g.outcome IS NULL AND t.state = 'running'
-               ORDER BY g.id LIMIT $1"#,
-            limit
-        )
-        .fetch_all(&self.pool)
-        .await?
-        .into_iter()
-        .map(|r| (r.tournament, r.id))
-        .collect())
     }
 }
 

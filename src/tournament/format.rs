@@ -46,6 +46,8 @@ pub enum FormatError {
         rounds: u32,
         most: u32,
     },
+    #[error("a round robin's rounds follow from its players (everyone meets everyone once): leave rounds out")]
+    RoundsForRoundRobin,
     #[error("unknown format `{0}`: say round-robin or swiss")]
     Unknown(String),
 }
@@ -78,16 +80,11 @@ impl Format {
                 let most = u32::try_from(players - 1 + players % 2)
                     .unwrap_or(u32::MAX)
                     .min(MAX_SWISS_ROUNDS);
-                let rounds = rounds.unwrap_or_else(|| default_swiss_rounds(players).min(most));
+                // Rounds asked for are a cap: a field too small for them plays as many as it
+                // can without a rematch (the start says so).
+                let rounds = rounds.unwrap_or_else(|| default_swiss_rounds(players));
                 Format::check_rounds(rounds)?;
-                if rounds > most {
-                    return Err(FormatError::RoundsForPlayers {
-                        players,
-                        rounds,
-                        most,
-                    });
-                }
-                Ok(rounds)
+                Ok(rounds.min(most))
             }
         }
     }
@@ -159,14 +156,9 @@ mod tests {
             swiss.rounds_for(201),
             Err(FormatError::TooManyForSwiss(201))
         );
-        assert_eq!(
-            Format::Swiss { rounds: Some(4) }.rounds_for(4),
-            Err(FormatError::RoundsForPlayers {
-                players: 4,
-                rounds: 4,
-                most: 3
-            })
-        );
+        // Rounds asked for are a cap: a field too small plays as many as it can.
+        assert_eq!(Format::Swiss { rounds: Some(4) }.rounds_for(4), Ok(3));
+        assert_eq!(Format::Swiss { rounds: Some(9) }.rounds_for(6), Ok(5));
         assert_eq!(Format::Swiss { rounds: Some(5) }.rounds_for(5), Ok(5));
         assert_eq!(
             Format::Swiss { rounds: Some(0) }.rounds_for(50),

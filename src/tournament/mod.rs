@@ -11,7 +11,7 @@ mod score;
 mod standings;
 mod swiss;
 
-pub use format::{Format, FormatError, MAX_ROUND_ROBIN, MAX_SWISS_ROUNDS, MIN_PLAYERS};
+pub use format::{Format, FormatError, MAX_ROUND_ROBIN, MAX_SWISS, MAX_SWISS_ROUNDS, MIN_PLAYERS};
 pub use matching::{maximum_weight_matching, Edge};
 pub use pairing::Pairing;
 pub use round_robin::{round_robin, round_robin_rounds};

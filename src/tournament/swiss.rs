@@ -9,8 +9,12 @@
 //!    floats of one score group cost less than one float of two); the bye counts as an
 //!    opponent one point below the lowest score, so it goes to the lowest score group;
 //! 2. then, as FIDE's Dutch system does, in a score group the upper half meets the lower half
-//!    (the 1st of 8 meets the 5th), a player floating down is the lowest of their group and
-//!    meets the highest of the group below, and the bye goes to the lowest-ranked player.
+//!    (the 1st of 8 meets the 5th), and a player floating down is the lowest of their group
+//!    and meets, of the group below, whom that group's own halves leave (near its top, often
+//!    its middle: the group's pairing counts as much as the floater's).
+//!
+//! The bye then goes to the lowest-ranked player without one among those the best pairing
+//! (criterion 1) allows, checked by pairing again with the bye forced on each in turn.
 //!
 //! The two are kept apart by weighting the first by more than the second can ever add up to.
 //! Rematches and second byes are not edges at all, so they never happen: when no pairing
@@ -50,11 +54,12 @@ pub fn default_swiss_rounds(players: usize) -> u32 {
 const MAX_DIFFERENCE: i64 = 2 * MAX_SWISS_ROUNDS as i64 + 2;
 
 /// The pairings of the next round for these contenders, top board first. Players are
-/// ranked by score, then by seed.
+/// ranked by score, then in the order given (the standings' order: tie-breaks, then seed).
 pub fn pair_swiss(contenders: &[Contender]) -> Result<Vec<Pairing>, Unpairable> {
     let mut ranked: Vec<&Contender> = contenders.iter().collect();
-    ranked.sort_by(|a, b| b.score.cmp(&a.score).then(a.player.cmp(&b.player)));
-    ranked.dedup_by_key(|c| c.player);
+    ranked.sort_by(|a, b| b.score.cmp(&a.score));
+    let mut seen = std::collections::HashSet::new();
+    ranked.retain(|c| seen.insert(c.player));
     let n = ranked.len();
     if n == 0 {
         return Ok(Vec::new());
@@ -85,41 +90,74 @@ pub fn pair_swiss(contenders: &[Contender]) -> Result<Vec<Pairing>, Unpairable> 
         i32::try_from(w).unwrap_or(i32::MAX)
     };
 
-    let mut edges = Vec::with_capacity(n * (n + 1) / 2);
-    for i in 0..n {
-        for j in i + 1..n {
-            if ranked[i].opponents.contains(&ranked[j].player)
-                || ranked[j].opponents.contains(&ranked[i].player)
-            {
-                continue;
+    // `bye_for`: only that ranked player may take the bye (`None`: anyone without one).
+    let edges_for = |bye_for: Option<usize>| -> Vec<Edge> {
+        let mut edges = Vec::with_capacity(n * (n + 1) / 2);
+        for i in 0..n {
+            for j in i + 1..n {
+                if ranked[i].opponents.contains(&ranked[j].player)
+                    || ranked[j].opponents.contains(&ranked[i].player)
+                {
+                    continue;
+                }
+                let (gi, gj) = (group[i], group[j]);
+                let secondary = if gi == gj {
+                    // The upper half meets the lower half: ideally j is i + half the group.
+                    let half = ((gi.1 - gi.0) / 2) as i64;
+                    ((j - i) as i64 - half).abs()
+                } else {
+                    // The floater is the lowest of its group and meets the top of the next.
+                    (gi.1 - 1 - i) as i64 + (j - gj.0) as i64
+                };
+                let difference = i64::from(ranked[i].score.0) - i64::from(ranked[j].score.0);
+                edges.push(Edge {
+                    a: i,
+                    b: j,
+                    weight: weight(difference, secondary),
+                });
             }
-            let (gi, gj) = (group[i], group[j]);
-            let secondary = if gi == gj {
-                // The upper half meets the lower half: ideally j is i + half the group.
-                let half = ((gi.1 - gi.0) / 2) as i64;
-                ((j - i) as i64 - half).abs()
-            } else {
-                // The floater is the lowest of its group and meets the top of the next.
-                (gi.1 - 1 - i) as i64 + (j - gj.0) as i64
-            };
-            let difference = i64::from(ranked[i].score.0) - i64::from(ranked[j].score.0);
-            edges.push(Edge {
-                a: i,
-                b: j,
-                weight: weight(difference, secondary),
-            });
+            if let (Some(bye), false) = (bye, ranked[i].had_bye) {
+                if bye_for.is_none_or(|only| only == i) {
+                    let difference = i64::from(ranked[i].score.0) - (lowest - 2);
+                    edges.push(Edge {
+                        a: i,
+                        b: bye,
+                        weight: weight(difference, (n - 1 - i) as i64),
+                    });
+                }
+            }
         }
-        if let (Some(bye), false) = (bye, ranked[i].had_bye) {
-            let difference = i64::from(ranked[i].score.0) - (lowest - 2);
-            edges.push(Edge {
-                a: i,
-                b: bye,
-                weight: weight(difference, (n - 1 - i) as i64),
-            });
+        edges
+    };
+    // The score-group cost (criterion 1) of a complete matching, `None` if it is not one.
+    let cost = |mates: &[Option<usize>]| -> Option<i64> {
+        let score = |i: usize| i64::from(ranked[i].score.0);
+        let mut total = 0;
+        for (i, mate) in mates.iter().enumerate().take(n) {
+            match *mate {
+                None => return None,
+                Some(m) if Some(m) == bye => total += (score(i) - (lowest - 2)).pow(2),
+                Some(m) if m > i => total += (score(i) - score(m)).pow(2),
+                Some(_) => {}
+            }
+        }
+        Some(total)
+    };
+
+    let mut mates = maximum_weight_matching(vertices, &edges_for(None));
+    // The bye goes to the lowest-ranked player without one whom the best pairing allows: the
+    // summed secondary weights could otherwise trade it up the ranking for a neater pairing
+    // elsewhere, and a bye is a full point.
+    if let (Some(bye), Some(best)) = (bye, cost(&mates)) {
+        let holder = mates.iter().position(|m| *m == Some(bye)).unwrap_or(0);
+        for i in (holder + 1..n).rev().filter(|i| !ranked[*i].had_bye) {
+            let forced = maximum_weight_matching(vertices, &edges_for(Some(i)));
+            if cost(&forced) == Some(best) {
+                mates = forced;
+                break;
+            }
         }
     }
-
-    let mates = maximum_weight_matching(vertices, &edges);
     let mut pairings = Vec::with_capacity(vertices / 2);
     for (i, mate) in mates.iter().enumerate().take(n) {
         match *mate {

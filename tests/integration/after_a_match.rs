@@ -43,6 +43,10 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
     let service = service().await;
     let at = place(1);
     let first = begin(&service, 1, None).await;
+    // A move first: resigning a match one never moved in aborts it, with no result to rematch.
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
+        .await);
     let over = ok(service.resign(at, &alice(), None).await);
     assert_eq!(rematch_button(&over), first);
 
@@ -120,6 +124,9 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
     ok(service
         .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
+    ok(service
+        .play(at, &bob(), &MoveRequest::Notation("TG7-F6".into()))
+        .await);
     let over = ok(service.resign(at, &bob(), None).await);
     let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
     assert!(
@@ -165,6 +172,9 @@ async fn a_rematch_against_the_computer_begins_at_once_at_the_same_level() {
     };
     ok(service
         .challenge_computer(at, &alice(), &thudbot, Some(4), &options, None)
+        .await);
+    ok(service
+        .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
     let over = ok(service.resign(at, &alice(), None).await);
     assert!(

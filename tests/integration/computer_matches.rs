@@ -302,7 +302,7 @@ async fn the_computer_agrees_to_end_a_battle_where_nothing_can_be_won() {
     let answer = ok(service.propose_end(at, &alice()).await);
     assert_event!(
         answer.events,
-        Event::EndAgreed { battle: 1, by, with } if *by == thudbot().id && *with == alice().id
+        Event::EndAgreed { battle: 1, by, with, .. } if *by == thudbot().id && *with == alice().id
     );
     assert_event!(
         answer.events,
@@ -330,6 +330,14 @@ async fn matches_against_the_computer_are_unrated_and_counted_by_level() {
             Some(2),
             &side(SideChoice::Dwarfs),
             None,
+        )
+        .await);
+    // A move first: resigning a match one never moved in aborts it, unrated.
+    ok(service
+        .play(
+            at,
+            &alice(),
+            &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
         )
         .await);
     ok(service.resign(at, &alice(), None).await);

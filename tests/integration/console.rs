@@ -220,7 +220,7 @@ olga: /thud tournament start
     assert!(out.contains("You are already in this tournament."), "{out}");
     assert!(out.contains("Round 1 of Winter Cup is paired"), "{out}");
     assert!(
-        out.contains("thudbot in #10001: Winter Cup, round 1."),
+        out.contains("thudbot in #10001: Winter Cup, round 1: "),
         "{out}"
     );
     assert!(out.contains("Round 3 of Winter Cup is paired"), "{out}");
@@ -289,4 +289,45 @@ async fn the_console_refuses_what_it_cannot_use_and_echoes_every_value_alike() {
         let longest = line.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
         assert!(longest <= 40, "{longest} characters echoed: {line}");
     }
+}
+
+#[tokio::test]
+async fn a_button_shown_in_one_run_can_be_pressed_in_the_next() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-buttons");
+    let (out, err, ok) = run_console(
+        &db,
+        &dir,
+        "alice: /thud challenge opponent:bob side:dwarfs\n",
+    );
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("[Accept]"), "{out}");
+    // A new run, as after a restart: the challenge's Accept button still works.
+    let (out, err, ok) = run_console(&db, &dir, "bob: /thud press button:accept\n");
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(!out.contains("there is no `accept` button"), "{out}");
+    assert!(out.contains("Battle 1"), "{out}");
+}
+
+#[tokio::test]
+async fn an_unknown_option_is_refused_and_changes_nothing() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-options");
+    let input = "\
+alice: /thud challenge opponent:bob dayz:1
+alice: /thud challenge opponent:bob days:-1
+bob: /thud accept
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("`dayz` is not an option of `/thud challenge`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("days: `-1` must be a whole number from 1 up"),
+        "{out}"
+    );
+    // Neither line made a challenge, so there is nothing to accept.
+    assert!(!out.contains("challenges you"), "{out}");
 }

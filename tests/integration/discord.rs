@@ -239,7 +239,20 @@ async fn a_whole_match_is_played_through_discord() {
     let battle_two = bot.followup(&agreed).await;
     let text = content(&battle_two);
     assert!(text.contains("Battle 2"), "{text}");
-    picture(&battle_two);
+    // Battle 1's last board, then battle 2's first: the one Bob moves on next.
+    let files: Vec<&str> = battle_two
+        .attachments()
+        .iter()
+        .map(|f| f.filename.as_str())
+        .collect();
+    assert_eq!(files.len(), 2, "{}", battle_two.summary());
+    assert!(
+        files[0].ends_with("-battle-1.png") && files[1].ends_with("-battle-2.png"),
+        "{files:?}"
+    );
+    for f in battle_two.attachments() {
+        image::load_from_memory_with_format(&f.data, image::ImageFormat::Png).expect("a PNG");
+    }
     assert_eq!(
         battle_two.pinged_users(),
         [BOB.id],

@@ -233,6 +233,13 @@ async fn a_vacation_taken_through_discord_stops_the_clock_and_tells_the_channel(
 async fn the_rematch_button_on_a_result_challenges_the_other_player_with_the_roles_swapped() {
     let bot = start_bot(|_| {}).await;
     start_match(&bot, THUD_CHANNEL).await;
+    // A move first: resigning before one's first move aborts the match, with no result.
+    bot.say(
+        SlashCommand::thud("play")
+            .option("notation", "dF1-F5")
+            .in_channel(THUD_CHANNEL),
+    )
+    .await;
     let (prompt, _) = bot
         .command(SlashCommand::thud("resign").in_channel(THUD_CHANNEL))
         .await;

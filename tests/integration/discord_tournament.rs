@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use crate::discord_delivery::posts_to;
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 use thudbot::store::{ChannelId, MatchId};
@@ -82,9 +83,10 @@ async fn a_round_robin_of_four_is_run_through_discord() {
     );
 
     // Two join with the command, two with the announcement's Join button.
+    // A join is said to the joiner alone: a big field would fill the channel otherwise.
     for user in [ALICE, BOB] {
         let joined = bot.say(tournament("join").by(user)).await;
-        assert!(!joined.is_ephemeral(), "{}", joined.summary());
+        assert!(joined.is_ephemeral(), "{}", joined.summary());
     }
     let announcement = bot.message_id(&announced).await;
     for user in [CAROL, VETINARI] {
@@ -121,6 +123,17 @@ async fn a_round_robin_of_four_is_run_through_discord() {
                 .expect("the match");
             let thread = m.channel.0;
             assert_ne!(thread, THUD_CHANNEL, "a thread of its own");
+            // The opening pings both players, which adds both to the thread at once.
+            let opening = bot
+                .fake
+                .wait_for(posts_to(thread), WAIT)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut pinged = opening.pinged_users();
+            pinged.sort();
+            let mut players = vec![m.players[0].0, m.players[1].0];
+            players.sort();
+            assert_eq!(pinged, players, "{}", opening.summary());
             // The second player resigns in the thread, through /thud resign and its button.
             let loser = users[&m.players[1].0];
             let (prompt, _) = bot
@@ -245,7 +258,7 @@ async fn swiss_joined(bot: &Bot, players: &[TestUser]) {
     assert!(!created.is_ephemeral(), "{}", created.summary());
     for user in players {
         let joined = bot.say(tournament("join").by(*user)).await;
-        assert!(!joined.is_ephemeral(), "{}", joined.summary());
+        assert!(joined.is_ephemeral(), "{}", joined.summary());
     }
 }
 
@@ -422,5 +435,31 @@ async fn with_the_members_intent_a_player_who_leaves_is_withdrawn_at_once() {
     .await;
     let m = bot.service.store().load_match(gone).await.unwrap().unwrap();
     assert_eq!(m.state, thudbot::store::MatchState::Finished);
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_tournament_is_refused_in_a_thread_where_its_games_could_never_be_seated() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
+    let refused = bot
+        .say(
+            tournament("create")
+                .option("name", "Ankh Cup")
+                .by(VIMES)
+                .in_channel(thread),
+        )
+        .await;
+    assert!(refused.is_ephemeral(), "{}", refused.summary());
+    let said = content(&refused);
+    assert!(said.contains("A tournament cannot run here"), "{said}");
+    assert!(said.contains("ordinary text channel"), "{said}");
+    let made = bot
+        .service
+        .store()
+        .latest_tournament_in(ChannelId(thread))
+        .await
+        .expect("the store");
+    assert!(made.is_none(), "nothing was created");
     bot.finish().await;
 }

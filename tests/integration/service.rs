@@ -257,7 +257,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         .await);
     assert_event!(
         ended.events,
-        Event::EndAgreed { battle: 1, by, with } if *by == alice().id && *with == bob().id
+        Event::EndAgreed { battle: 1, by, with, .. } if *by == alice().id && *with == bob().id
     );
     assert_event!(
         ended.events,
@@ -288,7 +288,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
                 .answer_end(at, &alice(), true, Some((match_id, p)))
                 .await
         ),
-        Refusal::NoProposal
+        Refusal::ProposalNoLongerOpen
     );
 
     // Battle 2: bob's dwarfs end 31 against 6 trolls (24): bob wins it by 7, the match by 4.

@@ -178,8 +178,19 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
         refusal(service.resign_prompt(at, &carol()).await),
         Refusal::NotAPlayer
     );
+    // Before her first move, the prompt says what resigning would do then.
+    let early = ok(service.resign_prompt(at, &alice()).await);
+    assert!(early.text.contains("aborts it, unrated"), "{}", early.text);
+    ok(service
+        .play(
+            at,
+            &alice(),
+            &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
+        )
+        .await);
     let prompt = ok(service.resign_prompt(at, &alice()).await);
     assert!(prompt.private);
+    assert!(prompt.text.contains("counts as a loss"), "{}", prompt.text);
     let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else {
         panic!()
     };

@@ -183,11 +183,12 @@ async fn the_original_rules_are_chosen_at_challenge_time_and_enforced() {
 }
 
 #[tokio::test]
-async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
+async fn a_proposal_lapses_when_its_proposer_moves_and_can_be_declined() {
     let service = service().await;
     let at = place(14);
     start_match(&service, at).await;
-    // alice proposes on her own turn, then moves: the proposal stands for bob to answer.
+    // alice proposes on her own turn, then moves: the proposal was for the position before
+    // her move, so it lapses, and both are told.
     ok(service.propose_end(at, &alice()).await);
     assert_eq!(
         refusal(service.propose_end(at, &alice()).await),
@@ -197,9 +198,17 @@ async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
     );
     let moved = ok(play(&service, at, &alice(), "F1-F5").await);
     assert_event!(moved.events, Event::Moved { ply: 1, .. });
-    assert_no_event!(moved.events, Event::ProposalLapsed { .. });
-    assert!(current(&service, at).await.proposal.is_some());
-    // bob declines: the battle goes on, and a new proposal can be made.
+    assert_event!(
+        moved.events,
+        Event::ProposalLapsed { proposer, mover } if *proposer == alice().id && *mover == alice().id
+    );
+    assert!(current(&service, at).await.proposal.is_none());
+    // bob has nothing to answer; alice proposes again, and bob declines: the battle goes on.
+    assert_eq!(
+        refusal(service.answer_end(at, &bob(), false, None).await),
+        Refusal::NoProposal
+    );
+    ok(service.propose_end(at, &alice()).await);
     let kept = ok(service.answer_end(at, &bob(), false, None).await);
     assert!(kept.text.contains("keep playing"), "{}", kept.text);
     assert_eq!(kept.mentions, vec![alice().id]);
@@ -211,7 +220,7 @@ async fn a_proposal_stands_while_its_proposer_moves_and_can_be_declined() {
     let agreed = ok(service.propose_end(at, &alice()).await);
     assert_event!(
         agreed.events,
-        Event::EndAgreed { battle: 1, by, with } if *by == alice().id && *with == bob().id
+        Event::EndAgreed { battle: 1, by, with, .. } if *by == alice().id && *with == bob().id
     );
     assert_eq!(current(&service, at).await.game.battle_number(), 2);
 }

@@ -233,7 +233,7 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     assert!(
         round1
             .iter()
-            .all(|g| g.outcome == Some(GameOutcome::Second)),
+            .all(|g| g.outcome == Some(GameOutcome::SecondForfeit)),
         "{round1:?}"
     );
 }

@@ -20,13 +20,13 @@ use thudbot::tournament::{Format, Pairing};
 use crate::common::{deliver_all, ok, place, refusal, service, start_time, TestService};
 
 /// The tournament channel.
-const HALL: u64 = 900;
+pub(crate) const HALL: u64 = 900;
 
 pub(crate) fn player(i: u64) -> Actor {
     Actor::new(UserId(5000 + i), format!("p{i:02}"))
 }
 
-fn organiser() -> Actor {
+pub(crate) fn organiser() -> Actor {
     Actor::new(UserId(4000), "olga")
 }
 
@@ -48,7 +48,7 @@ pub(crate) fn tournament_refusal(r: Refusal) -> TournamentRefusal {
     }
 }
 
-async fn current(service: &Service) -> StoredTournament {
+pub(crate) async fn current(service: &Service) -> StoredTournament {
     service
         .store()
         .latest_tournament_in(ChannelId(HALL))
@@ -66,7 +66,7 @@ pub(crate) async fn games(service: &Service, t: &StoredTournament) -> Vec<Tourna
 }
 
 /// Seats every game waiting for a channel in a fresh channel; returns the matches begun.
-async fn seat_all(service: &Service, next_channel: &mut u64) -> Vec<(MatchId, Place)> {
+pub(crate) async fn seat_all(service: &Service, next_channel: &mut u64) -> Vec<(MatchId, Place)> {
     let mut seated = Vec::new();
     for game in service.tournament_games_to_seat(1000).await.expect("games") {
         *next_channel += 1;
@@ -238,7 +238,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     }
     assert!(last.contains("1. p02 — 3 points (SB 3)"), "{last}");
 
-    let reply = ok(s.tournament_standings(hall).await);
+    let reply = ok(s.tournament_standings(hall, 1).await);
     let standings = reply.text.to_plain(start_time());
     // The crosstable picture: a real PNG, the winner's row highlighted.
     let picture = reply.attachments.first().expect("the standings picture");
@@ -431,7 +431,7 @@ async fn a_withdrawal_forfeits_the_match_in_play_and_later_rounds_skip_the_playe
             .count(),
         1
     );
-    let reply = ok(s.tournament_standings(hall).await);
+    let reply = ok(s.tournament_standings(hall, 1).await);
     let standings = reply.text.to_plain(start_time());
     assert!(standings.contains("p00 (withdrawn)"), "{standings}");
     let picture = &reply
@@ -491,7 +491,10 @@ async fn at_the_round_deadline_a_late_player_loses_and_other_matches_are_drawn()
         .iter()
         .find(|g| g.match_id == Some(seated[1].0))
         .unwrap();
-    assert_eq!(late.outcome, Some(thudbot::store::GameOutcome::Second));
+    assert_eq!(
+        late.outcome,
+        Some(thudbot::store::GameOutcome::SecondForfeit)
+    );
     assert_eq!(stopped.outcome, Some(thudbot::store::GameOutcome::Drawn));
     let m = s.store().load_match(seated[1].0).await.unwrap().unwrap();
     assert_eq!(m.state, MatchState::Aborted);

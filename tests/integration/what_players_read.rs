@@ -221,6 +221,14 @@ async fn the_computers_stats_are_its_record_by_level() {
             None,
         )
         .await);
+    // A move first: resigning a match one never moved in aborts it, unrated.
+    ok(service
+        .play(
+            place(3),
+            &alice(),
+            &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
+        )
+        .await);
     ok(service.resign(place(3), &alice(), None).await);
     let said = ok(service.stats(place(3), &alice(), &computer).await);
     assert!(

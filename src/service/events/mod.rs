@@ -40,7 +40,7 @@ pub enum Event {
         /// The score after the move; `None` where the variant is won by objective.
         score: Option<Score>,
     },
-    /// An end proposal lapsed: the other player moved instead of answering.
+    /// An end proposal lapsed: a move (by either player) changed the position it was made in.
     ProposalLapsed { proposer: UserId, mover: UserId },
     /// `by` proposed to `to` ending battle `battle` (proposal `proposal`, answered with its
     /// buttons), the score standing at `score` (none where the variant is won by objective).
@@ -64,11 +64,17 @@ pub enum Event {
     },
     /// The computer, `player`, could not answer a proposal yet; it stands.
     NoAnswerYet { player: UserId },
-    /// `by` agreed with `with` to end battle `battle`.
+    /// `by` agreed with `with` to end battle `battle` at `score`, the score `by` was shown
+    /// (none where the variant is won by objective); `crossed` when `by` agreed by proposing
+    /// while `with`'s proposal stood.
     EndAgreed {
         battle: u8,
         by: UserId,
         with: UserId,
+        #[serde(default)]
+        score: Option<Score>,
+        #[serde(default)]
+        crossed: bool,
     },
     BattleOver {
         battle: u8,
@@ -116,6 +122,9 @@ pub enum Event {
         late: UserId,
         deadline: Option<DateTime<Utc>>,
     },
+    /// A match forfeited by `late`, who never moved in it, counts for its tournament round
+    /// but rates nobody.
+    NotRated { late: UserId },
     /// `player` is on vacation until `until`: their clocks stand still.
     Away {
         player: UserId,
@@ -304,7 +313,7 @@ impl Event {
             | Event::LeftTournament { player, .. } => vec![*player],
             Event::Claimed { by, late, .. } => vec![*by, *late],
             Event::Aborted { by, .. } => vec![*by],
-            Event::NeverPlayed { late, .. } => vec![*late],
+            Event::NeverPlayed { late, .. } | Event::NotRated { late } => vec![*late],
             Event::Tournament(t) => t.people(),
             Event::Resumed { by, to_move, .. } => {
                 let mut all = vec![*by];
@@ -410,6 +419,8 @@ mod tests {
                 battle: 2,
                 by: a,
                 with: b,
+                score: Some(score),
+                crossed: true,
             },
             Event::BattleOver {
                 battle: 1,
@@ -448,6 +459,7 @@ mod tests {
                 late: b,
                 deadline: None,
             },
+            Event::NotRated { late: b },
             Event::Away {
                 player: a,
                 until: at,
@@ -490,6 +502,13 @@ mod tests {
                         first: a,
                         second: b,
                         forfeited: false,
+                        winner: None,
+                    },
+                    Paired::Match {
+                        first: b,
+                        second: a,
+                        forfeited: true,
+                        winner: Some(a),
                     },
                     Paired::Bye {
                         player: b,
@@ -503,6 +522,44 @@ mod tests {
                 round: 3,
                 early: Some(EarlyEnd::FewerThanTwoLeft),
                 leaders: vec![a, b],
+            }),
+            Event::Tournament(TournamentEvent::Started {
+                name: "Cup".into(),
+                by: a,
+                players: 6,
+                rounds: 5,
+                asked: Some(9),
+                scheduled: true,
+            }),
+            Event::Tournament(TournamentEvent::ResultCorrected {
+                name: "Cup".into(),
+                match_id: m,
+                first: a,
+                second: b,
+                winner: None,
+                by: a,
+            }),
+            Event::Tournament(TournamentEvent::LateEntry {
+                name: "Cup".into(),
+                player: b,
+                by: a,
+                from: 2,
+            }),
+            Event::Tournament(TournamentEvent::Reinstated {
+                name: "Cup".into(),
+                player: b,
+                by: a,
+                from: 3,
+            }),
+            Event::Tournament(TournamentEvent::GameNotSeated {
+                name: "Cup".into(),
+                channel: ChannelId(9),
+                players: vec![a, b],
+            }),
+            Event::Tournament(TournamentEvent::Lost {
+                name: "Cup".into(),
+                why: "its channel was deleted".into(),
+                stopped: 2,
             }),
             Event::Rated {
                 changes: vec![RatingChange {

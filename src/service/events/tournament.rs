@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Departure;
 use crate::game::Variant;
-use crate::store::{TournamentId, UserId};
+use crate::store::{ChannelId, MatchId, TournamentId, UserId};
 use crate::tournament::{Format, FormatError};
 
 /// One thing that happened in the tournament called `name` (kept with each event, so a notice
@@ -39,9 +39,16 @@ pub enum TournamentEvent {
     /// `by` started it, with `players` players over `rounds` rounds.
     Started {
         name: String,
+        /// The organiser who started it, or who set its start time when `scheduled`.
         by: UserId,
         players: u32,
         rounds: u32,
+        /// The rounds asked for, when the field was too small for them (a cap, not a refusal).
+        #[serde(default)]
+        asked: Option<u32>,
+        /// It started by itself at its start time.
+        #[serde(default)]
+        scheduled: bool,
     },
     /// It could not start when its time came.
     CalledOff { name: String, why: FormatError },
@@ -94,6 +101,44 @@ pub enum TournamentEvent {
         by: UserId,
         stopped: u32,
     },
+    /// It was called off because `why` (its channel was deleted, the bot removed from its
+    /// server); `stopped` matches in play were stopped, unrated. Told to its organiser.
+    Lost {
+        name: String,
+        why: String,
+        stopped: u32,
+    },
+    /// A game's thread could not be opened in `channel`, the tournament's: it is tried again
+    /// with growing pauses, and drawn if its round's deadline comes first.
+    GameNotSeated {
+        name: String,
+        channel: ChannelId,
+        players: Vec<UserId>,
+    },
+    /// An organiser, `by`, corrected the result of match `match_id` (`first` against
+    /// `second`): `winner` wins it, or nobody (a draw).
+    ResultCorrected {
+        name: String,
+        match_id: MatchId,
+        first: UserId,
+        second: UserId,
+        winner: Option<UserId>,
+        by: UserId,
+    },
+    /// An organiser, `by`, added `player` to the running Swiss, paired from round `from`.
+    LateEntry {
+        name: String,
+        player: UserId,
+        by: UserId,
+        from: u32,
+    },
+    /// An organiser, `by`, took withdrawn `player` back, paired from round `from`.
+    Reinstated {
+        name: String,
+        player: UserId,
+        by: UserId,
+        from: u32,
+    },
 }
 
 /// A game of a paired round.
@@ -106,6 +151,10 @@ pub enum Paired {
         first: UserId,
         second: UserId,
         forfeited: bool,
+        /// Who won by that forfeit (stored since this field was added; older events name
+        /// nobody).
+        #[serde(default)]
+        winner: Option<UserId>,
     },
     /// `player` sits the round out; `scored` as a win in a Swiss.
     Bye { player: UserId, scored: bool },
@@ -133,7 +182,13 @@ impl TournamentEvent {
                     Paired::Bye { player, .. } => vec![player],
                 })
                 .collect(),
-            TournamentEvent::RoundDeadlineMoved { players, .. } => players.clone(),
+            TournamentEvent::RoundDeadlineMoved { players, .. }
+            | TournamentEvent::GameNotSeated { players, .. } => players.clone(),
+            TournamentEvent::ResultCorrected {
+                first, second, by, ..
+            } => vec![*first, *second, *by],
+            TournamentEvent::LateEntry { player, by, .. }
+            | TournamentEvent::Reinstated { player, by, .. } => vec![*player, *by],
             TournamentEvent::Over { leaders, .. } => leaders.clone(),
             TournamentEvent::Left { player, .. }
             | TournamentEvent::Joined { player, .. }
@@ -143,7 +198,8 @@ impl TournamentEvent {
             | TournamentEvent::RoundDeadlineReached { .. }
             | TournamentEvent::RoundOver { .. }
             | TournamentEvent::GameStopped { .. }
-            | TournamentEvent::GameCancelled { .. } => Vec::new(),
+            | TournamentEvent::GameCancelled { .. }
+            | TournamentEvent::Lost { .. } => Vec::new(),
         }
     }
 

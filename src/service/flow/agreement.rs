@@ -5,7 +5,7 @@ use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::computer::computer_actor;
 use crate::service::outcome::Reply;
-use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::pictures::{attach_all_after_commit, board_to_show, next_battle_board};
 use crate::service::refusal::Refusal;
 use crate::service::voice::{self, Reader};
 use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
@@ -26,9 +26,10 @@ impl Service {
                     other: names.of(m.player(seat.other())),
                 });
             }
-            // Proposing while the other player's proposal stands is agreeing to it (RULES §3).
+            // Proposing while the other player's proposal stands is agreeing to it (RULES §3);
+            // the agreement says so, so nobody takes it for a new proposal.
             tx.rollback().await?;
-            return self.answer_end(place, actor, true, None).await;
+            return self.agree_or_decline(place, actor, true, None, true).await;
         }
         let battle = m.current_battle();
         let proposal = match tx
@@ -109,12 +110,29 @@ impl Service {
         agree: bool,
         pressed: Option<(MatchId, i64)>,
     ) -> Result<Reply> {
+        self.agree_or_decline(place, actor, agree, pressed, false)
+            .await
+    }
+
+    /// Answers the open proposal; `crossed` when the answer is a proposal of `actor`'s own.
+    async fn agree_or_decline(
+        &self,
+        place: Place,
+        actor: &Actor,
+        agree: bool,
+        pressed: Option<(MatchId, i64)>,
+        crossed: bool,
+    ) -> Result<Reply> {
         let now = self.now();
         let mut tx = self.store.begin().await?;
         let mut m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
         let Some(proposal) = m.proposal else {
-            return refuse(Refusal::NoProposal);
+            // A button names a proposal that was open once: say why it no longer counts.
+            return refuse(match pressed {
+                Some(_) => Refusal::ProposalNoLongerOpen,
+                None => Refusal::NoProposal,
+            });
         };
         if let Some((match_id, id)) = pressed {
             if match_id != m.id || id != proposal.id {
@@ -123,6 +141,11 @@ impl Service {
         }
         if proposal.proposer == actor.id {
             return refuse(Refusal::AnswerOwnProposal);
+        }
+        // Every move closes the proposal open before it, so this holds; checked all the same,
+        // since agreeing ends the battle at the score of the position the proposal was made in.
+        if proposal.at_ply as usize != m.current_battle().stamps.len() {
+            return refuse(Refusal::ProposalNoLongerOpen);
         }
         let names = names_in(&mut tx, &m).await?;
         if !agree {
@@ -149,11 +172,17 @@ impl Service {
         tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now)
             .await?;
         let index = progress.battle as usize - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
+        let mut drawings =
+            vec![self.start_drawing(board_to_show(&m, &names, index, &Settings::default()))];
+        drawings.extend(
+            next_battle_board(&m, &names, &progress).map(|board| self.start_drawing(board)),
+        );
         let agreed = Event::EndAgreed {
             battle: progress.battle,
             by: actor.id,
             with: m.player(seat.other()),
+            score: (!m.variant.wins_by_objective()).then(|| m.game.battles()[index].score()),
+            crossed,
         };
         let said = self
             .after_move(&mut tx, &m, &progress, battle_row.id, vec![agreed])
@@ -163,6 +192,6 @@ impl Service {
         self.outbox_signal.notify_waiters();
         let mut reply = said.reply(&names);
         reply.spend_buttons = pressed.is_some();
-        Ok(attach_after_commit(drawing, reply).await)
+        Ok(attach_all_after_commit(drawings, reply).await)
     }
 }

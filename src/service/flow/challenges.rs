@@ -225,7 +225,12 @@ impl Service {
         if m.channel != place.channel {
             // Accepted by number from elsewhere, perhaps another server: the match is played
             // where it was challenged (or in its thread), and the opening goes there.
-            let notice = Notice::new(events, Some(board)).pinging(ping);
+            // A tournament game is seated by the clock, not by its players: both are pinged
+            // (which also adds them to its thread), not only the first to move.
+            let waiting = matches!(occasion, Occasion::Tournament { .. }).then(|| m.players[1]);
+            let notice = Notice::new(events, Some(board))
+                .pinging(ping)
+                .pinging(waiting);
             let there = (m.guild, Recipient::Channel(m.channel));
             queue_events(&mut tx, there, Some(m.id), &notice, now).await?;
             tx.commit().await?;

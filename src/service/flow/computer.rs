@@ -207,16 +207,17 @@ impl Service {
         let ply = plies as u32 + 1;
         tx.insert_move(battle_row.id, ply, &mv, computer.player, now)
             .await?;
-        // The player's own proposal lapses when the computer moves instead of agreeing.
-        if let Some(p) = m.proposal {
-            if p.proposer != computer.player || progress.battle_result.is_some() {
-                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
-                    .await?;
-                m.proposal = None;
-            }
-        }
         let index = progress.battle as usize - 1;
-        let opening = vec![moved(&m, index, computer.player, Some(level), ply, &mv)];
+        let mut opening = vec![moved(&m, index, computer.player, Some(level), ply, &mv)];
+        // Any move ends the proposal open before it (it was for the position before the move).
+        if let Some(p) = m.proposal.take() {
+            tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
+                .await?;
+            opening.push(Event::ProposalLapsed {
+                proposer: p.proposer,
+                mover: computer.player,
+            });
+        }
         let mut said = self
             .after_move(&mut tx, &m, &progress, battle_row.id, opening)
             .await?;

@@ -19,10 +19,16 @@ impl Service {
             None => return refuse(Refusal::NoMatchHere),
         };
         seat_of(&m, actor)?;
-        Ok(Reply::private(
-            "Resigning forfeits the whole match (both battles) to your opponent, and counts as a loss. Are you sure?",
-        )
-        .button(Action::ConfirmResign(m.id), "Confirm resignation", ButtonStyle::Danger))
+        let what = if has_moved(&m, actor.id) {
+            "Resigning forfeits the whole match (both battles) to your opponent, and counts as a loss. Are you sure?"
+        } else {
+            "You have not made a move in this match yet: resigning now aborts it, unrated, and it counts for neither player (in a tournament your opponent wins the game, still unrated). Are you sure?"
+        };
+        Ok(Reply::private(what).button(
+            Action::ConfirmResign(m.id),
+            "Confirm resignation",
+            ButtonStyle::Danger,
+        ))
     }
 
     /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
@@ -100,6 +106,7 @@ impl Service {
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
+        self.record_game_result(&mut tx, m.id).await?;
         // The moderator need not be a player; their name was saved above.
         let names = Names(tx.names(&[m.players[0], m.players[1], actor.id]).await?);
         tx.commit().await?;
@@ -120,14 +127,25 @@ impl Service {
         m: &StoredMatch,
         late: UserId,
     ) -> Result<Option<Reply>> {
-        let moved = m
-            .battles
-            .iter()
-            .flat_map(|b| &b.stamps)
-            .any(|s| s.player == late);
-        if moved || tx.is_tournament_game(m.id).await? {
+        if has_moved(m, late) || tx.is_tournament_game(m.id).await? {
             return Ok(None);
         }
+        let deadline = m.clock.map(|c| c.deadline);
+        Ok(Some(
+            self.abort_unplayed(tx, m, late, deadline, None).await?,
+        ))
+    }
+
+    /// Aborts `m`, unrated, because `late` never moved in it; `opening` (a resignation) is
+    /// said first.
+    async fn abort_unplayed(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        late: UserId,
+        deadline: Option<DateTime<Utc>>,
+        opening: Option<Event>,
+    ) -> Result<Reply> {
         let now = self.now();
         tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
             .await?;
@@ -136,11 +154,10 @@ impl Service {
         let never = Event::NeverPlayed {
             match_id: m.id,
             late,
-            deadline: m.clock.map(|c| c.deadline),
+            deadline,
         };
-        Ok(Some(
-            voice::reply(&[never], &names, &Reader::Channel).saved(),
-        ))
+        let events: Vec<Event> = opening.into_iter().chain([never]).collect();
+        Ok(voice::reply(&events, &names, &Reader::Channel).saved())
     }
 
     /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and
@@ -153,13 +170,28 @@ impl Service {
         finish: Finish,
         opening: Event,
     ) -> Result<Reply> {
+        // One rule for a match its forfeiting player never moved in: outside a tournament it
+        // is aborted, unrated, as a claim against a player who never moved is; inside, the
+        // round still needs its result, which stands unrated.
+        let late = m.player(loser);
+        let never_moved = !has_moved(&m, late);
+        let in_tournament = tx.is_tournament_game(m.id).await?;
+        if never_moved && !in_tournament {
+            return self.abort_unplayed(tx, &m, late, None, Some(opening)).await;
+        }
         let result = match m.game.forfeit(loser) {
             Ok(r) => r,
             Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
         let names = names_in(tx, &m).await?;
         let mut events = vec![opening];
-        events.extend(self.finish(tx, &m, &result, finish).await?);
+        events.extend(
+            self.finish_rating(tx, &m, &result, finish, !never_moved)
+                .await?,
+        );
+        if m.rated && never_moved {
+            events.push(Event::NotRated { late });
+        }
         let mut reply = voice::reply(&events, &names, &Reader::Channel).saved();
         let winner = m.player(loser.other());
         if m.computer.is_none_or(|c| c.player != winner) {
@@ -167,6 +199,14 @@ impl Service {
         }
         Ok(reply)
     }
+}
+
+/// Whether `player` made a move in `m`.
+fn has_moved(m: &StoredMatch, player: UserId) -> bool {
+    m.battles
+        .iter()
+        .flat_map(|b| &b.stamps)
+        .any(|s| s.player == player)
 }
 
 /// The clock of `m` when `actor` may claim it now: they are waiting and the deadline passed.

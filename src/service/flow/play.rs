@@ -4,7 +4,7 @@ use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::outcome::Reply;
-use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::pictures::{attach_all_after_commit, board_to_show, next_battle_board};
 use crate::service::refusal::Refusal;
 use crate::service::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
 use crate::store::Settings;
@@ -135,7 +135,11 @@ impl Service {
         let names = names_in(&mut tx, &m).await?;
         // The picture depends only on the game after the move: draw it while the move is stored.
         let index = progress.battle as usize - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
+        let mut drawings =
+            vec![self.start_drawing(board_to_show(&m, &names, index, &Settings::default()))];
+        drawings.extend(
+            next_battle_board(&m, &names, &progress).map(|board| self.start_drawing(board)),
+        );
         let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
@@ -143,20 +147,15 @@ impl Service {
             Err(e) => return Err(e.into()),
         }
         let mut events = vec![moved(&m, index, actor.id, None, ply, &mv)];
-        // A proposal lapses when the other player moves instead, and with the battle it was for.
-        if let Some(p) = m.proposal {
-            let answered_by_moving = p.proposer != actor.id;
-            if answered_by_moving || progress.battle_result.is_some() {
-                tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
-                    .await?;
-                m.proposal = None;
-            }
-            if answered_by_moving {
-                events.push(Event::ProposalLapsed {
-                    proposer: p.proposer,
-                    mover: actor.id,
-                });
-            }
+        // A proposal stands only for the position it was made in: any move ends it, the
+        // proposer's own included, so nobody agrees to a score they were not shown.
+        if let Some(p) = m.proposal.take() {
+            tx.answer_proposal(p.id, ProposalAnswer::Lapsed, now)
+                .await?;
+            events.push(Event::ProposalLapsed {
+                proposer: p.proposer,
+                mover: actor.id,
+            });
         }
         let said = self
             .after_move(&mut tx, &m, &progress, battle_row.id, events)
@@ -164,7 +163,7 @@ impl Service {
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        Ok(attach_after_commit(drawing, said.reply(&names)).await)
+        Ok(attach_all_after_commit(drawings, said.reply(&names)).await)
     }
 }
 

@@ -18,6 +18,8 @@ use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, Sto
 impl Service {
     /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.
     pub async fn channel_gone(&self, channel: ChannelId) -> Result<usize> {
+        self.tournaments_lost(None, Some(channel), "its channel was deleted")
+            .await?;
         self.pause_matches(None, Some(channel), "its channel was deleted")
             .await
     }
@@ -85,6 +87,8 @@ impl Service {
 
     /// The bot was removed from a server: its matches' clocks stop.
     pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
+        self.tournaments_lost(Some(guild), None, "the bot was removed from its server")
+            .await?;
         self.pause_matches(Some(guild), None, "the bot was removed from its server")
             .await
     }
@@ -162,6 +166,7 @@ impl Service {
         tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
+        self.record_game_result(&mut tx, id).await?;
         tx.commit().await?;
         let mut reply = Reply::private(format!(
             "Match #{id} is stopped. It is recorded but not rated."

@@ -149,14 +149,18 @@ impl Service {
             .await?;
         let pages = ((total + PAGE - 1) / PAGE).max(1);
         if standings.is_empty() {
-            return Ok(Reply::public(if total == 0 {
-                format!("No rated matches on {title} yet. Finish a match to appear here.")
-            } else {
+            if total == 0 {
+                return Ok(Reply::public(format!(
+                    "No rated matches on {title} yet. Finish a match to appear here."
+                )));
+            }
+            // A page past the end is the asker's slip: said to them alone.
+            return crate::service::error::refuse(crate::service::refusal::Refusal::Input(
                 format!(
-                    "The leaderboard of {title} has {}; page {page} is empty.",
+                    "The leaderboard of {title} has {}; there is no page {page}.",
                     count(pages, "page", "pages")
-                )
-            }));
+                ),
+            ));
         }
         let mut text = Text::new()
             .strong(format!("Leaderboard — {title}"))
@@ -349,7 +353,7 @@ impl Service {
                 .plain(" vs ")
                 .strong(names.of(opponent))
                 .plain(format!(
-                    " · {} · {verdict}{score}{how} · {date} · ",
+                    " · {} · {verdict}{score}{how} · {date} · played in ",
                     m.variant.title()
                 ))
                 .channel(m.channel)

@@ -88,8 +88,9 @@ impl Service {
             .unwrap_or_else(|| {
                 format!("{} so far", count(b.moves().len() as i64, "move", "moves"))
             });
-        // Every frame but the last has a side to move.
-        let caption = caption(&m, &names, number, status, false);
+        // The caption is the last frame's (the frames before say who is to move there): a
+        // battle over shows no one to move.
+        let caption = caption(&m, &names, number, status, b.is_over());
         let limit = upload_limit.unwrap_or(DEFAULT_UPLOAD_LIMIT);
         let renderer = self.renderer.clone();
         let battle = b.clone();
@@ -160,9 +161,15 @@ pub(in crate::service) fn game_record(m: &StoredMatch, names: &Names) -> GameRec
         (crate::store::MatchState::Aborted, _) => "aborted".to_string(),
         (_, Some(r)) => {
             let totals = format!("{}-{}", r.total(Seat::First), r.total(Seat::Second));
-            match r.winner {
-                Some(w) => format!("{} wins {totals}", names.of(m.player(w))),
-                None => format!("draw {totals}"),
+            match (r.winner, r.forfeited_by) {
+                // A forfeit wins the match whatever the points of the battles finished.
+                (Some(w), Some(loser)) => format!(
+                    "{} wins by forfeit ({} forfeited)",
+                    names.of(m.player(w)),
+                    names.of(m.player(loser))
+                ),
+                (Some(w), None) => format!("{} wins {totals}", names.of(m.player(w))),
+                (None, _) => format!("draw {totals}"),
             }
         }
         (_, None) => "in play".to_string(),

@@ -1,6 +1,7 @@
 //! Why a tournament command was refused, with the sentence the player reads.
 
 use crate::service::text::Text;
+use crate::store::MatchId;
 use crate::tournament::FormatError;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +21,12 @@ pub enum TournamentRefusal {
     NotJoined,
     /// Joining or leaving after the start.
     AlreadyStarted,
+    /// Starting a tournament already running.
+    AlreadyRunning,
+    /// The tournament has as many players as its format takes.
+    Full {
+        most: usize,
+    },
     /// Withdrawing before the start: leave instead.
     NotStarted,
     AlreadyWithdrawn,
@@ -35,6 +42,22 @@ pub enum TournamentRefusal {
     Format(FormatError),
     /// The bot runs without match threads, and a tournament's games need one each.
     NeedsThreads,
+    /// The tournament's games could never be seated in this channel: `why`, and what to do.
+    CannotSeatGames {
+        why: String,
+    },
+    /// A correction names a match that is not a game of this tournament.
+    NotAGameHere(MatchId),
+    /// A correction names a winner who did not play the game.
+    NotAPlayerOfTheGame(MatchId),
+    /// A correction names a game still being played.
+    GameUndecided(MatchId),
+    /// A late entry is for a Swiss (a round robin's schedule is fixed at its start).
+    LateEntryOnlySwiss,
+    /// The organiser adds a player who is in the tournament already.
+    AlreadyIn,
+    /// Reinstating a player who is not withdrawn from it.
+    NotWithdrawn,
 }
 
 impl TournamentRefusal {
@@ -49,6 +72,8 @@ impl TournamentRefusal {
             AlreadyJoined => "You are already in this tournament.".into(),
             NotJoined => "You are not in this tournament.".into(),
             AlreadyStarted => "This tournament has started; players can no longer join or leave it. A player in it can withdraw.".into(),
+            AlreadyRunning => Text::prose("This tournament is already running; `/thud tournament standings` shows where it stands."),
+            Full { most } => format!("This tournament is full: it takes at most {most} players.").into(),
             NotStarted => Text::prose("This tournament has not started; use `/thud tournament leave` to leave it."),
             AlreadyWithdrawn => "You have already withdrawn from this tournament.".into(),
             BotCannotJoin => "Bots cannot play in tournaments.".into(),
@@ -57,6 +82,13 @@ impl TournamentRefusal {
             BadRoundFactor(f) => format!("A round lasts 1 to 50 times the days a move, not {f}.").into(),
             StartsInThePast => "The start time has passed; choose a later one, or start it by hand.".into(),
             Format(e) => format!("{}.", first_upper(&e.to_string())).into(),
+            CannotSeatGames { why } => format!("A tournament cannot run here: {why}.").into(),
+            NotAGameHere(id) => format!("Match #{id} is not a game of this tournament.").into(),
+            NotAPlayerOfTheGame(id) => format!("The winner must be one of the two players of match #{id}, or leave the winner out for a draw.").into(),
+            GameUndecided(id) => format!("Match #{id} is still being played; its result counts the moment it ends, and can be corrected after that.").into(),
+            LateEntryOnlySwiss => "Late entries are for a Swiss; a round robin's schedule is fixed when it starts.".into(),
+            AlreadyIn => "That player is in this tournament already (reinstate them if they withdrew).".into(),
+            NotWithdrawn => "That player is not withdrawn from this tournament.".into(),
             NeedsThreads => Text::prose("Tournaments need match threads, which this bot has turned off (`threads = false`); ask its operator."),
         }
     }

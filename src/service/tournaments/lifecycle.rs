@@ -15,7 +15,7 @@ use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE
 use crate::store::{
     Finish, GameOutcome, NewTournament, Recipient, StoredTournament, TournamentState, Tx,
 };
-use crate::tournament::{Format, Pairing, MIN_PLAYERS};
+use crate::tournament::{Format, Pairing, MAX_ROUND_ROBIN, MAX_SWISS, MIN_PLAYERS};
 
 pub use crate::service::events::Departure;
 
@@ -63,6 +63,7 @@ impl Service {
                 return refuse_tournament(Why::Format(e));
             }
         }
+
         let now = self.now();
         if options.starts_at.is_some_and(|at| at <= now) {
             return refuse_tournament(Why::StartsInThePast);
@@ -126,18 +127,31 @@ impl Service {
             return refuse_tournament(Why::BotCannotJoin);
         }
         let now = self.now();
+        let entrants = tx.entrants(t.id).await?;
+        if entrants.iter().any(|e| e.user == actor.id) {
+            return refuse_tournament(Why::AlreadyJoined);
+        }
+        // One more than the format takes would call the whole tournament off at its start.
+        let most = most_players(t.format);
+        if entrants.len() >= most {
+            return refuse_tournament(Why::Full { most });
+        }
         tx.save_player(&actor.player(), now).await?;
         if !tx.add_entrant(t.id, actor.id, now).await? {
             return refuse_tournament(Why::AlreadyJoined);
         }
-        let players = tx.entrants(t.id).await?.len() as u32;
+        let players = entrants.len() as u32 + 1;
         tx.commit().await?;
         let joined = told(TournamentEvent::Joined {
             name: t.name,
             player: actor.id,
             players,
         });
-        Ok(self.word(&[joined], &Reader::Channel).await?.saved())
+        // Said to the player alone: a field of 200 would otherwise fill the channel with
+        // join lines. The count is in the standings and in the start's announcement.
+        let mut reply = self.word(&[joined], &Reader::Channel).await?.saved();
+        reply.private = true;
+        Ok(reply)
     }
 
     /// A player leaves the tournament before it starts.
@@ -155,7 +169,9 @@ impl Service {
             player: actor.id,
             players,
         });
-        Ok(self.word(&[left], &Reader::Channel).await?.saved())
+        let mut reply = self.word(&[left], &Reader::Channel).await?.saved();
+        reply.private = true;
+        Ok(reply)
     }
 
     /// The organiser starts the tournament now: round 1 is paired.
@@ -169,7 +185,11 @@ impl Service {
             return self.not_organiser(place.guild).await;
         }
         let mut tx = self.store.begin().await?;
-        let t = open_here(&mut tx, place).await?;
+        let t = match tx.lock_tournament_in(place.channel).await? {
+            Some(t) if t.state == TournamentState::Open => t,
+            Some(_) => return refuse_tournament(Why::AlreadyRunning),
+            None => return refuse_tournament(Why::NoTournamentHere),
+        };
         let players = tx.entrants(t.id).await?.len();
         let rounds = match t.format.rounds_for(players) {
             Ok(r) => r,
@@ -187,6 +207,8 @@ impl Service {
             by: actor.id,
             players: players as u32,
             rounds,
+            asked: asked_rounds(t.format),
+            scheduled: false,
         })];
         events.extend(self.advance(&mut tx, t).await?);
         tx.commit().await?;
@@ -198,11 +220,22 @@ impl Service {
     /// games waiting for a channel are won by their opponents, later rounds skip them.
     pub async fn withdraw_from_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
-        let Some(t) = tx.lock_tournament_in(place.channel).await? else {
+        let here = match tx.lock_tournament_in(place.channel).await? {
+            Some(t) => Some(t),
+            // In a game's own thread: the tournament the game is of.
+            None => match self.store.tournament_of_game_in(place.channel).await? {
+                Some(id) => tx.lock_tournament(id).await?,
+                None => None,
+            },
+        };
+        let Some(t) = here else {
             return refuse_tournament(Why::NoTournamentHere);
         };
         if t.state == TournamentState::Open {
             return refuse_tournament(Why::NotStarted);
+        }
+        if !matches!(t.state, TournamentState::Running) {
+            return refuse_tournament(Why::NoTournamentHere);
         }
         tx.save_player(&actor.player(), self.now()).await?;
         let events = self
@@ -289,6 +322,12 @@ impl Service {
             };
             if let Some(match_id) = game.match_id {
                 if let Some(m) = tx.lock_match(match_id).await? {
+                    // A match already over keeps its result: a withdrawal forfeits only what
+                    // is still undecided.
+                    if let Some((outcome, margin)) = super::rounds::game_result(&m) {
+                        tx.decide_game(game.id, outcome, margin).await?;
+                        continue;
+                    }
                     if m.state == crate::store::MatchState::Active {
                         let seat = m.seat_of(user).unwrap_or(Seat::First);
                         let there = Place {
@@ -331,32 +370,7 @@ impl Service {
         let Some(t) = tx.lock_tournament_in(place.channel).await? else {
             return refuse_tournament(Why::NoTournamentHere);
         };
-        let mut stopped = 0;
-        for game in tx.games(t.id).await? {
-            let Some(match_id) = game.match_id.filter(|_| game.outcome.is_none()) else {
-                continue;
-            };
-            if let Some(m) = tx.lock_match(match_id).await? {
-                if m.state == crate::store::MatchState::Active {
-                    tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
-                        .await?;
-                    let there = Place {
-                        guild: m.guild,
-                        channel: m.channel,
-                    };
-                    let cancelled = Notice::new(
-                        vec![told(TournamentEvent::GameCancelled {
-                            name: t.name.clone(),
-                        })],
-                        None,
-                    );
-                    let to = (there.guild, Recipient::Channel(there.channel));
-                    queue_events(&mut tx, to, Some(m.id), &cancelled, now).await?;
-                    queue_match_over(&mut tx, &m, now).await?;
-                    stopped += 1;
-                }
-            }
-        }
+        let stopped = stop_matches(&mut tx, &t, Some(actor.id), now).await?;
         tx.end_tournament(
             t.id,
             TournamentState::Cancelled,
@@ -376,12 +390,65 @@ impl Service {
     }
 }
 
+/// Stops the matches in play of tournament `t` (locked in `tx`), unrated, each told in its
+/// own channel; returns how many. `by` is the organiser who stopped them, if one did.
+pub(super) async fn stop_matches(
+    tx: &mut Tx,
+    t: &StoredTournament,
+    by: Option<crate::store::UserId>,
+    now: DateTime<Utc>,
+) -> Result<u32> {
+    let mut stopped = 0;
+    for game in tx.games(t.id).await? {
+        let Some(match_id) = game.match_id.filter(|_| game.outcome.is_none()) else {
+            continue;
+        };
+        if let Some(m) = tx.lock_match(match_id).await? {
+            if m.state == crate::store::MatchState::Active {
+                tx.finish_match(m.id, Finish::Aborted, None, None, by, now)
+                    .await?;
+                let there = Place {
+                    guild: m.guild,
+                    channel: m.channel,
+                };
+                let cancelled = Notice::new(
+                    vec![told(TournamentEvent::GameCancelled {
+                        name: t.name.clone(),
+                    })],
+                    None,
+                );
+                let to = (there.guild, Recipient::Channel(there.channel));
+                queue_events(tx, to, Some(m.id), &cancelled, now).await?;
+                queue_match_over(tx, &m, now).await?;
+                stopped += 1;
+            }
+        }
+    }
+    Ok(stopped)
+}
+
 /// The tournament taking players in this channel, locked, or a refusal.
 async fn open_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
     match tx.lock_tournament_in(place.channel).await? {
         Some(t) if t.state == TournamentState::Open => Ok(t),
         Some(_) => refuse_tournament(Why::AlreadyStarted),
         None => refuse_tournament(Why::NoTournamentHere),
+    }
+}
+
+/// The rounds the organiser asked for, if any.
+pub(super) fn asked_rounds(format: Format) -> Option<u32> {
+    match format {
+        Format::Swiss { rounds } => rounds,
+        Format::RoundRobin => None,
+    }
+}
+
+/// The most players `format` takes.
+fn most_players(format: Format) -> usize {
+    match format {
+        Format::RoundRobin => MAX_ROUND_ROBIN,
+        Format::Swiss { .. } => MAX_SWISS,
     }
 }
 

@@ -7,19 +7,24 @@
 //! make one. Every change locks the tournament's row first, so two processes ticking together
 //! pair a round once; notices go through the outbox in the same transaction.
 
+mod corrections;
 mod deadlines;
 mod lifecycle;
+mod lost;
 mod organisers;
 mod rounds;
+mod seating;
 mod standings;
 
 pub use crate::service::refusal::TournamentRefusal;
 pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
-pub use rounds::{GameToSeat, TournamentTick};
+pub use rounds::TournamentTick;
+pub use seating::GameToSeat;
 
 use super::error::{refuse, Result};
 use super::refusal::Refusal;
+use crate::tournament::MAX_SWISS;
 
 /// The days a round may last, per day a move, unless the organiser says otherwise: a match is
 /// two battles of a few dozen moves each, most of them played well inside their time.

@@ -8,16 +8,13 @@ use super::deadlines::RoundDue;
 use super::lifecycle::too_few;
 use super::standings::standings_of;
 use crate::game::Seat;
-use crate::service::error::{Result, ServiceError};
-use crate::service::events::{EarlyEnd, Event, Occasion, Paired, TournamentEvent};
+use crate::service::error::Result;
+use crate::service::events::{EarlyEnd, Event, Paired, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
-use crate::service::refusal::Refusal;
-use crate::service::Room;
 use crate::service::{Place, Service};
 use crate::store::{
-    ChannelId, Conflict, Entrant, Finish, GameOutcome, GuildId, MatchId, MatchState, NewMatch,
-    Recipient, StoreError, StoredTournament, TournamentGame, TournamentId, TournamentState, Tx,
-    UserId,
+    Entrant, Finish, GameOutcome, MatchId, MatchState, Recipient, StoredTournament, TournamentGame,
+    TournamentState, Tx, UserId,
 };
 use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unpairable};
 
@@ -26,18 +23,6 @@ use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unp
 pub struct TournamentTick {
     pub rounds_paired: usize,
     pub finished: usize,
-}
-
-/// A game waiting for a channel: the front-end opens a thread of `channel` named `title`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameToSeat {
-    pub game: i64,
-    pub tournament: TournamentId,
-    pub guild: GuildId,
-    pub channel: ChannelId,
-    pub title: String,
-    /// Who plays it, so the front-end can check they are still in the server first.
-    pub players: [UserId; 2],
 }
 
 impl Service {
@@ -56,7 +41,8 @@ impl Service {
             };
             let events = self.advance(&mut tx, t).await?;
             if events.is_empty() {
-                tx.rollback().await?;
+                // Results learned without a round ending are kept all the same.
+                tx.commit().await?;
                 continue;
             }
             let after = tx.lock_tournament(id).await?;
@@ -97,6 +83,14 @@ impl Service {
                     tx.start_tournament(t.id, rounds).await?;
                     t.state = TournamentState::Running;
                     t.rounds = Some(rounds);
+                    lines.push(told(TournamentEvent::Started {
+                        name: t.name.clone(),
+                        by: t.organiser,
+                        players: players as u32,
+                        rounds,
+                        asked: super::lifecycle::asked_rounds(t.format),
+                        scheduled: true,
+                    }));
                 }
                 Err(e) => {
                     let why = if too_few(players) {
@@ -221,10 +215,16 @@ impl Service {
                     };
                     tx.insert_game(t.id, round, *pairing, outcome).await?;
                     if let (Some(first), Some(second)) = (user(first), user(second)) {
+                        let winner = match outcome {
+                            Some(GameOutcome::FirstForfeit) => Some(first),
+                            Some(_) => Some(second),
+                            None => None,
+                        };
                         games.push(Paired::Match {
                             first,
                             second,
                             forfeited: outcome.is_some(),
+                            winner,
                         });
                     }
                 }
@@ -302,26 +302,32 @@ impl Service {
             let Some(m) = tx.lock_match(match_id).await? else {
                 continue;
             };
-            let (outcome, margin) = match (m.state, m.winner) {
-                (MatchState::Active, _) => continue,
-                // A moderator's abort is no result for either player.
-                (MatchState::Aborted, _) | (MatchState::Finished, None) => (GameOutcome::Drawn, 0),
-                (MatchState::Finished, Some(w)) => {
-                    // A resignation or a lost claim wins no battle points.
-                    let margin = match (m.finish, m.game.result()) {
-                        (Some(Finish::Completed), Some(r)) => r.margin.halves(),
-                        _ => 0,
-                    };
-                    if m.players[0] == w {
-                        (GameOutcome::First, margin)
-                    } else {
-                        (GameOutcome::Second, margin)
-                    }
-                }
+            let Some((outcome, margin)) = game_result(&m) else {
+                continue;
             };
             changed |= tx.decide_game(game.id, outcome, margin).await?;
         }
         Ok(changed)
+    }
+
+    /// Records the result of the tournament game match `id` was played for, in the
+    /// transaction that finished it, so the standings count it at once and nothing later
+    /// (a withdrawal) can decide the game again.
+    pub(in crate::service) async fn record_game_result(
+        &self,
+        tx: &mut Tx,
+        id: MatchId,
+    ) -> Result<()> {
+        let Some(game) = tx.open_game_of_match(id).await? else {
+            return Ok(());
+        };
+        let Some(m) = tx.lock_match(id).await? else {
+            return Ok(());
+        };
+        if let Some((outcome, margin)) = game_result(&m) {
+            tx.decide_game(game.id, outcome, margin).await?;
+        }
+        Ok(())
     }
 
     /// A game still open at its round's deadline: a player past their move's deadline loses
@@ -361,9 +367,9 @@ impl Service {
             let reply = self.forfeit(tx, m, loser, Finish::Timeout, opening).await?;
             queue_reply(tx, there, Some(match_id), &reply, now).await?;
             let outcome = if first_lost {
-                GameOutcome::Second
+                GameOutcome::SecondForfeit
             } else {
-                GameOutcome::First
+                GameOutcome::FirstForfeit
             };
             tx.decide_game(game.id, outcome, 0).await?;
         } else {
@@ -383,120 +389,29 @@ impl Service {
         }
         Ok(())
     }
+}
 
-    /// Games of running tournaments that wait for a channel, oldest first.
-    pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
-        let mut out = Vec::new();
-        let mut read: Option<(StoredTournament, Vec<Entrant>, Vec<TournamentGame>)> = None;
-        for (tournament, game) in self.store.unseated_tournament_games(limit).await? {
-            if read.as_ref().is_none_or(|(t, _, _)| t.id != tournament) {
-                let Some(t) = self.store.tournament(tournament).await? else {
-                    continue;
-                };
-                // Read without locking: seating checks again under the lock.
-                let mut tx = self.store.begin().await?;
-                let entrants = tx.entrants(t.id).await?;
-                let games = tx.games(t.id).await?;
-                tx.rollback().await?;
-                read = Some((t, entrants, games));
+/// The game's result from its finished match `m` (`None` while it is in play), with the
+/// margin in half points.
+pub(super) fn game_result(m: &crate::store::StoredMatch) -> Option<(GameOutcome, u32)> {
+    Some(match (m.state, m.winner) {
+        (MatchState::Active, _) => return None,
+        // A moderator's abort is no result for either player.
+        (MatchState::Aborted, _) | (MatchState::Finished, None) => (GameOutcome::Drawn, 0),
+        // Played to the end: won by the battles' margin.
+        (MatchState::Finished, Some(w)) if m.finish == Some(Finish::Completed) => {
+            let margin = m.game.result().map_or(0, |r| r.margin.halves());
+            if m.players[0] == w {
+                (GameOutcome::First, margin)
+            } else {
+                (GameOutcome::Second, margin)
             }
-            let Some((t, entrants, games)) = &read else {
-                continue;
-            };
-            let Some(Pairing::Match { first, second }) =
-                games.iter().find(|g| g.id == game).map(|g| g.pairing)
-            else {
-                continue;
-            };
-            let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
-                continue;
-            };
-            out.push(GameToSeat {
-                game,
-                tournament,
-                guild: t.guild,
-                channel: t.channel,
-                title: format!("{} · game {game}", t.name),
-                players: [a.user, b.user],
-            });
         }
-        Ok(out)
-    }
-
-    /// Begins the match of tournament game `game` in `channel` (a thread the front-end made
-    /// for it); its opening goes there through the outbox. `None` when the game needs no
-    /// match any more (seated by another process, decided, or its tournament over).
-    pub async fn seat_tournament_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
-        let Some((tournament, _)) = self
-            .store
-            .unseated_tournament_games(i64::MAX)
-            .await?
-            .into_iter()
-            .find(|(_, g)| *g == game)
-        else {
-            return Ok(None);
-        };
-        let now = self.now();
-        let mut tx = self.store.begin().await?;
-        let Some(t) = tx.lock_tournament(tournament).await? else {
-            return Ok(None);
-        };
-        if t.state != TournamentState::Running {
-            return Ok(None);
-        }
-        let entrants = tx.entrants(t.id).await?;
-        let Some(g) = tx.games(t.id).await?.into_iter().find(|g| g.id == game) else {
-            return Ok(None);
-        };
-        let Pairing::Match { first, second } = g.pairing else {
-            return Ok(None);
-        };
-        if g.match_id.is_some() || g.outcome.is_some() {
-            return Ok(None);
-        }
-        let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
-            return Err(ServiceError::System(format!(
-                "game {game} names an unknown seed"
-            )));
-        };
-        // The game is ours to seat (the tournament's row is locked): only now is its room
-        // opened, so a second process or a refusal never leaves an empty thread.
-        let Some(channel) = room(t.channel, format!("{} · game {game}", t.name)).await else {
-            return Ok(None);
-        };
-        let new = NewMatch {
-            guild: t.guild,
-            channel,
-            challenge: None,
-            players: [a.user, b.user],
-            variant: t.variant,
-            days_per_move: t.days_per_move,
-            created_at: now,
-            rated: true,
-            computer: None,
-        };
-        let match_id = match tx.insert_match(&new).await {
-            Ok(id) => id,
-            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
-                return crate::service::error::refuse(Refusal::ChannelBusy)
-            }
-            Err(e) => return Err(e.into()),
-        };
-        crate::service::start_clock(&mut tx, match_id, a.user, now, t.days_per_move).await?;
-        if !tx.seat_game(game, match_id).await? {
-            return Ok(None);
-        }
-        let place = Place {
-            guild: t.guild,
-            channel: t.channel,
-        };
-        let occasion = Occasion::Tournament {
-            name: t.name.clone(),
-            round: g.round,
-        };
-        self.open_match(tx, match_id, place, None, occasion).await?;
-        Ok(Some(match_id))
-    }
+        // A resignation, a lost claim or a withdrawal: won by forfeit, margin 0, as the match's
+        // own result says.
+        (MatchState::Finished, Some(w)) if m.players[0] == w => (GameOutcome::FirstForfeit, 0),
+        (MatchState::Finished, Some(_)) => (GameOutcome::SecondForfeit, 0),
+    })
 }
 
 /// The pairings of round `round`.
@@ -513,8 +428,11 @@ fn pairings_for(
             .unwrap_or_default()),
         Format::Swiss { .. } => {
             let standings = standings_of(t, entrants, games);
-            let contenders: Vec<Contender> = entrants
+            // In the standings' order, so the pairing ranks equal scores by their tie-breaks.
+            let contenders: Vec<Contender> = standings
+                .lines
                 .iter()
+                .filter_map(|l| entrants.iter().find(|e| e.seed == l.player))
                 .filter(|e| !e.withdrawn)
                 .map(|e| Contender {
                     player: e.seed,

@@ -2,10 +2,12 @@
 //! console, screen readers and the round announcements).
 
 use super::refuse_tournament;
-use crate::render::{table_png, Table, MAX_ROWS};
-use crate::service::error::Result;
+use crate::render::{table_png, Table};
+use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
+use crate::service::refusal::Refusal;
 use crate::service::refusal::TournamentRefusal as Why;
+use crate::service::text::count;
 use crate::service::text::Text;
 use crate::service::{Names, Place, Service};
 use crate::store::{Entrant, StoredTournament, TournamentGame, TournamentState, Tx, UserId};
@@ -13,6 +15,9 @@ use crate::tournament::{Cell, Format, Game, HalfPoints, Standings, TieBreaks};
 
 /// Lines of standings a round's announcement shows (a message has room for about this many).
 const ANNOUNCED_LINES: usize = 10;
+/// Players on one page of the standings, in text and picture alike (a round robin, at most
+/// 16, always fits on one).
+const PAGE_LINES: usize = 40;
 
 /// The standings after the stored games.
 pub(super) fn standings_of(
@@ -22,13 +27,16 @@ pub(super) fn standings_of(
 ) -> Standings {
     let games: Vec<Game> = games
         .iter()
+        // A cancelled tournament's games left undecided were stopped, not in play.
+        .filter(|g| t.state != TournamentState::Cancelled || g.outcome.is_some())
         .map(|g| Game {
             round: g.round,
             pairing: g.pairing,
             outcome: g.result(),
         })
         .collect();
-    let rounds = t.rounds.unwrap_or(t.current_round).max(t.current_round);
+    // The rounds paired so far, no empty ones to come (nor after an early end).
+    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
     Standings::compute(t.format, entrants.len(), rounds, &games)
 }
 
@@ -106,8 +114,8 @@ pub(super) fn standings_table(
                             Some(Cell::Won { .. }) => "1",
                             Some(Cell::Drawn { .. }) => "½",
                             Some(Cell::Lost { .. }) => "0",
-                            Some(Cell::ForfeitWon { .. }) => "+",
-                            Some(Cell::ForfeitLost { .. }) => "−",
+                            Some(Cell::ForfeitWon { .. }) => "+F",
+                            Some(Cell::ForfeitLost { .. }) => "−F",
                             Some(Cell::Playing { .. }) => "…",
                             _ => "",
                         }
@@ -121,7 +129,7 @@ pub(super) fn standings_table(
                 });
                 rows.push(row);
             }
-            "1 won, ½ drawn, 0 lost, + − by forfeit, … in play. SB: Sonneborn–Berger.".to_string()
+            legend(Format::RoundRobin, Layout::Crosstable)
         }
         Format::Swiss { .. } => {
             headings.extend(["Points".into(), "Buchholz".into(), "Margin".into()]);
@@ -145,24 +153,67 @@ pub(super) fn standings_table(
                 row.extend(line.cells.iter().map(|c| cell_text(*c, &rank_of)));
                 rows.push(row);
             }
-            "+n won, =n drew, −n lost against the player ranked n; F by forfeit; … in play. Ties: Buchholz, then margin.".to_string()
+            legend(standings.format, Layout::ByRound)
         }
-    };
-    let shown = rows.len().min(MAX_ROWS);
-    let footer = if rows.len() > shown {
-        format!("{footer} ({} more players not shown.)", rows.len() - shown)
-    } else {
-        footer
     };
     Table {
         title,
         headings,
-        highlighted: (0..shown)
+        highlighted: (0..rows.len())
             .filter(|i| standings.lines[*i].rank == 1)
             .collect(),
         rows,
         footer,
     }
+}
+
+/// How standings are laid out: a round robin's crosstable, or results by round.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Crosstable,
+    ByRound,
+}
+
+/// What every mark of the standings means, one legend for the text and the picture.
+fn legend(format: Format, layout: Layout) -> String {
+    let marks = match layout {
+        Layout::Crosstable => "1 won, ½ drawn, 0 lost; +F won by forfeit, −F lost by forfeit (a resignation, a lost claim, a withdrawal); … in play.",
+        Layout::ByRound => "+n won, =n drew, −n lost against the player ranked n; +F won by forfeit, −F lost by forfeit (a resignation, a lost claim, a withdrawal); …n in play against the player ranked n; · not paired.",
+    };
+    let (bye, ties) = match format {
+        Format::RoundRobin => (
+            " bye: sat the round out (no points).",
+            " Ties: Sonneborn–Berger (SB).",
+        ),
+        Format::Swiss { .. } => (" bye: a full point.", " Ties: Buchholz, then margin."),
+    };
+    let bye = if layout == Layout::Crosstable {
+        ""
+    } else {
+        bye
+    };
+    format!("{marks}{bye}{ties}")
+}
+
+/// The standings' lines on page `page` (from 1) of [`PAGE_LINES`] each, with the number of
+/// pages; the page is clamped to the last.
+fn page_of(standings: &Standings, page: u32) -> (Standings, u32, u32) {
+    let pages = standings.lines.len().div_ceil(PAGE_LINES).max(1) as u32;
+    let page = page.clamp(1, pages);
+    let from = (page as usize - 1) * PAGE_LINES;
+    let lines = standings
+        .lines
+        .iter()
+        .skip(from)
+        .take(PAGE_LINES)
+        .cloned()
+        .collect();
+    let shown = Standings {
+        format: standings.format,
+        rounds: standings.rounds,
+        lines,
+    };
+    (shown, page, pages)
 }
 
 /// A Swiss cell: "+4", "=2", "−7", "+F", "bye", "…3", "·".
@@ -203,10 +254,11 @@ pub(super) async fn standings_lines(
         }
     }
     if standings.lines.len() > limit {
-        text = text.line().plain(format!(
-            "… and {} more; see /thud tournament standings.",
-            standings.lines.len() - limit
-        ));
+        text = text
+            .line()
+            .plain(format!("… and {} more: ", standings.lines.len() - limit))
+            .code("/thud tournament standings page:2")
+            .plain(".");
     }
     Ok(text)
 }
@@ -254,21 +306,45 @@ impl Service {
             TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
             _ => format!("after round {round}"),
         };
-        let title = format!("{} — {when}", t.name);
-        let png = standings_png(title, &entrants, &standings, &names).await?;
+        // The picture shows the first page; the rest are a command away.
+        let (first, _, pages) = page_of(&standings, 1);
+        let top = match pages {
+            1 => String::new(),
+            _ => format!(", the first {PAGE_LINES} of {}", standings.lines.len()),
+        };
+        let title = format!("{} — {when}{top}", t.name);
+        let png = standings_png(title, &entrants, &first, &names).await?;
         let file = format!("tournament-{}-standings.png", t.id);
         Ok(Some((text, (file, png))))
     }
 
-    /// The standings of the latest tournament of this channel, as text.
-    pub async fn tournament_standings(&self, place: Place) -> Result<Reply> {
-        let Some(t) = self.store.latest_tournament_in(place.channel).await? else {
+    /// Page `page` (from 1) of the standings of the latest tournament of this channel, as
+    /// text and a picture.
+    pub async fn tournament_standings(&self, place: Place, page: u32) -> Result<Reply> {
+        let here = match self.store.latest_tournament_in(place.channel).await? {
+            Some(t) => Some(t),
+            // In a game's own thread: the tournament the game is of.
+            None => match self.store.tournament_of_game_in(place.channel).await? {
+                Some(id) => self.store.tournament(id).await?,
+                None => None,
+            },
+        };
+        let Some(t) = here else {
             return refuse_tournament(Why::NoTournamentHere);
         };
         let mut tx = self.store.begin().await?;
         let entrants = tx.entrants(t.id).await?;
         let games = tx.games(t.id).await?;
-        let standings = standings_of(&t, &entrants, &games);
+        let all = standings_of(&t, &entrants, &games);
+        let pages = all.lines.len().div_ceil(PAGE_LINES).max(1) as u32;
+        if page > pages {
+            return refuse(Refusal::Input(format!(
+                "The standings of {} have {}; there is no page {page}.",
+                t.name,
+                count(pages, "page", "pages")
+            )));
+        }
+        let (standings, page, pages) = page_of(&all, page);
         let state = match t.state {
             TournamentState::Open => format!("taking players ({} so far)", entrants.len()),
             TournamentState::Running => format!(
@@ -279,26 +355,29 @@ impl Service {
             TournamentState::Finished => "finished".into(),
             TournamentState::Cancelled => "cancelled".into(),
         };
-        let body = standings_lines(&mut tx, &entrants, &standings, 40).await?;
+        let body = standings_lines(&mut tx, &entrants, &standings, PAGE_LINES).await?;
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
         tx.rollback().await?;
-        let title = format!("{} — {state}", t.name);
-        let png = standings_png(title, &entrants, &standings, &names).await?;
-        let key = match t.format {
-            crate::tournament::Format::RoundRobin => "SB: Sonneborn–Berger.",
-            crate::tournament::Format::Swiss { .. } => "Ties: Buchholz, then margin.",
+        let paged = match pages {
+            1 => String::new(),
+            _ => format!(", page {page} of {pages}"),
         };
-        Ok(Reply::public(
-            Text::new()
-                .strong(format!("{} — standings, {state}", t.name))
+        let title = format!("{} — {state}{paged}", t.name);
+        let png = standings_png(title, &entrants, &standings, &names).await?;
+        let mut text = Text::new()
+            .strong(format!("{} — standings, {state}{paged}", t.name))
+            .line()
+            .then(body)
+            .line()
+            .plain(legend(t.format, Layout::ByRound));
+        if page < pages {
+            text = text
                 .line()
-                .then(body)
-                .line()
-                .plain(format!(
-                    "+n won, =n drew, −n lost against the player ranked n; F a forfeit. {key}"
-                )),
-        )
-        .attach(format!("tournament-{}-standings.png", t.id), png))
+                .plain("More: ")
+                .code(format!("/thud tournament standings page:{}", page + 1))
+                .plain(".");
+        }
+        Ok(Reply::public(text).attach(format!("tournament-{}-standings.png", t.id), png))
     }
 }

@@ -345,8 +345,12 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
             if let Some(deadline) = deadline {
                 text = text.plain(" and missed the deadline of ").time(*deadline);
             }
-            text.plain(". A match nobody played is not rated and counts for neither player.")
+            text.plain(". A match in which a player never moved is not rated and counts for neither player.")
         }
+        Event::NotRated { late } => Text::from(format!(
+            "Not rated: {} never made a move, and a match not played rates nobody. The result stands for the tournament.",
+            names.of(*late)
+        )),
         Event::DmsClosed { .. } => dms_closed_hint(),
         Event::Tournament(t) => tournament::line(t, names),
         Event::ThreadDone { .. } => return None,

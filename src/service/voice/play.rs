@@ -53,7 +53,19 @@ pub(super) fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text
                 .plain(" commands the dwarfs, ")
                 .strong(names.of(*trolls))
                 .plain(" the trolls. Dwarfs move first.");
-            match occasion_line(occasion, names) {
+            // A tournament game is seated by the clock: both players are named (and pinged,
+            // which adds them to the game's thread), not only the first to move.
+            let intro = match occasion {
+                Occasion::Tournament { name, round } => Some(
+                    Text::from(format!("{name}, round {round}: "))
+                        .player(*dwarfs, names.of(*dwarfs))
+                        .plain(" against ")
+                        .player(*trolls, names.of(*trolls))
+                        .plain(", this thread is your game."),
+                ),
+                other => occasion_line(other, names),
+            };
+            match intro {
                 Some(intro) => intro.line().then(opening),
                 None => opening,
             }
@@ -88,6 +100,10 @@ pub(super) fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text
             }
             said
         }
+        Event::ProposalLapsed { proposer, mover } if proposer == mover => Text::from(format!(
+            "{}'s proposal to end the battle is withdrawn: they moved, and a proposal stands only for the position it was made in.",
+            names.of(*proposer)
+        )),
         Event::ProposalLapsed { proposer, mover } => Text::from(format!(
             "{}'s proposal to end the battle lapses: {} moved instead.",
             names.of(*proposer),
@@ -149,10 +165,27 @@ pub(super) fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text
             }
             text
         }
-        Event::EndAgreed { battle, by, with } => Text::new().strong(names.of(*by)).plain(format!(
-            " agrees with {} to end battle {battle}.",
-            names.of(*with)
-        )),
+        Event::EndAgreed {
+            battle,
+            by,
+            with,
+            score,
+            crossed,
+        } => {
+            let at = match score {
+                Some(score) => format!(" at Dwarfs {} · Trolls {}", score.dwarfs, score.trolls),
+                None => String::new(),
+            };
+            let how = if *crossed {
+                format!(
+                    " proposed ending battle {battle} while {}'s proposal stood: that is agreeing, so battle {battle} ends{at}.",
+                    names.of(*with)
+                )
+            } else {
+                format!(" agrees with {} to end battle {battle}{at}.", names.of(*with))
+            };
+            Text::new().strong(names.of(*by)).plain(how)
+        }
         Event::BattleOver {
             battle,
             variant,
@@ -257,6 +290,13 @@ fn battle_over(
 ) -> Text {
     let why = match result.end {
         BattleEnd::Agreement => "both players agreed to end it".to_string(),
+        // No pieces left is said as what it is, not as a side stuck without a move.
+        BattleEnd::NoLegalMove { side: Side::Dwarfs } if result.score.dwarfs == 0 => {
+            "every dwarf has been captured".to_string()
+        }
+        BattleEnd::NoLegalMove { side: Side::Trolls } if result.score.trolls == 0 => {
+            "every troll has been captured".to_string()
+        }
         BattleEnd::NoLegalMove { side } => format!("the {side} have no legal move"),
         BattleEnd::Objective {
             winner: Side::Trolls,
@@ -312,9 +352,13 @@ fn match_over(first: String, second: String, result: &MatchResult) -> Text {
         Seat::Second => second.clone(),
     };
     let verdict = match (result.winner, result.forfeited_by) {
-        (Some(w), Some(_)) => Text::new()
+        (Some(w), Some(_)) if per_battle.is_empty() => Text::new()
             .strong(name(w))
             .plain(" wins the match by forfeit."),
+        // The points of the battles finished stand in the record, but do not decide.
+        (Some(w), Some(_)) => Text::new()
+            .strong(name(w))
+            .plain(" wins the match by forfeit, whatever the points."),
         (Some(w), None) => Text::new()
             .strong(name(w))
             .plain(format!(" wins the match by {}.", result.margin)),
@@ -328,6 +372,15 @@ fn match_over(first: String, second: String, result: &MatchResult) -> Text {
         result.total(Seat::First),
         result.total(Seat::Second)
     );
+    if result.forfeited_by.is_some() {
+        return Text::new()
+            .strong("Match over")
+            .plain(format!(
+                " (finished before the forfeit: {}). ",
+                per_battle.join("; ")
+            ))
+            .then(verdict);
+    }
     Text::new()
         .strong("Match over")
         .plain(format!(" ({}). Total: {totals}. ", per_battle.join("; ")))

@@ -55,9 +55,26 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
             by,
             players,
             rounds,
-        } => Text::new().strong(names.of(*by)).plain(format!(
-            " starts {name} with {players} players, {rounds} rounds."
-        )),
+            asked,
+            scheduled,
+        } => {
+            let mut text = match scheduled {
+                true => Text::new().strong(name).plain(format!(
+                    " starts as scheduled with {players} players, {}.",
+                    count(*rounds, "round", "rounds")
+                )),
+                false => Text::new().strong(names.of(*by)).plain(format!(
+                    " starts {name} with {players} players, {}.",
+                    count(*rounds, "round", "rounds")
+                )),
+            };
+            if let Some(asked) = asked.filter(|a| a > rounds) {
+                text.push_str(&format!(
+                    " {asked} were asked for, but {players} players can play only {rounds} without a rematch."
+                ));
+            }
+            text
+        }
         TournamentEvent::CalledOff { name, why } => {
             let why = match why {
                 FormatError::TooFewPlayers(joined) => format!("only {joined} joined"),
@@ -84,12 +101,17 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
                         first,
                         second,
                         forfeited,
-                    } => format!(
-                        "{} – {}{}",
-                        names.of(first),
-                        names.of(second),
-                        if forfeited { " (won by forfeit)" } else { "" }
-                    ),
+                        winner,
+                    } => {
+                        let result = match (forfeited, winner) {
+                            (false, _) => String::new(),
+                            (true, Some(w)) => {
+                                format!(" ({} wins by forfeit: the other withdrew)", names.of(w))
+                            }
+                            (true, None) => " (won by forfeit: one of them withdrew)".to_string(),
+                        };
+                        format!("{} – {}{result}", names.of(first), names.of(second))
+                    }
                     Paired::Bye { player, scored } => format!(
                         "{}: a bye{}",
                         names.of(player),
@@ -157,7 +179,7 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
             player,
             departure,
         } => Text::new().strong(names.of(*player)).plain(format!(
-            " {} {name}; their matches in it are forfeited.",
+            " {} {name}; their matches in it not yet decided are forfeited (finished results stand).",
             departure_announced(*departure)
         )),
         TournamentEvent::GameStopped { name, round } => Text::from(format!(
@@ -166,6 +188,69 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
         )),
         TournamentEvent::GameCancelled { name } => Text::from(format!(
             "The tournament {name} was cancelled; this match is stopped, unrated."
+        )),
+        TournamentEvent::Lost { name, why, stopped } => {
+            let matches = match stopped {
+                0 => String::new(),
+                1 => " Its match in play is stopped, unrated.".into(),
+                n => format!(" Its {n} matches in play are stopped, unrated."),
+            };
+            Text::new()
+                .strong(format!("{name} is called off"))
+                .plain(format!(": {why}, so no game of it can be seated or announced.{matches}"))
+        }
+        TournamentEvent::GameNotSeated {
+            name,
+            channel,
+            players,
+        } => {
+            let who: Vec<String> = players.iter().map(|p| names.of(*p)).collect();
+            Text::new()
+                .strong(format!("A game of {name} could not start"))
+                .plain(format!(" ({}): the bot could not open its thread in ", who.join(" – ")))
+                .channel(*channel)
+                .plain(
+                    ". It needs View Channel, Send Messages, Create Public Threads and Send \
+                     Messages in Threads there (a server admin grants them to the bot's role). \
+                     It tries again with growing pauses; a game without a thread when its \
+                     round's deadline comes counts as drawn.",
+                )
+        }
+        TournamentEvent::ResultCorrected {
+            name,
+            match_id,
+            first,
+            second,
+            winner,
+            by,
+        } => {
+            let verdict = match winner {
+                Some(w) => format!("{} wins it", names.of(*w)),
+                None => "it is drawn".to_string(),
+            };
+            Text::new().strong(names.of(*by)).plain(format!(
+                " corrects the result of match #{match_id} ({} – {}) in {name}: {verdict}.                  The standings count the correction; ratings are unchanged.",
+                names.of(*first),
+                names.of(*second)
+            ))
+        }
+        TournamentEvent::LateEntry {
+            name,
+            player,
+            by,
+            from,
+        } => Text::new().strong(names.of(*player)).plain(format!(
+            " joins {name} late, added by {}: paired from round {from}, with no points for the rounds before.",
+            names.of(*by)
+        )),
+        TournamentEvent::Reinstated {
+            name,
+            player,
+            by,
+            from,
+        } => Text::new().strong(names.of(*player)).plain(format!(
+            " is back in {name}, reinstated by {}: paired from round {from}; the games forfeited meanwhile stay forfeited.",
+            names.of(*by)
         )),
         TournamentEvent::Cancelled { name, by, stopped } => {
             let matches = match stopped {

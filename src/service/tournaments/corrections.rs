@@ -1,0 +1,147 @@
+//! What a tournament director fixes by hand while a tournament runs: a result corrected, a
+//! late entry to a Swiss, a withdrawn player reinstated. Each is announced in the
+//! tournament's channel and counted by the standings at once; ratings are never touched.
+
+use super::rounds::told;
+use super::{refuse_tournament, MAX_SWISS};
+use crate::service::error::Result;
+use crate::service::events::TournamentEvent;
+use crate::service::outcome::Reply;
+use crate::service::refusal::TournamentRefusal as Why;
+use crate::service::voice::Reader;
+use crate::service::{Actor, Place, Service};
+use crate::store::{GameOutcome, MatchId, StoredTournament, TournamentState, Tx, UserId};
+use crate::tournament::{Format, Pairing};
+
+impl Service {
+    /// An organiser sets the result of match `match_id`, a decided game of this channel's
+    /// running tournament: `winner` wins it, or it is drawn (`None`).
+    pub async fn correct_tournament_result(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+        match_id: MatchId,
+        winner: Option<UserId>,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return self.not_organiser(place.guild).await;
+        }
+        let mut tx = self.store.begin().await?;
+        let t = running_here(&mut tx, place).await?;
+        let entrants = tx.entrants(t.id).await?;
+        let user = |seed: usize| entrants.get(seed).map(|e| e.user);
+        let Some((game, first, second)) =
+            tx.games(t.id)
+                .await?
+                .into_iter()
+                .find_map(|g| match (g.match_id, g.pairing) {
+                    (Some(id), Pairing::Match { first, second }) if id == match_id => {
+                        Some((g, user(first)?, user(second)?))
+                    }
+                    _ => None,
+                })
+        else {
+            return refuse_tournament(Why::NotAGameHere(match_id));
+        };
+        let outcome = match winner {
+            None => GameOutcome::Drawn,
+            Some(w) if w == first => GameOutcome::First,
+            Some(w) if w == second => GameOutcome::Second,
+            Some(_) => return refuse_tournament(Why::NotAPlayerOfTheGame(match_id)),
+        };
+        // A correction carries no margin: the battles that gave one are what is corrected.
+        if !tx.correct_game(game.id, outcome, 0).await? {
+            return refuse_tournament(Why::GameUndecided(match_id));
+        }
+        tx.save_player(&actor.player(), self.now()).await?;
+        tx.commit().await?;
+        let corrected = told(TournamentEvent::ResultCorrected {
+            name: t.name,
+            match_id,
+            first,
+            second,
+            winner,
+            by: actor.id,
+        });
+        Ok(self.word(&[corrected], &Reader::Channel).await?.saved())
+    }
+
+    /// An organiser adds `player` to this channel's running Swiss; they are paired from the
+    /// next round, with no points for the rounds before.
+    pub async fn add_late_entry(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+        player: &Actor,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return self.not_organiser(place.guild).await;
+        }
+        if player.is_bot {
+            return refuse_tournament(Why::BotCannotJoin);
+        }
+        let mut tx = self.store.begin().await?;
+        let t = running_here(&mut tx, place).await?;
+        if t.format == Format::RoundRobin {
+            return refuse_tournament(Why::LateEntryOnlySwiss);
+        }
+        let entrants = tx.entrants(t.id).await?;
+        if entrants.iter().any(|e| e.user == player.id) {
+            return refuse_tournament(Why::AlreadyIn);
+        }
+        if entrants.len() >= MAX_SWISS {
+            return refuse_tournament(Why::Full { most: MAX_SWISS });
+        }
+        let now = self.now();
+        tx.save_player(&player.player(), now).await?;
+        tx.save_player(&actor.player(), now).await?;
+        tx.add_entrant(t.id, player.id, now).await?;
+        tx.commit().await?;
+        let added = told(TournamentEvent::LateEntry {
+            name: t.name,
+            player: player.id,
+            by: actor.id,
+            from: t.current_round + 1,
+        });
+        Ok(self.word(&[added], &Reader::Channel).await?.saved())
+    }
+
+    /// An organiser takes withdrawn `player` back into this channel's running tournament,
+    /// paired from the next round; what they forfeited meanwhile stays forfeited.
+    pub async fn reinstate_tournament_player(
+        &self,
+        place: Place,
+        actor: &Actor,
+        is_organiser: bool,
+        player: UserId,
+    ) -> Result<Reply> {
+        if !is_organiser {
+            return self.not_organiser(place.guild).await;
+        }
+        let mut tx = self.store.begin().await?;
+        let t = running_here(&mut tx, place).await?;
+        if !tx.reinstate_entrant(t.id, player).await? {
+            return refuse_tournament(Why::NotWithdrawn);
+        }
+        tx.save_player(&actor.player(), self.now()).await?;
+        tx.commit().await?;
+        let back = told(TournamentEvent::Reinstated {
+            name: t.name,
+            player,
+            by: actor.id,
+            from: t.current_round + 1,
+        });
+        Ok(self.word(&[back], &Reader::Channel).await?.saved())
+    }
+}
+
+/// The tournament running in this channel, locked, or a refusal.
+async fn running_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
+    match tx.lock_tournament_in(place.channel).await? {
+        Some(t) if t.state == TournamentState::Running => Ok(t),
+        Some(_) => refuse_tournament(Why::NotStarted),
+        None => refuse_tournament(Why::NoTournamentHere),
+    }
+}

@@ -1,0 +1,206 @@
+//! Seating a paired game: the front-end opens a room (a thread) for it, and its match begins
+//! there. The room is opened with no lock held; a game whose room cannot be opened backs off
+//! behind the others, and its players and organiser are told what to grant.
+
+use chrono::Duration;
+
+use super::rounds::told;
+use crate::service::error::{Result, ServiceError};
+use crate::service::events::{Occasion, TournamentEvent};
+use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::refusal::Refusal;
+use crate::service::{Place, Room, Service};
+use crate::store::{
+    ChannelId, Conflict, Entrant, GuildId, MatchId, NewMatch, Recipient, StoreError,
+    StoredTournament, TournamentGame, TournamentId, TournamentState, UserId,
+};
+use crate::tournament::Pairing;
+
+/// A game waiting for a channel: the front-end opens a thread of `channel` named `title`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameToSeat {
+    pub game: i64,
+    pub tournament: TournamentId,
+    pub guild: GuildId,
+    pub channel: ChannelId,
+    pub title: String,
+    /// Who plays it, so the front-end can check they are still in the server first.
+    pub players: [UserId; 2],
+}
+
+impl Service {
+    /// Games of running tournaments that wait for a channel, oldest first.
+    pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
+        let mut out = Vec::new();
+        let mut read: Option<(StoredTournament, Vec<Entrant>, Vec<TournamentGame>)> = None;
+        let now = self.now();
+        for (tournament, game) in self.store.unseated_tournament_games(limit, now).await? {
+            if read.as_ref().is_none_or(|(t, _, _)| t.id != tournament) {
+                let Some(t) = self.store.tournament(tournament).await? else {
+                    continue;
+                };
+                // Read without locking: seating checks again under the lock.
+                let mut tx = self.store.begin().await?;
+                let entrants = tx.entrants(t.id).await?;
+                let games = tx.games(t.id).await?;
+                tx.rollback().await?;
+                read = Some((t, entrants, games));
+            }
+            let Some((t, entrants, games)) = &read else {
+                continue;
+            };
+            let Some(Pairing::Match { first, second }) =
+                games.iter().find(|g| g.id == game).map(|g| g.pairing)
+            else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
+                continue;
+            };
+            out.push(GameToSeat {
+                game,
+                tournament,
+                guild: t.guild,
+                channel: t.channel,
+                title: format!("{} · game {game}", t.name),
+                players: [a.user, b.user],
+            });
+        }
+        Ok(out)
+    }
+
+    /// Begins the match of tournament game `game` in `channel` (a thread the front-end made
+    /// for it); its opening goes there through the outbox. `None` when the game needs no
+    /// match any more (seated by another process, decided, or its tournament over), or when
+    /// its room could not be opened (the game then backs off, and its players and organiser
+    /// are told the first time).
+    pub async fn seat_tournament_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
+        let Some(tournament) = self.store.tournament_of_game(game).await? else {
+            return Ok(None);
+        };
+        let now = self.now();
+        // Claim the game under the tournament's lock, briefly: the room is opened with no lock
+        // held (it is a Discord call), and a second process sees the claim and leaves it.
+        let mut tx = self.store.begin().await?;
+        let Some(t) = tx.lock_tournament(tournament).await? else {
+            return Ok(None);
+        };
+        if t.state != TournamentState::Running
+            || !tx
+                .claim_seating(game, now, now + Duration::minutes(SEATING_MINUTES))
+                .await?
+        {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        let Some(channel) = room(t.channel, format!("{} · game {game}", t.name)).await else {
+            self.seating_failed(&t, game).await?;
+            return Ok(None);
+        };
+        let mut tx = self.store.begin().await?;
+        let Some(t) = tx.lock_tournament(tournament).await? else {
+            return Ok(None);
+        };
+        if t.state != TournamentState::Running {
+            return Ok(None);
+        }
+        let entrants = tx.entrants(t.id).await?;
+        let Some(g) = tx.games(t.id).await?.into_iter().find(|g| g.id == game) else {
+            return Ok(None);
+        };
+        let Pairing::Match { first, second } = g.pairing else {
+            return Ok(None);
+        };
+        if g.match_id.is_some() || g.outcome.is_some() {
+            return Ok(None);
+        }
+        let (Some(a), Some(b)) = (entrants.get(first), entrants.get(second)) else {
+            return Err(ServiceError::System(format!(
+                "game {game} names an unknown seed"
+            )));
+        };
+        let new = NewMatch {
+            guild: t.guild,
+            channel,
+            challenge: None,
+            players: [a.user, b.user],
+            variant: t.variant,
+            days_per_move: t.days_per_move,
+            created_at: now,
+            rated: true,
+            computer: None,
+        };
+        let match_id = match tx.insert_match(&new).await {
+            Ok(id) => id,
+            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                return crate::service::error::refuse(Refusal::ChannelBusy)
+            }
+            Err(e) => return Err(e.into()),
+        };
+        crate::service::start_clock(&mut tx, match_id, a.user, now, t.days_per_move).await?;
+        if !tx.seat_game(game, match_id).await? {
+            return Ok(None);
+        }
+        let place = Place {
+            guild: t.guild,
+            channel: t.channel,
+        };
+        let occasion = Occasion::Tournament {
+            name: t.name.clone(),
+            round: g.round,
+        };
+        self.open_match(tx, match_id, place, None, occasion).await?;
+        Ok(Some(match_id))
+    }
+}
+
+/// How long a process may take to open a game's room before another may try.
+const SEATING_MINUTES: i64 = 2;
+/// The longest pause between tries at seating a game whose room could not be opened.
+const LONGEST_SEATING_PAUSE_MINUTES: i64 = 60;
+
+impl Service {
+    /// Game `game` of `t` could not get its room: it waits, longer each time, behind the games
+    /// that can be seated; the first time, its players and the organiser are told why and what
+    /// to grant (in the tournament's channel and by direct message, since the bot may be unable
+    /// to post in the channel at all).
+    async fn seating_failed(&self, t: &StoredTournament, game: i64) -> Result<()> {
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let before = tx.seat_attempts(game).await?;
+        let pause = (1i64 << before.min(6)).min(LONGEST_SEATING_PAUSE_MINUTES);
+        let attempts = tx
+            .seating_failed(game, now + Duration::minutes(pause))
+            .await?;
+        tracing::warn!(tournament = %t.id, game, attempts, "could not open a tournament game's room");
+        if attempts == 1 {
+            let entrants = tx.entrants(t.id).await?;
+            let players: Vec<UserId> = match tx.games(t.id).await?.iter().find(|g| g.id == game) {
+                Some(g) => g
+                    .pairing
+                    .players()
+                    .into_iter()
+                    .filter_map(|seed| entrants.get(seed).map(|e| e.user))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let notice = Notice::new(
+                vec![told(TournamentEvent::GameNotSeated {
+                    name: t.name.clone(),
+                    channel: t.channel,
+                    players: players.clone(),
+                })],
+                None,
+            );
+            let mut to = vec![Recipient::Channel(t.channel), Recipient::Dm(t.organiser)];
+            to.extend(players.iter().map(|p| Recipient::Dm(*p)));
+            to.dedup();
+            for recipient in to {
+                queue_events(&mut tx, (t.guild, recipient), None, &notice, now).await?;
+            }
+        }
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
+    }
+}
