@@ -114,6 +114,18 @@
 //! wrong type is refused as no client could send it; `click_button` refuses a missing or disabled
 //! button.
 //!
+//! # Held to Discord's OpenAPI description (`spec/`)
+//!
+//! Every REST exchange is checked against Discord's own OpenAPI 3.1 description
+//! (tests/data/discord-api-spec): the request must be an operation of the spec whose parameters
+//! and body fit it (or be refused by the fake, as the spec refuses it), and the fake's answer
+//! must fit the operation's response for its status. Departures are recorded with the
+//! operation, JSON pointer and reason (`spec_violations()`, `RecordedRequest::spec_verdict`);
+//! `Bot::finish` asserts there are none and dropping the fake panics on any, so the test that
+//! caused one fails. The few exceptions, where Discord's docs win over the spec, are listed in
+//! `spec/mod.rs` and docs/testing.md. `corrupt_answer` changes an answer after the fact, for
+//! the tests of the check itself.
+//!
 //! # Failing like Discord (`control.rs`)
 //!
 //! Every refusal below is Discord's verdict and is recorded with `known_route` true: find them
@@ -447,7 +459,8 @@ impl FakeDiscord {
     /// refuses that the fake accepted, a route the spec does not have, an answer of the fake
     /// that is not the operation's response. Dropping the fake fails the test on any.
     pub fn spec_violations(&self) -> Vec<SpecViolation> {
-        self.shared.with_world(|world| world.spec_violations.clone())
+        self.shared
+            .with_world(|world| world.spec_violations.clone())
     }
 
     /// Takes the spec violations recorded so far, for a test that breaks the spec on purpose.

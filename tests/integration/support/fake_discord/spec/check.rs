@@ -136,7 +136,14 @@ pub fn check_exchange(exchange: &Exchange) -> (RequestVerdict, Vec<Violation>) {
         }
     };
     if let Some(log) = std::env::var_os("FAKE_DISCORD_SPEC_LOG") {
-        log_exchange(&log, exchange, operation, verdict, &violations, started.elapsed());
+        log_exchange(
+            &log,
+            exchange,
+            operation,
+            verdict,
+            &violations,
+            started.elapsed(),
+        );
     }
     (verdict, violations)
 }
@@ -182,14 +189,20 @@ fn request_problems(op: &Operation, exchange: &Exchange) -> Vec<(String, String)
         let Err(name) = template else { continue };
         if let Some(param) = op.params.iter().find(|p| p.in_path && &p.name == name) {
             if !fits_text(&spec.validator(&param.schema), actual) {
-                problems.push((String::new(), format!("path parameter {name} = {actual:?} does not fit the spec")));
+                problems.push((
+                    String::new(),
+                    format!("path parameter {name} = {actual:?} does not fit the spec"),
+                ));
             }
         }
     }
     for (key, value) in exchange.query {
         let value = percent_decode(value);
         match op.params.iter().find(|p| !p.in_path && &p.name == key) {
-            None => problems.push((String::new(), format!("query parameter {key} is not one of the operation's"))),
+            None => problems.push((
+                String::new(),
+                format!("query parameter {key} is not one of the operation's"),
+            )),
             Some(param) if !fits_text(&spec.validator(&param.schema), &value) => problems.push((
                 String::new(),
                 format!("query parameter {key} = {value:?} does not fit the spec"),
@@ -199,7 +212,10 @@ fn request_problems(op: &Operation, exchange: &Exchange) -> Vec<(String, String)
     }
     for param in op.params.iter().filter(|p| !p.in_path && p.required) {
         if !exchange.query.iter().any(|(k, _)| *k == param.name) {
-            problems.push((String::new(), format!("query parameter {} is required", param.name)));
+            problems.push((
+                String::new(),
+                format!("query parameter {} is required", param.name),
+            ));
         }
     }
     if exchange.malformed {
@@ -222,7 +238,10 @@ fn request_problems(op: &Operation, exchange: &Exchange) -> Vec<(String, String)
         None if op.request.is_empty() => {
             problems.push((String::new(), "the operation takes no body".to_string()))
         }
-        None => problems.push((String::new(), format!("the operation takes no {media:?} body"))),
+        None => problems.push((
+            String::new(),
+            format!("the operation takes no {media:?} body"),
+        )),
         Some(schema) => problems.extend(errors(&spec.validator(schema), body)),
     }
     problems
@@ -243,12 +262,21 @@ fn response_problems(op: &Operation, exchange: &Exchange) -> Vec<(String, String
     else {
         let mut known: Vec<&String> = op.responses.keys().collect();
         known.sort();
-        return vec![(String::new(), format!("the spec has no {status} answer (it has {known:?})"))];
+        return vec![(
+            String::new(),
+            format!("the spec has no {status} answer (it has {known:?})"),
+        )];
     };
     match (schema, exchange.response) {
         (None, None) => Vec::new(),
-        (None, Some(_)) => vec![(String::new(), format!("the spec's {status} answer has no body"))],
-        (Some(_), None) => vec![(String::new(), format!("the spec's {status} answer has a JSON body; the fake sent none"))],
+        (None, Some(_)) => vec![(
+            String::new(),
+            format!("the spec's {status} answer has no body"),
+        )],
+        (Some(_), None) => vec![(
+            String::new(),
+            format!("the spec's {status} answer has a JSON body; the fake sent none"),
+        )],
         (Some(schema), Some(body)) => errors(&spec().validator(schema), body),
     }
 }
