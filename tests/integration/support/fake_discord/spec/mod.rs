@@ -138,7 +138,7 @@ fn escape(segment: &str) -> String {
 
 /// Follows a `$ref` to `#/...` once, for the OpenAPI objects (responses, parameters) that may
 /// be references; returns the object and its pointer.
-fn deref<'a>(doc: &'a Value, pointer: String) -> (String, &'a Value) {
+fn deref(doc: &Value, pointer: String) -> (String, &Value) {
     let value = doc.pointer(&pointer).unwrap_or(&Value::Null);
     match value.get("$ref").and_then(Value::as_str) {
         Some(target) => {
