@@ -32,6 +32,7 @@ mod fake_discord_failures;
 mod fake_discord_payloads;
 mod fake_discord_poise;
 mod fake_discord_rules;
+mod fake_discord_spec;
 mod games_list;
 mod koom_valley_brute;
 mod outbox_events;

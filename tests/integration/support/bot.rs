@@ -205,6 +205,7 @@ impl Bot {
             self.fake.frames_serenity_cannot_read(),
             Vec::<String>::new()
         );
+        self.fake.assert_spec_kept();
         let unexpected: Vec<String> = self
             .fake
             .unexpected_requests()

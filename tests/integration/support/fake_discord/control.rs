@@ -222,6 +222,13 @@ impl FakeDiscord {
         self.inject(route, times, Failure::Disconnect);
     }
 
+    /// Changes the body of the fake's next `times` answers on `route` with `change` (the fake
+    /// answers and acts as usual first): an answer off Discord's spec, for the tests that the
+    /// spec check catches one.
+    pub fn corrupt_answer(&self, route: &str, times: usize, change: fn(&mut serde_json::Value)) {
+        self.inject(route, times, Failure::Corrupt(change));
+    }
+
     /// The application's owner enables User Install (developer portal, Installation): users
     /// can then run commands that allow it in guilds without the bot.
     pub fn enable_user_install(&self) {

@@ -264,6 +264,8 @@ pub fn application_json() -> Value {
         "bot_require_code_grant": false,
         "verify_key": "1e0a356058d627ca38a5c8c9648818061d49e49bd9da9e3ab17d98ad4d6b0a18",
         "flags": APPLICATION_FLAGS,
+        // The flags again, as a string (the spec requires it; it carries bits past 2^31).
+        "flags_new": APPLICATION_FLAGS.to_string(),
         "owner": VETINARI.user_json(),
         "team": null,
         "bot": THUDBOT.user_json(),
@@ -275,6 +277,11 @@ pub fn application_json() -> Value {
         "integration_types_config": {"0": {"oauth2_install_params": {"scopes": ["bot", "applications.commands"], "permissions": BOT_PERMISSIONS.to_string()}}},
         "approximate_guild_count": 1,
         "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        // 0: interactions follow the guild's content filter.
+        "explicit_content_filter": 0,
+        // The scopes the application may ask for; a bot's are `bot` and its commands.
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "rpc_origins": [],
     })
 }

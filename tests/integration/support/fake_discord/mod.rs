@@ -114,6 +114,18 @@
 //! wrong type is refused as no client could send it; `click_button` refuses a missing or disabled
 //! button.
 //!
+//! # Held to Discord's OpenAPI description (`spec/`)
+//!
+//! Every REST exchange is checked against Discord's own OpenAPI 3.1 description
+//! (tests/data/discord-api-spec): the request must be an operation of the spec whose parameters
+//! and body fit it (or be refused by the fake, as the spec refuses it), and the fake's answer
+//! must fit the operation's response for its status. Departures are recorded with the
+//! operation, JSON pointer and reason (`spec_violations()`, `RecordedRequest::spec_verdict`);
+//! `Bot::finish` asserts there are none and dropping the fake panics on any, so the test that
+//! caused one fails. The few exceptions, where Discord's docs win over the spec, are listed in
+//! `spec/mod.rs` and docs/testing.md. `corrupt_answer` changes an answer after the fact, for
+//! the tests of the check itself.
+//!
 //! # Failing like Discord (`control.rs`)
 //!
 //! Every refusal below is Discord's verdict and is recorded with `known_route` true: find them
@@ -200,6 +212,7 @@ mod logs;
 mod multipart;
 mod record;
 mod rest;
+mod spec;
 mod waiting;
 mod world;
 
@@ -215,7 +228,10 @@ use tokio::task::JoinHandle;
 pub use fixture::*;
 pub use interactions::{button_click_json, OptionValue, SlashCommand, ATTACHMENT_SIZE_LIMIT};
 pub use logs::{capture_logs, CapturedLogs};
-pub use record::{buttons_of, mentioned_users, snowflake, RecordedFile, RecordedRequest};
+pub use record::{
+    buttons_of, mentioned_users, snowflake, RecordedFile, RecordedRequest, SpecVerdict,
+};
+pub use spec::Violation as SpecViolation;
 use world::World;
 pub use world::{intent, Direction, Failure, GatewayFrame, Overwrite};
 
@@ -297,7 +313,23 @@ impl Drop for FakeDiscord {
         for task in &self.tasks {
             task.abort();
         }
+        // Every test that used the fake fails here if its REST traffic left Discord's OpenAPI
+        // description, whether or not it asked (unless it is failing already).
+        let violations = self.take_spec_violations();
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!("{}", spec_failure(&violations));
+        }
     }
+}
+
+/// The failure message for spec violations: one line each.
+fn spec_failure(violations: &[SpecViolation]) -> String {
+    let lines: Vec<String> = violations.iter().map(|v| format!("  {v}")).collect();
+    format!(
+        "the REST traffic left Discord's OpenAPI description \
+         (tests/data/discord-api-spec; docs/testing.md):\n{}",
+        lines.join("\n")
+    )
 }
 
 /// How long Discord waits between heartbeats it asks for (its usual figure).
@@ -323,6 +355,9 @@ impl FakeDiscord {
         let tunnel_url = format!("http://{}", tunnel.local_addr().expect("tunnel address"));
         let rest_url = format!("http://{}", rest.local_addr().expect("REST address"));
         let gateway_url = format!("ws://{}", gateway.local_addr().expect("gateway address"));
+        // Loaded once per process; here rather than in the first request, whose answer a test
+        // may be timing.
+        spec::spec();
         let (changes, _) = watch::channel(0);
         let shared = Arc::new(Shared {
             world: Mutex::new(World::new(gateway_url.clone())),
@@ -418,6 +453,26 @@ impl FakeDiscord {
             .into_iter()
             .filter(|r| r.status >= 400)
             .collect()
+    }
+
+    /// Where the REST traffic so far left Discord's OpenAPI description: a request the spec
+    /// refuses that the fake accepted, a route the spec does not have, an answer of the fake
+    /// that is not the operation's response. Dropping the fake fails the test on any.
+    pub fn spec_violations(&self) -> Vec<SpecViolation> {
+        self.shared
+            .with_world(|world| world.spec_violations.clone())
+    }
+
+    /// Takes the spec violations recorded so far, for a test that breaks the spec on purpose.
+    pub fn take_spec_violations(&self) -> Vec<SpecViolation> {
+        self.shared
+            .with_world(|world| std::mem::take(&mut world.spec_violations))
+    }
+
+    /// Panics with every spec violation so far, one a line.
+    pub fn assert_spec_kept(&self) {
+        let violations = self.spec_violations();
+        assert!(violations.is_empty(), "{}", spec_failure(&violations));
     }
 
     /// Every gateway frame so far, both ways.

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+pub use super::spec::RequestVerdict as SpecVerdict;
+
 /// A file uploaded in a multipart request.
 #[derive(Clone, Debug)]
 pub struct RecordedFile {
@@ -42,6 +44,9 @@ pub struct RecordedRequest {
     /// True when the answer was a failure the test injected (429, 5xx, a dropped connection)
     /// rather than Discord's verdict on the request.
     pub injected: bool,
+    /// What Discord's OpenAPI description says of the request (see `spec`); `None` for a path
+    /// outside `/api/v10`.
+    pub spec_verdict: Option<SpecVerdict>,
     /// The headers the fake answered with (rate-limit headers), names lower-cased.
     pub response_headers: Vec<(String, String)>,
     /// When the request arrived, in real time.

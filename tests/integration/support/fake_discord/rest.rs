@@ -8,6 +8,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::multipart;
 use super::record::{RecordedFile, RecordedRequest};
+use super::spec;
 use super::world::{self, Incoming};
 use super::{http1, Shared};
 
@@ -77,6 +78,12 @@ impl Shared {
             let injected = api_path.and_then(|_| {
                 world::take_fault(&mut world.faults, &wire.method, &segments)
             });
+            // A corrupted answer is the fake's own answer, changed afterwards.
+            let corrupt = match injected {
+                Some(world::Failure::Corrupt(change)) => Some(change),
+                _ => None,
+            };
+            let injected = injected.filter(|f| !matches!(f, world::Failure::Corrupt(_)));
             let mut headers = Vec::new();
             let answer = match (&injected, api_path, &malformed) {
                 (Some(failure), _, _) => {
@@ -90,7 +97,9 @@ impl Shared {
                     let status = match failure {
                         world::Failure::RateLimited { .. } => 429,
                         world::Failure::Status(status) => *status,
-                        world::Failure::Disconnect | world::Failure::Hang => 0,
+                        world::Failure::Disconnect
+                        | world::Failure::Hang
+                        | world::Failure::Corrupt(_) => 0,
                     };
                     world::Answer {
                         status,
@@ -120,10 +129,31 @@ impl Shared {
                     if answer.known {
                         headers = world.rate_limits.count(&segments);
                     }
+                    let mut answer = answer;
+                    if let (Some(change), Some(body)) = (corrupt, answer.body.as_mut()) {
+                        change(body);
+                    }
                     answer
                 }
             };
             let seq = world.requests.len();
+            let mut spec_verdict = None;
+            if api_path.is_some() {
+                let (verdict, violations) = spec::check_exchange(&spec::Exchange {
+                    seq,
+                    method: &wire.method,
+                    segments: &segments,
+                    query: &query,
+                    content_type: wire.header("content-type"),
+                    body: body.as_ref(),
+                    malformed: malformed.is_some(),
+                    status: answer.status,
+                    response: answer.body.as_ref(),
+                    injected: injected.is_some(),
+                });
+                spec_verdict = Some(verdict);
+                world.spec_violations.extend(violations);
+            }
             world.requests.push(RecordedRequest {
                 seq,
                 method: wire.method.clone(),
@@ -138,6 +168,7 @@ impl Shared {
                 response: answer.body.clone(),
                 known_route: answer.known,
                 injected: injected.is_some(),
+                spec_verdict,
                 response_headers: headers.clone(),
                 received: std::time::Instant::now(),
             });
@@ -148,8 +179,8 @@ impl Shared {
                     .body
                     .map(|b| b.to_string().into_bytes())
                     .unwrap_or_default(),
-                disconnect: injected == Some(world::Failure::Disconnect),
-                hang: injected == Some(world::Failure::Hang),
+                disconnect: matches!(injected, Some(world::Failure::Disconnect)),
+                hang: matches!(injected, Some(world::Failure::Hang)),
             }
         });
         self.notify();

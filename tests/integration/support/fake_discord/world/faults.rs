@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 
 /// What an injected failure does to a request.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Failure {
     /// 429 with Discord's rate-limit headers and body.
     RateLimited {
@@ -30,6 +30,10 @@ pub enum Failure {
     /// No answer ever comes: the connection stays open until the client gives up (a request
     /// Discord never answers; only a client with a timeout gets past it).
     Hang,
+    /// Not a failure of Discord's: the fake answers as usual, then this changes the answer's
+    /// body, which is recorded and checked against the spec as the fake's own. For the tests
+    /// of that check.
+    Corrupt(fn(&mut Value)),
 }
 
 /// "Fail the next `times` requests matching `route` with `failure`".
@@ -108,7 +112,7 @@ pub fn failure_body(failure: &Failure) -> Option<Value> {
             "message": format!("{status}: {}", reason(*status)),
             "code": 0,
         })),
-        Failure::Disconnect | Failure::Hang => None,
+        Failure::Disconnect | Failure::Hang | Failure::Corrupt(_) => None,
     }
 }
 

@@ -232,7 +232,7 @@ impl World {
             "pinned": false,
             "type": 0,
             "flags": flags,
-            "components": payload.get("components").cloned().unwrap_or(json!([])),
+            "components": stored_components(payload.get("components")),
         });
         if let Some(reference) = payload.get("message_reference").filter(|r| !r.is_null()) {
             let mut reference = reference.clone();
@@ -310,10 +310,11 @@ impl World {
             .unwrap_or_default();
         let attachments = self.attachments(channel_id, payload, files, &existing, ephemeral)?;
         message["attachments"] = json!(attachments);
-        for key in ["content", "components"] {
-            if let Some(value) = payload.get(key).filter(|v| !v.is_null()) {
-                message[key] = value.clone();
-            }
+        if let Some(content) = payload.get("content").filter(|v| !v.is_null()) {
+            message["content"] = content.clone();
+        }
+        if let Some(components) = payload.get("components").filter(|v| !v.is_null()) {
+            message["components"] = stored_components(Some(components));
         }
         if let Some(embeds) = payload.get("embeds").filter(|v| !v.is_null()) {
             message["embeds"] = normalised_embeds(Some(embeds));
@@ -530,4 +531,34 @@ pub fn message_buttons(message: &Value) -> Vec<Value> {
             .map(Vec::as_slice)
             .unwrap_or(&[]),
     )
+}
+
+/// Components as Discord stores them (docs/components/reference.mdx, "Anatomy of a
+/// Component"): each has a numeric `id`, numbered from 1 in reading order where the sender gave
+/// none, and fields sent as null are left out.
+fn stored_components(sent: Option<&Value>) -> Value {
+    fn number(component: &mut Value, next: &mut u64) {
+        let Some(fields) = component.as_object_mut() else {
+            return;
+        };
+        fields.retain(|_, value| !value.is_null());
+        if !fields.contains_key("id") {
+            fields.insert("id".into(), json!(*next));
+        }
+        *next += 1;
+        for child in fields
+            .get_mut("components")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            number(child, next);
+        }
+    }
+    let mut components = sent.cloned().unwrap_or(json!([]));
+    let mut next = 1;
+    for component in components.as_array_mut().into_iter().flatten() {
+        number(component, &mut next);
+    }
+    components
 }

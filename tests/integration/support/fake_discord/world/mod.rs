@@ -129,6 +129,8 @@ struct Interaction {
 /// Everything the fake Discord knows.
 pub struct World {
     pub requests: Vec<RecordedRequest>,
+    /// Where the REST traffic left Discord's OpenAPI description (see `spec`).
+    pub spec_violations: Vec<super::spec::Violation>,
     pub gateway_log: Vec<GatewayFrame>,
     pub sessions: Vec<Session>,
     /// Sessions that dropped and may be resumed.
@@ -209,6 +211,7 @@ impl World {
             .collect();
         World {
             requests: Vec::new(),
+            spec_violations: Vec::new(),
             gateway_log: Vec::new(),
             sessions: Vec::new(),
             resumable: Vec::new(),

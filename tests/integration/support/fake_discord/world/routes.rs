@@ -212,6 +212,11 @@ impl World {
     pub(super) fn echo_command(&mut self, scope: Option<u64>, input: &Value, id: u64) -> Value {
         let version = self.next_id();
         let mut command = input.as_object().cloned().unwrap_or_default();
+        // Discord omits what was not given: poise's null and empty fields do not come back.
+        command.retain(|key, value| !value.is_null() || key == "default_member_permissions");
+        if let Some(options) = command.get_mut("options") {
+            stored_options(options);
+        }
         command.insert("id".into(), json!(id.to_string()));
         command.insert("application_id".into(), json!(APPLICATION_ID.to_string()));
         command.insert("version".into(), json!(version.to_string()));
@@ -236,6 +241,23 @@ impl World {
             command.entry("contexts").or_insert(Value::Null);
         }
         Value::Object(command)
+    }
+}
+
+/// Command options as Discord stores and returns them: null fields (poise sends `min_length`,
+/// `max_value`, ... as null) and empty `choices` or `channel_types` left out, at every depth.
+fn stored_options(options: &mut Value) {
+    for option in options.as_array_mut().into_iter().flatten() {
+        if let Some(fields) = option.as_object_mut() {
+            fields.retain(|key, value| {
+                !(value.is_null()
+                    || (matches!(key.as_str(), "choices" | "channel_types")
+                        && value.as_array().is_some_and(Vec::is_empty)))
+            });
+            if let Some(inner) = fields.get_mut("options") {
+                stored_options(inner);
+            }
+        }
     }
 }
 
