@@ -173,5 +173,6 @@ async fn show(
         service.unclaim_analysis_report(id).await?;
         return Err(e);
     }
+    service.analysis_reported(id).await?;
     Ok(())
 }

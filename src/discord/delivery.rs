@@ -197,6 +197,9 @@ async fn send(
         ),
     };
     if delivery.closes_thread {
+        if let Err(e) = service.closing_thread(ChannelId(channel.get())).await {
+            tracing::warn!(error = %e, %channel, "could not note that the bot archives a thread");
+        }
         archive_if_thread(http, channel).await?;
         return Ok(None);
     }

@@ -20,11 +20,8 @@ pub use startup::StartError;
 
 use answer::{answer, answer_privately};
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-
-use chrono::{DateTime, Utc};
 
 use poise::serenity_prelude as serenity;
 use tokio::sync::{watch, RwLock};
@@ -117,29 +114,11 @@ pub struct Data {
     /// Held for reading by every command while it runs; shutdown takes it for writing, so it
     /// waits until the commands in flight have finished.
     in_flight: Arc<RwLock<()>>,
-    /// When the bot last reopened each match thread that was archived.
-    reopened_threads: std::sync::Mutex<HashMap<ChannelId, DateTime<Utc>>>,
 }
 
-/// A thread archived again this soon after the bot reopened it was closed by a person.
+/// A thread archived again this soon after the bot reopened it was closed by a person; an
+/// archive this soon after the bot's own is the bot's.
 const REOPENED_LATELY: chrono::Duration = chrono::Duration::hours(1);
-
-impl Data {
-    /// The bot reopened `thread` at `now`.
-    fn reopened(&self, thread: ChannelId, now: DateTime<Utc>) {
-        if let Ok(mut reopened) = self.reopened_threads.lock() {
-            reopened.retain(|_, at| now - *at < REOPENED_LATELY);
-            reopened.insert(thread, now);
-        }
-    }
-
-    /// Whether the bot reopened `thread` less than an hour before `now`.
-    fn reopened_lately(&self, thread: ChannelId, now: DateTime<Utc>) -> bool {
-        self.reopened_threads
-            .lock()
-            .is_ok_and(|r| r.get(&thread).is_some_and(|at| now - *at < REOPENED_LATELY))
-    }
-}
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
@@ -218,7 +197,6 @@ pub async fn start(
         service: service.clone(),
         options: options.clone(),
         in_flight: in_flight.clone(),
-        reopened_threads: Default::default(),
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {

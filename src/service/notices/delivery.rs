@@ -248,19 +248,52 @@ pub(in crate::service) async fn queue_body(
     Ok(())
 }
 
-/// Queues the end of match `m` for its channel: a thread of its own is closed once the last
-/// words in it had time to land.
+/// Queues the end of match `m` for its channel: a thread the bot opened for a match is closed
+/// once the last words in it had time to land, if nothing else lives in it by then. A channel
+/// or a thread somebody else made is never closed.
 pub(in crate::service) async fn queue_match_over(
     tx: &mut Tx,
     m: &crate::store::StoredMatch,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    if !tx.is_match_thread(m.channel).await? {
+        return Ok(());
+    }
     let notice = Notice::new(vec![Event::ThreadDone { match_id: m.id }], None);
     let to = (m.guild, Recipient::Channel(m.channel));
     queue_events(tx, to, Some(m.id), &notice, now).await
 }
 
 impl Service {
+    /// Queues the close of `thread` (after the usual delay) if the bot opened it for a match
+    /// and nothing lives in it any more: called when something that kept it open ends.
+    pub(in crate::service) async fn close_thread_if_idle(
+        &self,
+        match_id: MatchId,
+        guild: GuildId,
+        thread: crate::store::ChannelId,
+    ) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        if !tx.is_match_thread(thread).await? || self.store.thread_in_use(thread).await? {
+            return Ok(());
+        }
+        let notice = Notice::new(vec![Event::ThreadDone { match_id }], None);
+        let to = (guild, Recipient::Channel(thread));
+        queue_events(&mut tx, to, Some(match_id), &notice, self.now()).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
+    }
+
+    /// The bot is about to archive `thread` itself: remembered, so that the archive is not
+    /// taken for a moderator's when a match in it (one that began in a race) reopens it.
+    pub async fn closing_thread(&self, thread: crate::store::ChannelId) -> Result<()> {
+        Ok(self
+            .store
+            .thread_archived_by_bot(thread, self.now())
+            .await?)
+    }
+
     /// Queues the public part of `reply` for the channel at `place`, for when it could not be
     /// given as the answer to the command that made it.
     pub async fn announce_later(
@@ -313,6 +346,13 @@ impl Service {
             Stored::Events(n) => (n.settled(), n.board, None),
             Stored::Worded(b) => (b.settled(), b.board, b.standings),
         };
+        if let (Settled::ClosesThread, Recipient::Channel(thread)) = (settled, notice.to) {
+            // A rematch played in it, or an analysis still being shown there: whatever lives
+            // in the thread queues its close again when it ends.
+            if self.store.thread_in_use(thread).await? {
+                return Ok(None);
+            }
+        }
         if let Settled::WhileTurn {
             player,
             turn_started_at,

@@ -115,6 +115,23 @@ impl Service {
         Ok(self.store.claim_report(id, self.now()).await?)
     }
 
+    /// The report of match `id`'s analysis is shown: the thread it was shown in is closed if
+    /// the bot opened it for a match and nothing else lives in it.
+    pub async fn analysis_reported(&self, id: MatchId) -> Result<()> {
+        let Some((channel, _)) = self
+            .store
+            .analysis_status(id)
+            .await?
+            .and_then(|s| s.progress)
+        else {
+            return Ok(());
+        };
+        let Some(m) = self.store.load_match(id).await? else {
+            return Ok(());
+        };
+        self.close_thread_if_idle(id, m.guild, channel).await
+    }
+
     /// The report could not be shown: a later round tries again.
     pub async fn unclaim_analysis_report(&self, id: MatchId) -> Result<()> {
         Ok(self.store.unclaim_report(id).await?)

@@ -110,7 +110,8 @@ impl FakeDiscord {
         self.world_change(|world| world.remove_member(user))
     }
 
-    /// A moderator bans `user` (GUILD_BAN_ADD with GUILD_MODERATION, then as
+    /// A moderator bans `user` (GUILD_BAN_ADD with GUILD_MODERATION to a bot holding Ban
+    /// Members or View Audit Log, then as
     /// [`FakeDiscord::remove_member`]).
     pub fn ban(&self, user: u64) -> Result<(), FakeError> {
         self.world_change(|world| world.ban(user))

@@ -176,8 +176,10 @@ fn current_permissions(world: &World, payload: &mut Value, user: u64) {
     }
     payload["member"]["permissions"] = serde_json::json!(user_bits);
     payload["channel"]["permissions"] = serde_json::json!(user_bits);
+    // Computed as the docs' pseudo-code computes them: the implicit denials (no VIEW_CHANNEL,
+    // no SEND_MESSAGES) are left for the app to apply, as Discord leaves them.
     payload["app_permissions"] =
-        serde_json::json!(world.permissions_in(BOT_ID, channel).to_string());
+        serde_json::json!(world.computed_permissions_in(BOT_ID, channel).to_string());
     payload["attachment_size_limit"] = serde_json::json!(world.upload_limit);
 }
 
