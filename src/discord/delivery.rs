@@ -236,7 +236,7 @@ async fn post_reply(
 }
 
 /// Whether Discord refused for a missing permission (50013).
-fn missing_permissions(error: &serenity::Error) -> bool {
+pub(super) fn missing_permissions(error: &serenity::Error) -> bool {
     matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50013)
 }
 

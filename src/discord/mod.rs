@@ -2,6 +2,7 @@
 //! serenity and poise. It holds no game logic: every command reads its options, asks the
 //! service, and posts the [`Reply`](crate::service::Reply) it gets back.
 
+mod admin;
 mod analysis;
 mod answer;
 mod autocomplete;
@@ -100,10 +101,15 @@ pub fn http(token: &str, proxy: Option<&str>, timeout: Duration) -> serenity::Ht
     }
 }
 
-/// The `/thud` command as it is registered with Discord (names, descriptions, options,
-/// choices), as JSON: what players read in Discord's command picker.
+/// The commands the bot registers: `/thud` for everyone, `/thud-admin` for a server's staff.
+fn all_commands() -> Vec<poise::Command<Data, Error>> {
+    vec![commands::thud(), admin::admin()]
+}
+
+/// The commands as they are registered with Discord (names, descriptions, options, choices,
+/// default permissions), as JSON: what players read in Discord's command picker.
 pub fn registered_commands() -> serde_json::Value {
-    let commands = poise::builtins::create_application_commands(&[commands::thud()]);
+    let commands = poise::builtins::create_application_commands(&all_commands());
     serde_json::to_value(commands).unwrap_or_default()
 }
 
@@ -190,7 +196,7 @@ pub async fn start(
     service: Arc<Service>,
     options: BotOptions,
 ) -> Result<RunningBot, startup::StartError> {
-    let commands = vec![commands::thud()];
+    let commands = all_commands();
     startup::register(&http, service.store(), &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
     let data = Data {
@@ -237,7 +243,10 @@ pub async fn start(
         tokio::spawn(analysis::judging_worker(service.clone(), stopped.clone())),
         tokio::spawn(analysis::progress_worker(
             service.clone(),
-            client.http.clone(),
+            delivery::Discord {
+                http: client.http.clone(),
+                cache: client.cache.clone(),
+            },
             stopped.clone(),
         )),
         tokio::spawn(tournament::seat_worker(

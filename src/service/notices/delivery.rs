@@ -494,12 +494,7 @@ impl Service {
                 reason,
                 retry_after,
             } => {
-                let wait = match retry_after {
-                    Some(after) => Duration::from_std(*after)
-                        .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
-                        .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
-                    None => backoff(delivery.attempt),
-                };
+                let wait = pause_before_retry(delivery.attempt, *retry_after);
                 self.store
                     .retry_notice(delivery.id, now + wait, reason)
                     .await?;
@@ -535,6 +530,20 @@ impl Service {
             }
         }
         Ok(())
+    }
+}
+
+/// How long to wait before try `attempt` + 1: what Discord asked for (`retry_after`), else the
+/// growing pause, never more than ten minutes.
+pub(in crate::service) fn pause_before_retry(
+    attempt: u32,
+    retry_after: Option<std::time::Duration>,
+) -> Duration {
+    match retry_after {
+        Some(after) => Duration::from_std(after)
+            .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
+            .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
+        None => backoff(attempt),
     }
 }
 

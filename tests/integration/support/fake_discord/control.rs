@@ -148,6 +148,15 @@ impl FakeDiscord {
         self.notify();
     }
 
+    /// A moderator deletes message `id` (MESSAGE_DELETE); editing it then gets 10008 Unknown
+    /// Message.
+    pub fn delete_message(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| {
+            world.delete_message(id);
+            Ok(())
+        })
+    }
+
     // ----- threads -----------------------------------------------------------------------
 
     /// A moderator locks a thread (THREAD_UPDATE): the bot, without MANAGE_THREADS, gets 160005
@@ -221,6 +230,14 @@ impl FakeDiscord {
     /// `times` requests on `route` whose connection is closed without an answer.
     pub fn drop_connection(&self, route: &str, times: usize) {
         self.inject(route, times, Failure::Disconnect);
+    }
+
+    /// The server shows command `name` to everyone under *Integrations*, whatever the
+    /// permissions it was registered with.
+    pub fn show_command_to_everyone(&self, name: &str) {
+        let name = name.to_string();
+        self.shared
+            .with_world(|world| world.commands_shown_to_everyone.insert(name));
     }
 
     /// The application's owner enables User Install (developer portal, Installation): users

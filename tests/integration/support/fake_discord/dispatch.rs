@@ -60,6 +60,7 @@ impl FakeDiscord {
                 world.user_install && !world.bot_in_guild() && installable_by_users(&registered);
             if !user_installed {
                 refuse_interaction_in(world, &channel, command.user.id, true)?;
+                refuse_hidden_command(world, &registered, command)?;
             }
             let id = world.next_id();
             let token = interaction_token(id);
@@ -162,6 +163,33 @@ fn refuse_interaction_in(
         )));
     }
     Ok(())
+}
+
+/// docs/interactions/application-commands.md, "Permissions": a command registered with
+/// `default_member_permissions` is shown only to members holding those permissions (in the
+/// channel), unless the server changed it under Integrations; a Discord client cannot send a
+/// command it does not show.
+fn refuse_hidden_command(
+    world: &World,
+    registered: &Value,
+    command: &SlashCommand,
+) -> Result<(), FakeError> {
+    let Some(needed) = registered["default_member_permissions"]
+        .as_str()
+        .and_then(|bits| bits.parse::<u64>().ok())
+    else {
+        return Ok(());
+    };
+    let name = registered["name"].as_str().unwrap_or_default();
+    let held = world.permissions_in(command.user.id, command.channel);
+    if world.commands_shown_to_everyone.contains(name) || held & needed == needed {
+        return Ok(());
+    }
+    Err(FakeError::Rejected(format!(
+        "{} is hidden from {}: its default_member_permissions are {needed}",
+        command.display(),
+        command.user.name
+    )))
 }
 
 /// Puts the permissions of this moment (roles and overwrites) and the upload limit into an
