@@ -224,7 +224,7 @@ mod tests {
         // carries Send Messages there).
         assert_eq!(
             match_home(
-                Some(talk - Permissions::VIEW_CHANNEL | threads),
+                Some((talk - Permissions::VIEW_CHANNEL) | threads),
                 false,
                 true
             ),

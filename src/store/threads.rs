@@ -58,12 +58,6 @@ impl Store {
         .await?)
     }
 
-    /// Whether `channel` is a thread the bot opened for a match.
-    pub async fn is_match_thread(&self, channel: ChannelId) -> Result<bool> {
-        let mut tx = self.begin().await?;
-        tx.is_match_thread(channel).await
-    }
-
     /// What the bot last did to thread `channel`.
     pub async fn thread_marks(&self, channel: ChannelId) -> Result<ThreadMarks> {
         let row = sqlx::query!(
