@@ -53,7 +53,15 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
         return Err(LineError::Shape);
     }
     let command = command.trim();
-    let rest = command.strip_prefix("/thud").ok_or(LineError::Shape)?;
+    // `/thud-admin` holds what Discord lets servers gate per role (abort, organising
+    // tournaments); the console is the operator's own table, where everyone may use it.
+    let rest = command
+        .strip_prefix("/thud-admin")
+        .or_else(|| command.strip_prefix("/thud"))
+        .ok_or(LineError::Shape)?;
+    if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+        return Err(LineError::Shape);
+    }
     let rest = rest.trim_start();
     let (subcommand, args) = match rest.split_once(char::is_whitespace) {
         Some((s, a)) => (s, a.trim()),
@@ -73,8 +81,14 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
         _ => (None, args),
     };
     let mut options = options(args)?;
-    if let Some(action) = action {
-        options.insert(0, ("action".to_string(), action.to_ascii_lowercase()));
+    let mut subcommand = subcommand;
+    match action {
+        // `/thud ladder stats` and `/thud review record` group commands that are read alone.
+        Some(action) if FLAT_GROUPS.contains(&subcommand.as_str()) => {
+            subcommand = action.to_ascii_lowercase();
+        }
+        Some(action) => options.insert(0, ("action".to_string(), action.to_ascii_lowercase())),
+        None => {}
     }
     Ok(Some(Line {
         player: player.to_string(),
@@ -162,7 +176,10 @@ impl Line {
 }
 
 /// The commands that are groups of subcommands on Discord.
-const GROUPS: [&str; 2] = ["vacation", "tournament"];
+const GROUPS: [&str; 4] = ["vacation", "tournament", "ladder", "review"];
+
+/// The groups whose subcommands the console reads as commands of their own.
+const FLAT_GROUPS: [&str; 2] = ["ladder", "review"];
 
 /// Splits `a:1 b:E5, F5 c:x` into pairs; a word followed by `:` starts a new option.
 fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
@@ -223,6 +240,33 @@ mod tests {
         assert_eq!(line.get("days"), Some("3"));
         let line = parse("alice: /thud vacation end").unwrap().unwrap();
         assert_eq!(line.get("action"), Some("end"));
+    }
+
+    #[test]
+    fn the_ladder_the_review_and_the_admin_command_read_as_on_discord() {
+        let line = parse("alice: /thud ladder stats player:bob")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.subcommand, "stats");
+        assert_eq!(line.get("player"), Some("bob"));
+        let line = parse("alice: /thud review replay match:2 battle:1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.subcommand, "replay");
+        assert_eq!(line.get("battle"), Some("1"));
+        let line = parse("alice: /thud-admin tournament create name:Cup")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.subcommand, "tournament");
+        assert_eq!(line.get("action"), Some("create"));
+        assert_eq!(
+            parse("alice: /thud-admin abort")
+                .unwrap()
+                .unwrap()
+                .subcommand,
+            "abort"
+        );
+        assert_eq!(parse("alice: /thudx board"), Err(LineError::Shape));
     }
 
     #[test]

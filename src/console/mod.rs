@@ -575,14 +575,17 @@ pub fn help() -> String {
          accept | decline | cancel [challenge:<id>]\n\
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
          play notation:<move, e.g. dE6-H9xH9>\n\
-         board [style:full|brief] | end [action:propose|agree|decline] | resign | claim | abort\n\
+         board [style:full|brief] | end [action:propose|agree|decline] | resign | claim\n\
          vacation start [days:<n>] | vacation end\n\
-         games [scope:server|all] | leaderboard [scope:server|global] [page:<n>] | stats [player:<name>] | history [player:<name>]\n\
-         analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
-         record [match:<id>] | replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
-         tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round_length:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
-         tournament join | leave | start | withdraw | cancel | standings [page:<n>] (a paired game is played in channel 10000 + its number)\n\
-         tournament correct match:<n> [winner:<name>] | add player:<name> | reinstate player:<name> (organisers)\n\
+         games [scope:server|all] | ladder leaderboard [scope:server|global] [page:<n>] | ladder stats [player:<name>] | ladder history [player:<name>]\n\
+         review analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
+         review record [match:<id>] | review replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
+         tournament join | leave | withdraw | standings [page:<n>] (a paired game is played in channel 10000 + its number)\n\
+         Organisers' lines start `/thud-admin` (on Discord, Manage Server by default; everyone here):\n\
+         /thud-admin abort ends this channel's stuck match, unrated.\n\
+         /thud-admin tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round_length:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
+         /thud-admin tournament start | cancel\n\
+         /thud-admin tournament correct match:<n> [winner:<name>] | add player:<name> | reinstate player:<name>\n\
          press button:<label> presses a button of the last message that showed it.",
         variants.join("|")
     )

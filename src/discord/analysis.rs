@@ -14,8 +14,11 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
-use super::{answer, place, post, Context, Data, Error};
-use crate::service::{progress_text, AnalysisAnswer, Place, Reply, Service, ServiceError};
+use super::delivery::{classify, missing_permissions, Discord};
+use super::{answer, permissions, place, post, Context, Data, Error};
+use crate::service::{
+    progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,
+};
 use crate::store::{AnalysisStatus, MatchId};
 
 /// How often a progress message is edited at most (Discord allows 5 edits in 5 seconds).
@@ -54,7 +57,9 @@ pub async fn request(
             status,
             show_progress,
         } => {
-            if show_progress {
+            // Of two presses at the same moment only one posts the progress message; the
+            // other's would stay at its first count for ever.
+            if show_progress && s.claim_analysis_progress(match_id, place.channel).await? {
                 let progress = serenity::CreateMessage::new()
                     .content(progress_markdown(&status))
                     .allowed_mentions(serenity::CreateAllowedMentions::new());
@@ -64,8 +69,11 @@ pub async fn request(
                         s.analysis_shown_in(match_id, place.channel, message.id.get())
                             .await?;
                     }
-                    Err(e) => tracing::warn!(match_id = %match_id, error = %e,
-                        "could not post an analysis's progress; asking again shows it"),
+                    Err(e) => {
+                        tracing::warn!(match_id = %match_id, error = %e,
+                            "could not post an analysis's progress; asking again shows it");
+                        s.release_analysis_progress(match_id).await?;
+                    }
                 }
             }
             Ok(reply)
@@ -105,9 +113,11 @@ pub async fn judging_worker(service: Arc<Service>, mut stop: watch::Receiver<boo
 }
 
 /// Edits each analysis's progress message as it goes, and into the report when it is done.
+/// A failed edit is classified as the delivery worker classifies a post: tried again after a
+/// growing pause, or given up with its reason; a row waiting or given up holds up no other.
 pub async fn progress_worker(
     service: Arc<Service>,
-    http: Arc<serenity::Http>,
+    discord: Discord,
     mut stop: watch::Receiver<bool>,
 ) {
     let mut interval = tokio::time::interval(PROGRESS_EVERY);
@@ -120,9 +130,9 @@ pub async fn progress_worker(
         match service.analyses_to_show().await {
             Ok(statuses) => {
                 for status in statuses {
-                    if let Err(e) = show(&service, &http, &status).await {
+                    if let Err(e) = show(&service, &discord, &status).await {
                         tracing::warn!(match_id = %status.match_id, error = %e,
-                            "could not show an analysis's progress");
+                            "could not record how showing an analysis went");
                     }
                 }
             }
@@ -131,47 +141,112 @@ pub async fn progress_worker(
     }
 }
 
-async fn show(
-    service: &Service,
-    http: &serenity::Http,
-    status: &AnalysisStatus,
-) -> Result<(), Error> {
+/// Edits `status`'s progress message: its count, or the report once finished.
+async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> Result<(), Error> {
     let Some((channel, message)) = status.progress else {
         return Ok(());
     };
-    let channel = serenity::ChannelId::new(channel.0.max(1));
-    let message = serenity::MessageId::new(message.max(1));
     let id = status.match_id;
+    let http = &*discord.http;
+    let at = serenity::ChannelId::new(channel.0.max(1));
+    let message = serenity::MessageId::new(message.max(1));
     if status.finished_at.is_none() {
         let edit = serenity::EditMessage::new().content(progress_markdown(status));
-        channel.edit_message(http, message, edit).await?;
-        service.analysis_progress_shown(id, status.judged).await?;
+        match at.edit_message(http, message, edit).await {
+            Ok(_) => service.analysis_progress_shown(id, status.judged).await?,
+            // Its message is gone: the count waits, growing pauses apart, and the report is
+            // posted anew when it is done.
+            Err(e) if unknown_message(&e) => {
+                let later = DeliveryFailure::Transient {
+                    reason: e.to_string(),
+                    retry_after: None,
+                };
+                service.analysis_show_failed(id, &later).await?
+            }
+            Err(e) => service.analysis_show_failed(id, &classify(&e)).await?,
+        }
         return Ok(());
     }
     if !service.claim_analysis_report(id).await? {
         return Ok(());
     }
-    let shown = async {
+    let prepared = async {
         let reply = service.analysis_report_of(id).await?;
-        let mut parts = post::messages(&reply).into_iter();
-        if let Some(first) = parts.next() {
-            let mut edit = serenity::EditMessage::new()
-                .content(first.content)
-                .allowed_mentions(first.mentions);
-            for a in first.attachments {
-                edit = edit.new_attachment(a);
+        let guild = service.store().load_match(id).await?.map(|m| m.guild);
+        Ok::<_, ServiceError>((reply, guild))
+    };
+    let (reply, guild) = match prepared.await {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            service.unclaim_analysis_report(id).await?;
+            return Err(e.into());
+        }
+    };
+    let granted = guild
+        .and_then(|g| permissions::in_channel(&discord.cache, g, channel))
+        .map(|(p, _)| p);
+    let mut reply = permissions::fit(service, channel, reply, granted).await;
+    let shown = match edit_into(http, at, message, &reply).await {
+        Err(e) if missing_permissions(&e) && !reply.attachments.is_empty() => {
+            // The graph was refused (the cache did not know yet); the words may not be.
+            let none = Some(serenity::Permissions::empty());
+            reply = permissions::fit(service, channel, reply, none).await;
+            edit_into(http, at, message, &reply).await
+        }
+        shown => shown,
+    };
+    match shown {
+        Ok(()) => service.analysis_reported(id).await?,
+        Err(e) => match classify(&e) {
+            // The message is gone (deleted, say), but the channel may still take the report.
+            DeliveryFailure::Permanent { .. } if unknown_message(&e) => {
+                match post_anew(http, at, &reply).await {
+                    Ok(()) => service.analysis_reported(id).await?,
+                    Err(e) => service.analysis_show_failed(id, &classify(&e)).await?,
+                }
             }
-            channel.edit_message(http, message, edit).await?;
-        }
-        for rest in parts {
-            channel.send_message(http, rest.channel()).await?;
-        }
-        Ok::<(), Error>(())
-    }
-    .await;
-    if let Err(e) = shown {
-        service.unclaim_analysis_report(id).await?;
-        return Err(e);
+            failure => service.analysis_show_failed(id, &failure).await?,
+        },
     }
     Ok(())
+}
+
+/// Edits `message` into `reply`'s first message and posts the rest after it.
+async fn edit_into(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    message: serenity::MessageId,
+    reply: &Reply,
+) -> Result<(), serenity::Error> {
+    let mut parts = post::messages(reply).into_iter();
+    if let Some(first) = parts.next() {
+        let mut edit = serenity::EditMessage::new()
+            .content(first.content)
+            .allowed_mentions(first.mentions);
+        for a in first.attachments {
+            edit = edit.new_attachment(a);
+        }
+        channel.edit_message(http, message, edit).await?;
+    }
+    for rest in parts {
+        channel.send_message(http, rest.channel()).await?;
+    }
+    Ok(())
+}
+
+/// Posts `reply` as new messages in `channel`.
+async fn post_anew(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    reply: &Reply,
+) -> Result<(), serenity::Error> {
+    for part in post::messages(reply) {
+        channel.send_message(http, part.channel()).await?;
+    }
+    Ok(())
+}
+
+/// Whether Discord answered 10008 Unknown Message.
+fn unknown_message(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 10008)
 }

@@ -75,7 +75,11 @@ async fn answer_to(
     let (result, ack) = answer_or_defer(data.options.defer_after, work, defer).await;
     let reply = reply_or_apology(result);
     let channel = ChannelId(interaction.channel_id.get());
-    let reply = permissions::fit(&data.service, channel, reply, interaction.app_permissions).await;
+    let granted = permissions::effective(
+        interaction.app_permissions,
+        super::is_thread(interaction.channel.as_ref()),
+    );
+    let reply = permissions::fit(&data.service, channel, reply, granted).await;
     let sent = match ack {
         Ack::DeferFailed(e) => Err(e),
         Ack::InTime => respond(discord, interaction, None, &reply).await,

@@ -93,7 +93,11 @@ async fn pressed(
     let (result, ack) = answer_or_defer(data.options.defer_after, work, press.defer(ctx)).await;
     let reply = reply_or_apology(result);
     let channel = ChannelId(press.channel_id.get());
-    let reply = permissions::fit(&data.service, channel, reply, press.app_permissions).await;
+    let granted = permissions::effective(
+        press.app_permissions,
+        super::is_thread(press.channel.as_ref()),
+    );
+    let reply = permissions::fit(&data.service, channel, reply, granted).await;
     let sent = match ack {
         Ack::DeferFailed(e) => Err(e),
         Ack::InTime => respond(ctx, press, false, &reply).await,

@@ -30,21 +30,36 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "resign",
         "claim",
         "games",
-        "leaderboard",
-        "stats",
-        "history",
-        "record",
-        "replay",
-        "analysis",
+        "ladder",
+        "review",
         "settings",
         "vacation",
         "rules",
-        "abort",
         "tournament"
     ),
     subcommand_required
 )]
 pub async fn thud(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// The leaderboard, a player's rating and record, their recent matches
+#[poise::command(
+    slash_command,
+    subcommands("leaderboard", "stats", "history"),
+    subcommand_required
+)]
+async fn ladder(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Look back at a finished match: its record, a replay, the engine's analysis
+#[poise::command(
+    slash_command,
+    subcommands("record", "replay", "analysis"),
+    subcommand_required
+)]
+async fn review(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
@@ -460,21 +475,4 @@ async fn rules(
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer_privately(ctx, async { s.rules(variant.map(Into::into)) }).await
-}
-
-/// Stop this channel's stuck match, unrated (needs Manage Server)
-#[poise::command(slash_command)]
-async fn abort(ctx: Context<'_>) -> Result<(), Error> {
-    let me = actor(ctx).await;
-    let moderator = match ctx {
-        poise::Context::Application(app) => app
-            .interaction
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild()),
-        poise::Context::Prefix(_) => false,
-    };
-    let s = &ctx.data().service;
-    answer(ctx, async { s.abort(place(ctx)?, &me, moderator).await }).await
 }

@@ -197,6 +197,9 @@ async fn send(
         ),
     };
     if delivery.closes_thread {
+        if let Err(e) = service.closing_thread(ChannelId(channel.get())).await {
+            tracing::warn!(error = %e, %channel, "could not note that the bot archives a thread");
+        }
         archive_if_thread(http, channel).await?;
         return Ok(None);
     }
@@ -233,7 +236,7 @@ async fn post_reply(
 }
 
 /// Whether Discord refused for a missing permission (50013).
-fn missing_permissions(error: &serenity::Error) -> bool {
+pub(super) fn missing_permissions(error: &serenity::Error) -> bool {
     matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50013)
 }
 

@@ -129,11 +129,25 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         }
         return;
     }
+    let now = data.service.now();
+    let store = data.service.store();
+    let marks = match store.thread_marks(channel).await {
+        Ok(marks) => marks,
+        Err(e) => {
+            tracing::warn!(error = %e, %channel, "could not read what the bot did to a thread");
+            return;
+        }
+    };
+    let lately = |at: Option<chrono::DateTime<chrono::Utc>>| {
+        at.is_some_and(|at| now - at < super::REOPENED_LATELY)
+    };
+    // The bot's own archive (a match began in the thread as its close went out) is undone
+    // without counting against anyone.
+    let own = lately(marks.archived_at);
     // Discord archives a thread only after days without activity, and reopening is activity:
     // archived again within the hour, a moderator closed it on purpose, twice. It stays
     // closed, and the players are told where they can carry the match on.
-    let now = data.service.now();
-    if data.reopened_lately(channel, now) {
+    if !own && lately(marks.reopened_at) {
         let guild = GuildId(thread.guild_id.get());
         let parent = thread.parent_id.map(|p| ChannelId(p.get()));
         match data.service.thread_closed(guild, channel, parent).await {
@@ -146,8 +160,11 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         }
         return;
     }
-    // Noted before asking, so an archive that races the answer already counts as the second.
-    data.reopened(channel, now);
+    // Noted before asking (and kept across restarts), so an archive that races the answer
+    // already counts as the second.
+    if let Err(e) = store.thread_reopened(channel, now, !own).await {
+        tracing::warn!(error = %e, %channel, "could not note that the bot reopens a thread");
+    }
     let reopen = serenity::EditThread::new().archived(false);
     match thread.id.edit_thread(&ctx.http, reopen).await {
         Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),

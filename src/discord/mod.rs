@@ -2,6 +2,7 @@
 //! serenity and poise. It holds no game logic: every command reads its options, asks the
 //! service, and posts the [`Reply`](crate::service::Reply) it gets back.
 
+mod admin;
 mod analysis;
 mod answer;
 mod autocomplete;
@@ -21,11 +22,8 @@ pub use startup::StartError;
 
 use answer::{answer, answer_privately};
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-
-use chrono::{DateTime, Utc};
 
 use poise::serenity_prelude as serenity;
 use tokio::sync::{watch, RwLock};
@@ -104,10 +102,15 @@ pub fn http(token: &str, proxy: Option<&str>, timeout: Duration) -> serenity::Ht
     }
 }
 
-/// The `/thud` command as it is registered with Discord (names, descriptions, options,
-/// choices), as JSON: what players read in Discord's command picker.
+/// The commands the bot registers: `/thud` for everyone, `/thud-admin` for a server's staff.
+fn all_commands() -> Vec<poise::Command<Data, Error>> {
+    vec![commands::thud(), admin::admin()]
+}
+
+/// The commands as they are registered with Discord (names, descriptions, options, choices,
+/// default permissions), as JSON: what players read in Discord's command picker.
 pub fn registered_commands() -> serde_json::Value {
-    let commands = poise::builtins::create_application_commands(&[commands::thud()]);
+    let commands = poise::builtins::create_application_commands(&all_commands());
     serde_json::to_value(commands).unwrap_or_default()
 }
 
@@ -118,29 +121,11 @@ pub struct Data {
     /// Held for reading by every command while it runs; shutdown takes it for writing, so it
     /// waits until the commands in flight have finished.
     in_flight: Arc<RwLock<()>>,
-    /// When the bot last reopened each match thread that was archived.
-    reopened_threads: std::sync::Mutex<HashMap<ChannelId, DateTime<Utc>>>,
 }
 
-/// A thread archived again this soon after the bot reopened it was closed by a person.
+/// A thread archived again this soon after the bot reopened it was closed by a person; an
+/// archive this soon after the bot's own is the bot's.
 const REOPENED_LATELY: chrono::Duration = chrono::Duration::hours(1);
-
-impl Data {
-    /// The bot reopened `thread` at `now`.
-    fn reopened(&self, thread: ChannelId, now: DateTime<Utc>) {
-        if let Ok(mut reopened) = self.reopened_threads.lock() {
-            reopened.retain(|_, at| now - *at < REOPENED_LATELY);
-            reopened.insert(thread, now);
-        }
-    }
-
-    /// Whether the bot reopened `thread` less than an hour before `now`.
-    fn reopened_lately(&self, thread: ChannelId, now: DateTime<Utc>) -> bool {
-        self.reopened_threads
-            .lock()
-            .is_ok_and(|r| r.get(&thread).is_some_and(|at| now - *at < REOPENED_LATELY))
-    }
-}
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
@@ -212,14 +197,13 @@ pub async fn start(
     service: Arc<Service>,
     options: BotOptions,
 ) -> Result<RunningBot, startup::StartError> {
-    let commands = vec![commands::thud()];
+    let commands = all_commands();
     startup::register(&http, service.store(), &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
     let data = Data {
         service: service.clone(),
         options: options.clone(),
         in_flight: in_flight.clone(),
-        reopened_threads: Default::default(),
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -260,7 +244,10 @@ pub async fn start(
         tokio::spawn(analysis::judging_worker(service.clone(), stopped.clone())),
         tokio::spawn(analysis::progress_worker(
             service.clone(),
-            client.http.clone(),
+            delivery::Discord {
+                http: client.http.clone(),
+                cache: client.cache.clone(),
+            },
             stopped.clone(),
         )),
         tokio::spawn(tournament::seat_worker(

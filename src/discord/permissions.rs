@@ -28,6 +28,28 @@ pub fn to_talk(thread: bool) -> Permissions {
     }
 }
 
+/// `granted` as the bot may actually use it in a channel (`thread`: a thread): with Discord's
+/// implicit denials applied, which `app_permissions` leaves out (docs/topics/permissions.md,
+/// "Implicit Permissions": they "are not explicitly denied when doing permissions calculations,
+/// but they are ignored"). Without View Channel nothing else counts; without the permission to
+/// talk there, neither do mentioning everyone, text-to-speech, files and embeds.
+pub fn effective(granted: Option<Permissions>, thread: bool) -> Option<Permissions> {
+    granted.map(|p| {
+        if p.contains(Permissions::ADMINISTRATOR) {
+            p
+        } else if !p.contains(Permissions::VIEW_CHANNEL) {
+            Permissions::empty()
+        } else if !p.contains(to_talk(thread)) {
+            p - (Permissions::MENTION_EVERYONE
+                | Permissions::SEND_TTS_MESSAGES
+                | Permissions::ATTACH_FILES
+                | Permissions::EMBED_LINKS)
+        } else {
+            p
+        }
+    })
+}
+
 /// The bot's permissions in a guild channel or thread, from the cache; `None` when the cache
 /// does not know the guild, the channel or the bot's member (then the bot tries and reads
 /// Discord's answer).
@@ -41,11 +63,13 @@ pub fn in_channel(
     let member = guild.members.get(&me)?;
     let id = serenity::ChannelId::new(channel.0.max(1));
     if let Some(c) = guild.channels.get(&id) {
-        return Some((guild.user_permissions_in(c, member), false));
+        let granted = effective(Some(guild.user_permissions_in(c, member)), false)?;
+        return Some((granted, false));
     }
     let thread = guild.threads.iter().find(|t| t.id == id)?;
     let parent = guild.channels.get(&thread.parent_id?)?;
-    Some((guild.user_permissions_in(parent, member), true))
+    let granted = effective(Some(guild.user_permissions_in(parent, member)), true)?;
+    Some((granted, true))
 }
 
 /// Where a match asked for here would be played: `Ok(true)` in a thread of its own (threads are
@@ -57,7 +81,13 @@ pub fn match_home(
     in_thread: bool,
     threads: bool,
 ) -> Result<bool, Refusal> {
+    let granted = effective(granted, in_thread);
     let holds = |needed: Permissions| granted.is_none_or(|p| p.contains(needed));
+    if !holds(Permissions::VIEW_CHANNEL) {
+        return Err(Refusal::BotCannotPost {
+            permission: "View Channel",
+        });
+    }
     if threads
         && !in_thread
         && holds(Permissions::CREATE_PUBLIC_THREADS | Permissions::SEND_MESSAGES_IN_THREADS)
@@ -189,6 +219,16 @@ mod tests {
         assert_eq!(
             match_home(Some(Permissions::VIEW_CHANNEL), false, false),
             refused("Send Messages")
+        );
+        // Where the bot cannot see, nothing else it holds counts (app_permissions still
+        // carries Send Messages there).
+        assert_eq!(
+            match_home(
+                Some((talk - Permissions::VIEW_CHANNEL) | threads),
+                false,
+                true
+            ),
+            refused("View Channel")
         );
         // In a thread no thread opens, and Send Messages does not let the bot talk there.
         assert_eq!(match_home(Some(talk | threads), true, true), Ok(false));

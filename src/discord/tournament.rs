@@ -1,4 +1,5 @@
-//! `/thud tournament …`: the tournament commands, and the worker that opens a thread for each
+//! `/thud tournament …` (players) and `/thud-admin tournament …` (organisers): the tournament
+//! commands, and the worker that opens a thread for each
 //! paired game and begins its match there.
 
 use std::sync::Arc;
@@ -26,16 +27,23 @@ pub enum FormatOption {
     RoundRobin,
 }
 
-/// Run a tournament in this channel: round robin or Swiss
+/// Play in this channel's tournament: join, leave, withdraw, the standings
 #[poise::command(
     slash_command,
+    subcommands("join", "leave", "standings", "withdraw"),
+    subcommand_required
+)]
+pub async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Organise a tournament in this channel: round robin or Swiss (organisers only)
+#[poise::command(
+    slash_command,
+    rename = "tournament",
     subcommands(
         "create",
-        "join",
-        "leave",
         "start",
-        "standings",
-        "withdraw",
         "cancel",
         "organisers",
         "super::tournament_director::correct",
@@ -44,7 +52,7 @@ pub enum FormatOption {
     ),
     subcommand_required
 )]
-pub async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
+pub async fn organise(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 

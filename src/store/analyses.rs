@@ -217,15 +217,18 @@ impl Store {
             == 1)
     }
 
-    /// The analyses whose progress message has something new to show: more positions judged
-    /// than it says, or the analysis finished and not yet reported.
-    pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
+    /// The analyses whose progress message has something new to show (more positions judged
+    /// than it says, or the analysis finished and not yet reported) and may be edited now: one
+    /// waiting out a pause after a failure, or given up, holds up no other.
+    pub async fn analyses_to_show(&self, now: DateTime<Utc>) -> Result<Vec<AnalysisStatus>> {
         let ids = sqlx::query_scalar!(
             r#"SELECT a.match_id AS "id: MatchId" FROM analyses a
                WHERE a.progress_message IS NOT NULL AND a.reported_at IS NULL
+                 AND a.show_failure IS NULL AND (a.show_due_at IS NULL OR a.show_due_at <= $1)
                  AND (a.finished_at IS NOT NULL OR a.shown_positions <
                       (SELECT count(*) FROM analysis_positions p WHERE p.match_id = a.match_id))
-               ORDER BY a.requested_at LIMIT 20"#
+               ORDER BY a.show_due_at NULLS FIRST, a.requested_at LIMIT 20"#,
+            now,
         )
         .fetch_all(&self.pool)
         .await?;
@@ -241,7 +244,9 @@ impl Store {
     /// The progress message now says `shown` positions.
     pub async fn analysis_shown(&self, id: MatchId, shown: u32) -> Result<()> {
         sqlx::query!(
-            "UPDATE analyses SET shown_positions = greatest(shown_positions, $2) WHERE match_id = $1",
+            "UPDATE analyses SET shown_positions = greatest(shown_positions, $2),
+                                 show_attempts = 0, show_due_at = NULL
+             WHERE match_id = $1",
             id.db(),
             shown as i32,
         )
@@ -274,5 +279,85 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
+    }
+
+    /// Claims the showing of match `id`'s progress in `channel` for the caller, before it posts
+    /// the message: false when someone else (a second press at the same moment) has it.
+    pub async fn claim_progress(&self, id: MatchId, channel: ChannelId) -> Result<bool> {
+        Ok(sqlx::query!(
+            "UPDATE analyses SET progress_channel = $2
+             WHERE match_id = $1 AND progress_channel IS NULL",
+            id.db(),
+            channel.db(),
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected()
+            == 1)
+    }
+
+    /// The progress message could not be posted: the next request may try.
+    pub async fn release_progress(&self, id: MatchId) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET progress_channel = NULL
+             WHERE match_id = $1 AND progress_message IS NULL",
+            id.db()
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Showing match `id`'s analysis failed in a way Discord may get over: tried again at
+    /// `due_at` (a claimed report is given back).
+    pub async fn analysis_show_later(
+        &self,
+        id: MatchId,
+        due_at: DateTime<Utc>,
+        reason: &str,
+    ) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET show_attempts = show_attempts + 1, show_due_at = $2,
+                                 reported_at = NULL
+             WHERE match_id = $1 AND show_failure IS NULL",
+            id.db(),
+            due_at,
+        )
+        .execute(&self.pool)
+        .await?;
+        tracing::debug!(match_id = %id, reason, "an analysis will be shown later");
+        Ok(())
+    }
+
+    /// Showing match `id`'s analysis failed for good (`reason`): it is not tried again, and
+    /// nothing waits for it any more.
+    pub async fn analysis_show_failed(
+        &self,
+        id: MatchId,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET show_failure = $2, reported_at = coalesce(reported_at, $3),
+                                 show_due_at = NULL
+             WHERE match_id = $1",
+            id.db(),
+            reason,
+            now,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// How many times in a row showing match `id`'s analysis has failed.
+    pub async fn analysis_show_attempts(&self, id: MatchId) -> Result<u32> {
+        let attempts = sqlx::query_scalar!(
+            "SELECT show_attempts FROM analyses WHERE match_id = $1",
+            id.db()
+        )
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(attempts.unwrap_or(0).max(0) as u32)
     }
 }

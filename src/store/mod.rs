@@ -26,6 +26,7 @@ mod records;
 #[cfg(feature = "testing")]
 pub mod scratch;
 mod summaries;
+mod threads;
 mod tournament_games;
 mod tournament_rounds;
 mod tournaments;
@@ -48,6 +49,7 @@ pub use records::{HeadToHead, LevelRecord};
 #[cfg(feature = "testing")]
 pub use scratch::{ScratchDatabase, ScratchError};
 pub use summaries::MatchSummary;
+pub use threads::ThreadMarks;
 pub use tournament_rounds::TimeAway;
 pub use tournaments::{
     Entrant, GameOutcome, NewTournament, StoredTournament, TournamentGame, TournamentId,

@@ -15,10 +15,12 @@ use thudbot::store::ScratchDatabase;
 async fn a_whole_match_is_played_through_discord() {
     let bot = start_bot(|_| {}).await;
 
-    // Registration: one /thud group with every subcommand, each described.
+    // Registration: one /thud group with every subcommand, each described, and the staff's
+    // /thud-admin beside it.
     let commands = bot.fake.commands(Some(GUILD_ID));
-    assert_eq!(commands.len(), 1);
+    assert_eq!(commands.len(), 2);
     assert_eq!(commands[0]["name"], "thud");
+    assert_eq!(commands[1]["name"], "thud-admin");
     let subcommands = commands[0]["options"].as_array().expect("subcommands");
     let names: Vec<&str> = subcommands
         .iter()
@@ -40,16 +42,11 @@ async fn a_whole_match_is_played_through_discord() {
             "resign",
             "claim",
             "games",
-            "leaderboard",
-            "stats",
-            "history",
-            "record",
-            "replay",
-            "analysis",
+            "ladder",
+            "review",
             "settings",
             "vacation",
             "rules",
-            "abort",
             "tournament"
         ]
     );
@@ -287,7 +284,9 @@ async fn a_whole_match_is_played_through_discord() {
         )
         .await;
     assert!(late.is_ephemeral());
-    let board = bot.say(SlashCommand::thud("leaderboard")).await;
+    let board = bot
+        .say(SlashCommand::thud("leaderboard").group("ladder"))
+        .await;
     let text = content(&board);
     assert!(
         text.contains("Alice") && text.contains("Bob"),
@@ -297,7 +296,7 @@ async fn a_whole_match_is_played_through_discord() {
         board.pinged_users().is_empty(),
         "a leaderboard pings nobody"
     );
-    let record = bot.say(SlashCommand::thud("record")).await;
+    let record = bot.say(SlashCommand::thud("record").group("review")).await;
     let text = content(&record)
         + &String::from_utf8_lossy(
             &record
@@ -333,21 +332,14 @@ async fn resigning_needs_a_confirmation_and_abort_needs_manage_server() {
 
     // A second match in the same channel; Carol may not abort it, Vimes (Manage Server) may.
     start_match(&bot, THUD_CHANNEL).await;
-    let refused = bot
-        .say(
-            SlashCommand::thud("abort")
-                .in_channel(THUD_CHANNEL)
-                .by(CAROL),
-        )
-        .await;
-    assert!(refused.is_ephemeral());
-    let aborted = bot
-        .say(
-            SlashCommand::thud("abort")
-                .in_channel(THUD_CHANNEL)
-                .by(VIMES),
-        )
-        .await;
+    // (`/thud-admin` is hidden from Carol, who lacks Manage Server: she cannot send it.)
+    let abort = || {
+        SlashCommand::new("thud-admin")
+            .subcommand("abort")
+            .in_channel(THUD_CHANNEL)
+    };
+    assert!(bot.fake.run_command(&abort().by(CAROL)).await.is_err());
+    let aborted = bot.say(abort().by(VIMES)).await;
     assert!(!aborted.is_ephemeral(), "{}", aborted.summary());
     let late = bot
         .say(

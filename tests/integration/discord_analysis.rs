@@ -1,6 +1,8 @@
 //! Analysis end to end through serenity: refused privately while the match is in play; the
 //! Analyse button on the result starts it, a progress message of the bot's own is posted and
-//! edited into the report with its graph; `/thud analysis` then answers with the report.
+//! edited into the report with its graph; `/thud analysis` then answers with the report. The
+//! report is fitted to the bot's permissions, one progress message is posted however many
+//! press at once, and a message Discord no longer has is not edited again.
 
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
@@ -23,6 +25,7 @@ async fn the_analyse_button_posts_progress_then_the_report_and_the_command_shows
     let refused = bot
         .say(
             SlashCommand::thud("analysis")
+                .group("review")
                 .option("match", 1i64)
                 .in_channel(THUD_CHANNEL)
                 .by(CAROL),
@@ -102,6 +105,7 @@ async fn the_analyse_button_posts_progress_then_the_report_and_the_command_shows
     let again = bot
         .say(
             SlashCommand::thud("analysis")
+                .group("review")
                 .option("match", 1i64)
                 .in_channel(THUD_CHANNEL),
         )
@@ -121,4 +125,155 @@ async fn the_analyse_button_posts_progress_then_the_report_and_the_command_shows
         .count();
     assert_eq!(posts, 1);
     bot.finish().await;
+}
+
+/// Alice and Bob play two moves in #thud and Alice resigns: returns the result message, which
+/// carries **Analyse**.
+async fn finished_match(bot: &Bot) -> u64 {
+    start_match(bot, THUD_CHANNEL).await;
+    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
+        bot.say(
+            SlashCommand::thud("play")
+                .option("notation", mv)
+                .in_channel(THUD_CHANNEL)
+                .by(by),
+        )
+        .await;
+    }
+    let (prompt, _) = bot
+        .command(SlashCommand::thud("resign").in_channel(THUD_CHANNEL))
+        .await;
+    let (confirm, _) = bot
+        .press(ALICE, bot.message_id(&prompt).await, "thud:resign:")
+        .await;
+    let result = bot.followup(&confirm).await;
+    snowflake(&result.response.clone().expect("a message")["id"]).expect("an id")
+}
+
+/// The first progress message posted in #thud since `mark`.
+async fn progress_posted(bot: &Bot, mark: usize) -> RecordedRequest {
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| r.method == "POST" && r.path == messages && content(r).contains("Analysing"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The report, sent to #thud since `mark` (an edit, or a post of its own).
+async fn report_sent(bot: &Bot, mark: usize, method: &str) -> RecordedRequest {
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == method
+                    && r.path.starts_with(&messages)
+                    && content(r).contains("Analysis of match #1")
+            },
+            WAIT * 2,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test]
+async fn where_the_bot_may_not_attach_files_the_report_comes_as_text_saying_why() {
+    let bot = start_bot(|_| {}).await;
+    bot.fake
+        .set_overwrite(
+            THUD_CHANNEL,
+            Overwrite::role(EVERYONE_ROLE, 0, permission::ATTACH_FILES),
+        )
+        .unwrap();
+    let result = finished_match(&bot).await;
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    let report = report_sent(&bot, mark, "PATCH").await;
+    assert!((200..300).contains(&report.status), "{}", report.summary());
+    assert!(report.attachments().is_empty(), "{}", report.summary());
+    let text = content(&report);
+    assert!(
+        text.contains("Battle 1") && text.contains("Attach Files"),
+        "{text}"
+    );
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn two_presses_at_once_post_one_progress_message() {
+    let bot = start_bot(|_| {}).await;
+    let result = finished_match(&bot).await;
+    let mark = bot.fake.mark();
+    tokio::join!(
+        bot.press(CAROL, result, "thud:analyse:"),
+        bot.press(BOB, result, "thud:analyse:")
+    );
+    let progress = progress_posted(&bot, mark).await;
+    let progress_id =
+        snowflake(&progress.response.clone().expect("a message")["id"]).expect("an id");
+    let report = report_sent(&bot, mark, "PATCH").await;
+    assert!(report.path.ends_with(&progress_id.to_string()));
+    let posted = bot
+        .fake
+        .requests()
+        .iter()
+        .skip(mark)
+        .filter(|r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{THUD_CHANNEL}/messages")
+                && content(r).contains("Analysing")
+        })
+        .count();
+    assert_eq!(posted, 1);
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn a_report_whose_message_was_deleted_is_posted_anew_and_not_tried_again() {
+    let bot = start_bot(|_| {}).await;
+    let result = finished_match(&bot).await;
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    let progress = progress_posted(&bot, mark).await;
+    let progress_id =
+        snowflake(&progress.response.clone().expect("a message")["id"]).expect("an id");
+    // A moderator deletes the progress message before it becomes the report. An edit that
+    // finds it gone waits a growing pause on the bot's clock before the next.
+    bot.fake.delete_message(progress_id).unwrap();
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    let is_report = |r: &RecordedRequest| {
+        r.method == "POST" && r.path == messages && content(r).contains("Analysis of match #1")
+    };
+    let deadline = tokio::time::Instant::now() + WAIT * 2;
+    while !bot.fake.requests().iter().skip(mark).any(is_report) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no report was posted"
+        );
+        bot.clock.advance(chrono::Duration::seconds(30));
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let report = report_sent(&bot, mark, "POST").await;
+    assert!((200..300).contains(&report.status), "{}", report.summary());
+    picture(&report);
+    // Discord's 10008 is final: the deleted message is not edited again.
+    let after = bot.fake.mark();
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    let edits = bot
+        .fake
+        .requests()
+        .iter()
+        .skip(after)
+        .filter(|r| r.method == "PATCH" && r.path.ends_with(&progress_id.to_string()))
+        .count();
+    assert_eq!(
+        edits, 0,
+        "edits of a deleted message after its report was posted"
+    );
+    bot.finish_expecting(|r| r.error_code() == Some(10008))
+        .await;
 }

@@ -149,7 +149,7 @@ async fn a_replay_is_kept_under_the_upload_limit_the_interaction_reports() {
     let bot = start_bot(|_| {}).await;
     start_match(&bot, GENERAL_CHANNEL).await;
     play_moves(&bot, 12).await;
-    let replay = || SlashCommand::thud("replay");
+    let replay = || SlashCommand::thud("replay").group("review");
     let whole = answer_with_file(&bot, replay()).await;
     assert_eq!(whole.attachments().len(), 1, "{}", whole.summary());
     let size = whole.attachments()[0].data.len();

@@ -93,7 +93,9 @@ async fn where_the_bot_may_not_attach_files_boards_are_text_and_no_match_pauses(
     assert!(stored_match(&bot, GENERAL_CHANNEL).await.trouble.is_none());
 
     // A replay says plainly what is missing.
-    let (sent, _) = bot.command(SlashCommand::thud("replay")).await;
+    let (sent, _) = bot
+        .command(SlashCommand::thud("replay").group("review"))
+        .await;
     let replay = bot.followup(&sent).await;
     assert_eq!(files_of(&replay), 0);
     assert!(
@@ -399,14 +401,20 @@ async fn a_refused_challenge_to_the_computer_opens_no_thread() {
 #[tokio::test]
 async fn thud_is_a_guild_command_that_user_installs_cannot_reach() {
     let bot = start_bot(|o| o.development_guild = None).await;
-    let thud = bot
-        .fake
-        .commands(None)
-        .into_iter()
-        .find(|c| c["name"] == "thud")
-        .expect("/thud is registered globally");
-    assert_eq!(thud["integration_types"], serde_json::json!([0]), "{thud}");
-    assert_eq!(thud["contexts"], serde_json::json!([0]), "{thud}");
+    for name in ["thud", "thud-admin"] {
+        let command = bot
+            .fake
+            .commands(None)
+            .into_iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("/{name} is not registered globally"));
+        assert_eq!(
+            command["integration_types"],
+            serde_json::json!([0]),
+            "{command}"
+        );
+        assert_eq!(command["contexts"], serde_json::json!([0]), "{command}");
+    }
     // Even with User Install enabled, /thud cannot be used where the bot is not a member.
     bot.fake.enable_user_install();
     bot.fake.remove_bot_from_guild();
@@ -427,7 +435,10 @@ async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
             .filter_map(|c| c["name"].as_str().map(str::to_string))
             .collect()
     };
-    assert_eq!(names(bot.fake.commands(Some(GUILD_ID))), ["thud"]);
+    assert_eq!(
+        names(bot.fake.commands(Some(GUILD_ID))),
+        ["thud", "thud-admin"]
+    );
     bot.fake
         .wait_for(
             |r| r.method == "PUT" && r.path == format!("/applications/{APPLICATION_ID}/commands"),
@@ -473,7 +484,7 @@ async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(names(bot.fake.commands(None)), ["thud"]);
+    assert_eq!(names(bot.fake.commands(None)), ["thud", "thud-admin"]);
     assert!(bot.fake.commands(Some(GUILD_ID)).is_empty());
     bot.finish().await;
 }

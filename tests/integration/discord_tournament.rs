@@ -11,7 +11,12 @@ use crate::support::fake_discord::*;
 use thudbot::store::{ChannelId, MatchId};
 
 fn tournament(subcommand: &str) -> SlashCommand {
-    SlashCommand::new("thud")
+    // Organising is under `/thud-admin`, playing under `/thud`.
+    let command = match subcommand {
+        "create" | "start" | "cancel" | "organisers" => "thud-admin",
+        _ => "thud",
+    };
+    SlashCommand::new(command)
         .group("tournament")
         .subcommand(subcommand)
         .in_channel(THUD_CHANNEL)
@@ -51,6 +56,8 @@ async fn round_matches(bot: &Bot, round: u32, count: usize) -> Vec<MatchId> {
 #[tokio::test]
 async fn a_round_robin_of_four_is_run_through_discord() {
     let bot = start_bot(|o| o.threads = true).await;
+    // The server shows `/thud-admin` to everyone: the bot's own checks still hold.
+    bot.fake.show_command_to_everyone("thud-admin");
     let users: HashMap<u64, TestUser> = [ALICE, BOB, CAROL, VETINARI]
         .into_iter()
         .map(|u| (u.id, u))
@@ -275,6 +282,8 @@ async fn start(bot: &Bot) {
 #[tokio::test]
 async fn members_of_the_organisers_role_named_by_the_server_may_organise() {
     let bot = start_bot(|o| o.threads = true).await;
+    // The server shows `/thud-admin` to its organisers' role (here: to everyone).
+    bot.fake.show_command_to_everyone("thud-admin");
     let arbiters = || tournament("organisers").option("role", OptionValue::Role(ARBITER_ROLE));
     let refused = bot.say(arbiters().by(ALICE)).await;
     assert!(refused.is_ephemeral());
@@ -321,7 +330,11 @@ async fn a_player_banned_mid_tournament_is_withdrawn_and_the_next_round_skips_th
         .find(|id| *id != banned)
         .expect("the other match");
 
-    // GUILD_BAN_ADD comes with GUILD_MODERATION, which the bot always asks for.
+    // GUILD_BAN_ADD comes with GUILD_MODERATION, which the bot always asks for, to a bot the
+    // server allowed to view its audit log (the README's optional grant).
+    bot.fake
+        .set_role_permissions(BOT_ROLE, BOT_PERMISSIONS | permission::VIEW_AUDIT_LOG)
+        .unwrap();
     bot.fake.ban(BOB.id).expect("banned");
     announced(
         &bot,
@@ -408,6 +421,40 @@ async fn a_player_who_left_unheard_is_withdrawn_before_their_game_gets_a_thread(
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
+    bot.finish_expecting(|r| r.status == 404 && r.path.contains("/members/"))
+        .await;
+}
+
+#[tokio::test]
+async fn with_the_invites_permissions_a_banned_player_is_withdrawn_when_their_game_is_seated() {
+    // The invite grants neither Ban Members nor View Audit Log, so Discord sends no
+    // GUILD_BAN_ADD: the bot learns of the ban as of anyone gone, when the game is seated.
+    let bot = start_bot(|o| o.threads = true).await;
+    swiss_joined(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
+    let mark = bot.fake.mark();
+    bot.fake.ban(CAROL.id).expect("banned");
+    start(&bot).await;
+    announced(
+        &bot,
+        "is no longer a member of this server and is withdrawn from Ankh Cup",
+    )
+    .await;
+    let seated = round_matches(&bot, 1, 1).await;
+    let m = bot
+        .service
+        .store()
+        .load_match(seated[0])
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(m.players.iter().all(|p| p.0 != CAROL.id));
+    // Nothing claimed a ban the bot could not have heard of.
+    assert!(bot
+        .fake
+        .requests()
+        .iter()
+        .skip(mark)
+        .all(|r| !content(r).contains("banned")));
     bot.finish_expecting(|r| r.status == 404 && r.path.contains("/members/"))
         .await;
 }

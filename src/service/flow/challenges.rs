@@ -174,6 +174,9 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
+        if channel != challenge.channel {
+            tx.thread_opened(channel, match_id).await?;
+        }
         crate::service::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move)
             .await?;
         let mut reply = self
@@ -203,6 +206,16 @@ impl Service {
         let clock = m.clock.ok_or_else(|| {
             crate::service::ServiceError::System(format!("match {match_id} has no clock"))
         })?;
+        let own_room = matches!(
+            occasion,
+            Occasion::Tournament { .. } | Occasion::Computer { .. }
+        );
+        if own_room && m.channel != place.channel {
+            // A tournament game, or a match against the computer, played elsewhere than where
+            // it was asked for is in a thread opened for it. (An accepted challenge records its
+            // thread in `accept`: it may also be played in the challenge's channel.)
+            tx.thread_opened(m.channel, m.id).await?;
+        }
         let names = Names(tx.names(&m.players).await?);
         let events = vec![
             Event::MatchBegan {

@@ -248,13 +248,17 @@ pub(in crate::service) async fn queue_body(
     Ok(())
 }
 
-/// Queues the end of match `m` for its channel: a thread of its own is closed once the last
-/// words in it had time to land.
+/// Queues the end of match `m` for its channel: a thread the bot opened for a match is closed
+/// once the last words in it had time to land, if nothing else lives in it by then. A channel
+/// or a thread somebody else made is never closed.
 pub(in crate::service) async fn queue_match_over(
     tx: &mut Tx,
     m: &crate::store::StoredMatch,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    if !tx.is_match_thread(m.channel).await? {
+        return Ok(());
+    }
     let notice = Notice::new(vec![Event::ThreadDone { match_id: m.id }], None);
     let to = (m.guild, Recipient::Channel(m.channel));
     queue_events(tx, to, Some(m.id), &notice, now).await
@@ -313,6 +317,13 @@ impl Service {
             Stored::Events(n) => (n.settled(), n.board, None),
             Stored::Worded(b) => (b.settled(), b.board, b.standings),
         };
+        if let (Settled::ClosesThread, Recipient::Channel(thread)) = (settled, notice.to) {
+            // A rematch played in it, or an analysis still being shown there: whatever lives
+            // in the thread queues its close again when it ends.
+            if self.store.thread_in_use(thread).await? {
+                return Ok(None);
+            }
+        }
         if let Settled::WhileTurn {
             player,
             turn_started_at,
@@ -454,12 +465,7 @@ impl Service {
                 reason,
                 retry_after,
             } => {
-                let wait = match retry_after {
-                    Some(after) => Duration::from_std(*after)
-                        .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
-                        .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
-                    None => backoff(delivery.attempt),
-                };
+                let wait = pause_before_retry(delivery.attempt, *retry_after);
                 self.store
                     .retry_notice(delivery.id, now + wait, reason)
                     .await?;
@@ -495,6 +501,20 @@ impl Service {
             }
         }
         Ok(())
+    }
+}
+
+/// How long to wait before try `attempt` + 1: what Discord asked for (`retry_after`), else the
+/// growing pause, never more than ten minutes.
+pub(in crate::service) fn pause_before_retry(
+    attempt: u32,
+    retry_after: Option<std::time::Duration>,
+) -> Duration {
+    match retry_after {
+        Some(after) => Duration::from_std(after)
+            .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
+            .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
+        None => backoff(attempt),
     }
 }
 

@@ -67,7 +67,7 @@ impl TournamentRefusal {
             NotOrganiser { role: None } => "Only an organiser (a member with the Manage Server permission) can do that.".into(),
             NotOrganiser { role: Some(role) } => format!("Only an organiser (a member with the Manage Server permission or the {role} role) can do that.").into(),
             NotServerManager => "Only a member with the Manage Server permission can choose the organisers' role.".into(),
-            NoTournamentHere => Text::prose("There is no tournament open or running in this channel. An organiser starts one with `/thud tournament create`."),
+            NoTournamentHere => Text::prose("There is no tournament open or running in this channel. An organiser starts one with `/thud-admin tournament create`."),
             ChannelHasOne => Text::prose("This channel already has a tournament open or running; finish or cancel it first, or use another channel."),
             AlreadyJoined => "You are already in this tournament.".into(),
             NotJoined => "You are not in this tournament.".into(),

@@ -100,9 +100,51 @@ pub(super) fn positions_of(m: &StoredMatch) -> u32 {
 }
 
 impl Service {
-    /// The analyses whose progress message has something new to show.
+    /// The analyses whose progress message has something new to show and may be edited now.
     pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
-        Ok(self.store.analyses_to_show().await?)
+        Ok(self.store.analyses_to_show(self.now()).await?)
+    }
+
+    /// Claims the posting of match `id`'s progress message in `channel`: false when another
+    /// request (a second press at the same moment) posts it.
+    pub async fn claim_analysis_progress(&self, id: MatchId, channel: ChannelId) -> Result<bool> {
+        Ok(self.store.claim_progress(id, channel).await?)
+    }
+
+    /// The progress message could not be posted: a later request may.
+    pub async fn release_analysis_progress(&self, id: MatchId) -> Result<()> {
+        Ok(self.store.release_progress(id).await?)
+    }
+
+    /// Showing match `id`'s analysis failed: tried again after a growing pause (or Discord's
+    /// `retry_after`) when Discord may take it later, else given up for good with its reason;
+    /// `/thud analysis` still answers with the report. The thread it was shown in then no
+    /// longer waits for it.
+    pub async fn analysis_show_failed(
+        &self,
+        id: MatchId,
+        failure: &crate::service::DeliveryFailure,
+    ) -> Result<()> {
+        let now = self.now();
+        match failure {
+            crate::service::DeliveryFailure::Transient {
+                reason,
+                retry_after,
+            } => {
+                let attempts = self.store.analysis_show_attempts(id).await? + 1;
+                let wait =
+                    crate::service::notices::delivery::pause_before_retry(attempts, *retry_after);
+                self.store
+                    .analysis_show_later(id, now + wait, reason)
+                    .await?;
+            }
+            crate::service::DeliveryFailure::Permanent { reason } => {
+                tracing::warn!(match_id = %id, %reason, "an analysis cannot be shown where it was asked for");
+                self.store.analysis_show_failed(id, reason, now).await?;
+                self.analysis_reported(id).await?;
+            }
+        }
+        Ok(())
     }
 
     /// The progress message of match `id`'s analysis now says `judged` positions.
@@ -113,6 +155,23 @@ impl Service {
     /// Claims the showing of match `id`'s finished report: true for exactly one caller.
     pub async fn claim_analysis_report(&self, id: MatchId) -> Result<bool> {
         Ok(self.store.claim_report(id, self.now()).await?)
+    }
+
+    /// The report of match `id`'s analysis is shown: the thread it was shown in is closed if
+    /// the bot opened it for a match and nothing else lives in it.
+    pub async fn analysis_reported(&self, id: MatchId) -> Result<()> {
+        let Some((channel, _)) = self
+            .store
+            .analysis_status(id)
+            .await?
+            .and_then(|s| s.progress)
+        else {
+            return Ok(());
+        };
+        let Some(m) = self.store.load_match(id).await? else {
+            return Ok(());
+        };
+        self.close_thread_if_idle(id, m.guild, channel).await
     }
 
     /// The report could not be shown: a later round tries again.

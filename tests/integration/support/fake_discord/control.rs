@@ -110,7 +110,8 @@ impl FakeDiscord {
         self.world_change(|world| world.remove_member(user))
     }
 
-    /// A moderator bans `user` (GUILD_BAN_ADD with GUILD_MODERATION, then as
+    /// A moderator bans `user` (GUILD_BAN_ADD with GUILD_MODERATION to a bot holding Ban
+    /// Members or View Audit Log, then as
     /// [`FakeDiscord::remove_member`]).
     pub fn ban(&self, user: u64) -> Result<(), FakeError> {
         self.world_change(|world| world.ban(user))
@@ -145,6 +146,15 @@ impl FakeDiscord {
     pub fn remove_bot_from_guild(&self) {
         self.shared.with_world(World::remove_bot_from_guild);
         self.notify();
+    }
+
+    /// A moderator deletes message `id` (MESSAGE_DELETE); editing it then gets 10008 Unknown
+    /// Message.
+    pub fn delete_message(&self, id: u64) -> Result<(), FakeError> {
+        self.world_change(|world| {
+            world.delete_message(id);
+            Ok(())
+        })
     }
 
     // ----- threads -----------------------------------------------------------------------
@@ -227,6 +237,14 @@ impl FakeDiscord {
     /// spec check catches one.
     pub fn corrupt_answer(&self, route: &str, times: usize, change: fn(&mut serde_json::Value)) {
         self.inject(route, times, Failure::Corrupt(change));
+    }
+
+    /// The server shows command `name` to everyone under *Integrations*, whatever the
+    /// permissions it was registered with.
+    pub fn show_command_to_everyone(&self, name: &str) {
+        let name = name.to_string();
+        self.shared
+            .with_world(|world| world.commands_shown_to_everyone.insert(name));
     }
 
     /// The application's owner enables User Install (developer portal, Installation): users

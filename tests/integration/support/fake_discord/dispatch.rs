@@ -60,6 +60,7 @@ impl FakeDiscord {
                 world.user_install && !world.bot_in_guild() && installable_by_users(&registered);
             if !user_installed {
                 refuse_interaction_in(world, &channel, command.user.id, true)?;
+                refuse_hidden_command(world, &registered, command)?;
             }
             let id = world.next_id();
             let token = interaction_token(id);
@@ -164,6 +165,33 @@ fn refuse_interaction_in(
     Ok(())
 }
 
+/// docs/interactions/application-commands.md, "Permissions": a command registered with
+/// `default_member_permissions` is shown only to members holding those permissions (in the
+/// channel), unless the server changed it under Integrations; a Discord client cannot send a
+/// command it does not show.
+fn refuse_hidden_command(
+    world: &World,
+    registered: &Value,
+    command: &SlashCommand,
+) -> Result<(), FakeError> {
+    let Some(needed) = registered["default_member_permissions"]
+        .as_str()
+        .and_then(|bits| bits.parse::<u64>().ok())
+    else {
+        return Ok(());
+    };
+    let name = registered["name"].as_str().unwrap_or_default();
+    let held = world.permissions_in(command.user.id, command.channel);
+    if world.commands_shown_to_everyone.contains(name) || held & needed == needed {
+        return Ok(());
+    }
+    Err(FakeError::Rejected(format!(
+        "{} is hidden from {}: its default_member_permissions are {needed}",
+        command.display(),
+        command.user.name
+    )))
+}
+
 /// Puts the permissions of this moment (roles and overwrites) and the upload limit into an
 /// INTERACTION_CREATE payload, as Discord computes them for each interaction.
 fn current_permissions(world: &World, payload: &mut Value, user: u64) {
@@ -176,8 +204,10 @@ fn current_permissions(world: &World, payload: &mut Value, user: u64) {
     }
     payload["member"]["permissions"] = serde_json::json!(user_bits);
     payload["channel"]["permissions"] = serde_json::json!(user_bits);
+    // Computed as the docs' pseudo-code computes them: the implicit denials (no VIEW_CHANNEL,
+    // no SEND_MESSAGES) are left for the app to apply, as Discord leaves them.
     payload["app_permissions"] =
-        serde_json::json!(world.permissions_in(BOT_ID, channel).to_string());
+        serde_json::json!(world.computed_permissions_in(BOT_ID, channel).to_string());
     payload["attachment_size_limit"] = serde_json::json!(world.upload_limit);
 }
 

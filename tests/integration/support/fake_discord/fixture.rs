@@ -33,10 +33,12 @@ pub const THUD_CHANNEL: u64 = 900_000_000_000_000_102;
 /// Discord's permission bits used by the fixture.
 pub mod permission {
     pub const CREATE_INSTANT_INVITE: u64 = 1 << 0;
+    pub const BAN_MEMBERS: u64 = 1 << 2;
     pub const ADMINISTRATOR: u64 = 1 << 3;
     pub const MANAGE_CHANNELS: u64 = 1 << 4;
     pub const MANAGE_GUILD: u64 = 1 << 5;
     pub const ADD_REACTIONS: u64 = 1 << 6;
+    pub const VIEW_AUDIT_LOG: u64 = 1 << 7;
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
     pub const SEND_TTS_MESSAGES: u64 = 1 << 12;

@@ -150,7 +150,12 @@
 //!   checked, as on Discord; followups and edits of responses carrying files need ATTACH_FILES
 //!   (the change log of 2023-11-01, "Fix Message Edit Interaction Response Permissions": they
 //!   follow the bot's permissions). Interactions carry the current `permissions` and
-//!   `app_permissions`; a user who cannot see a channel cannot send a command from it.
+//!   `app_permissions`, the latter computed as the docs' pseudo-code computes them, without
+//!   the implicit denials (so Send Messages still shows where the bot cannot see); a user who
+//!   cannot see a channel cannot send a command from it, nor one registered with
+//!   `default_member_permissions` they lack unless `show_command_to_everyone(name)` (the
+//!   server's Integrations page). GUILD_BAN_ADD reaches the bot only if it holds Ban Members or
+//!   View Audit Log. `delete_message(id)`: later edits get 404 10008.
 //! - **Deletion and removal.** `delete_channel(id)` (CHANNEL_DELETE; its threads go too),
 //!   `delete_thread(id)` (THREAD_DELETE), `was_deleted(id)`: later calls get 404 10003.
 //!   `remove_bot_from_guild()` sends GUILD_DELETE without `unavailable`; then channel calls get

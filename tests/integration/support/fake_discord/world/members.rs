@@ -3,13 +3,13 @@
 //! GUILD_MEMBER_REMOVE). docs/events/gateway-events.mdx: GUILD_MEMBER_UPDATE and
 //! GUILD_MEMBER_REMOVE ("Sent when a user is removed from a guild (leave/kick/ban)") need the
 //! privileged GUILD_MEMBERS intent; GUILD_BAN_ADD needs GUILD_MODERATION, which is not
-//! privileged. A user no longer in the guild gets 10007 Unknown Member from
+//! privileged, and the bot must hold BAN_MEMBERS or VIEW_AUDIT_LOG. A user no longer in the guild gets 10007 Unknown Member from
 //! `GET /guilds/{guild}/members/{user}` and can send no interaction from it.
 
 use serde_json::json;
 
 use super::{intent, World};
-use crate::support::fake_discord::fixture::{self, GUILD_ID};
+use crate::support::fake_discord::fixture::{self, permission, GUILD_ID};
 use crate::support::fake_discord::record::snowflake;
 
 impl World {
@@ -88,12 +88,17 @@ impl World {
             return Err(format!("user {user} is not a member"));
         };
         let event = json!({"guild_id": GUILD_ID.to_string(), "user": member.user_json()});
-        self.dispatch(
-            Some(GUILD_ID),
-            intent::GUILD_MODERATION,
-            "GUILD_BAN_ADD",
-            event,
-        );
+        // docs/events/gateway-events, "Guild Ban Add": sent only to a bot holding BAN_MEMBERS
+        // or VIEW_AUDIT_LOG in the guild; a bot without either never hears of the ban.
+        let hears = permission::BAN_MEMBERS | permission::VIEW_AUDIT_LOG;
+        if self.base_permissions(fixture::BOT_ID) & hears != 0 {
+            self.dispatch(
+                Some(GUILD_ID),
+                intent::GUILD_MODERATION,
+                "GUILD_BAN_ADD",
+                event,
+            );
+        }
         self.remove_member(user)
     }
 }

@@ -330,7 +330,7 @@ impl World {
         Ok(message)
     }
 
-    pub(super) fn delete_message(&mut self, id: u64) {
+    pub(crate) fn delete_message(&mut self, id: u64) {
         let Some(message) = self.messages.remove(&id) else {
             return;
         };

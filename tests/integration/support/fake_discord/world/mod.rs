@@ -163,6 +163,9 @@ pub struct World {
     /// The application's owner enabled User Install in the developer portal: users may add the
     /// app to their account and use its commands where the bot is not a member.
     pub user_install: bool,
+    /// Commands a server showed to everyone under Integrations, whatever their
+    /// `default_member_permissions`.
+    pub commands_shown_to_everyone: std::collections::HashSet<String>,
     /// Channels and threads that were deleted.
     deleted_channels: HashSet<u64>,
     /// Users who do not accept DMs from the bot.
@@ -235,6 +238,7 @@ impl World {
                 .collect(),
             bot_in_guild: true,
             user_install: false,
+            commands_shown_to_everyone: Default::default(),
             deleted_channels: HashSet::new(),
             closed_dms: HashSet::new(),
             departed: HashSet::new(),

@@ -104,8 +104,21 @@ impl World {
     }
 
     /// A member's permissions in a guild channel or thread, overwrites and implicit rules
-    /// applied.
+    /// applied: what the member may actually do there.
     pub fn permissions_in(&self, user: u64, channel: u64) -> u64 {
+        let bits = self.computed_permissions_in(user, channel);
+        if bits == permission::ALL {
+            return bits;
+        }
+        let thread = self.channels.get(&channel).is_some_and(is_thread);
+        implicit(bits, thread)
+    }
+
+    /// A member's permissions as the docs' `compute_permissions` computes them, overwrites
+    /// applied but not the implicit denials ("they are not explicitly denied when doing
+    /// permissions calculations, but they are ignored"): what an interaction's
+    /// `app_permissions` carries.
+    pub fn computed_permissions_in(&self, user: u64, channel: u64) -> u64 {
         let base = self.base_permissions(user);
         if base == permission::ALL {
             return base;
@@ -113,8 +126,7 @@ impl World {
         let Some(channel) = self.channels.get(&channel) else {
             return base;
         };
-        let thread = is_thread(channel);
-        let source = if thread {
+        let source = if is_thread(channel) {
             channel["parent_id"]
                 .as_str()
                 .and_then(parse_id)
@@ -139,15 +151,6 @@ impl World {
         bits = (bits & !deny) | allow;
         if let Some(own) = overwrites.iter().find(|o| o.member && o.id == user) {
             bits = (bits & !own.deny) | own.allow;
-        }
-        if bits & permission::VIEW_CHANNEL == 0 {
-            return 0;
-        }
-        if !thread && bits & permission::SEND_MESSAGES == 0 {
-            bits &= !(permission::MENTION_EVERYONE
-                | permission::SEND_TTS_MESSAGES
-                | permission::ATTACH_FILES
-                | permission::EMBED_LINKS);
         }
         bits
     }
@@ -276,4 +279,20 @@ impl World {
             })
             .collect()
     }
+}
+
+/// `bits` with the implicit denials of docs/topics/permissions.md ("Implicit Permissions"):
+/// without VIEW_CHANNEL nothing else counts, and without SEND_MESSAGES a text channel also
+/// denies MENTION_EVERYONE, SEND_TTS_MESSAGES, ATTACH_FILES and EMBED_LINKS.
+fn implicit(mut bits: u64, thread: bool) -> u64 {
+    if bits & permission::VIEW_CHANNEL == 0 {
+        return 0;
+    }
+    if !thread && bits & permission::SEND_MESSAGES == 0 {
+        bits &= !(permission::MENTION_EVERYONE
+            | permission::SEND_TTS_MESSAGES
+            | permission::ATTACH_FILES
+            | permission::EMBED_LINKS);
+    }
+    bits
 }

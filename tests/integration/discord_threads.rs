@@ -1,0 +1,153 @@
+//! End to end through serenity, for the threads the bot opens for matches: a thread is closed
+//! only when nothing lives in it any more (a rematch played in it, an analysis still being
+//! shown in it), and the bot's own archive is never taken for a moderator's.
+
+use std::time::Duration;
+
+use chrono::Duration as Span;
+use thudbot::store::NoticeState;
+
+use crate::discord_delivery::{stored_match, thread_match};
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
+
+/// Waits until the outbox has nothing left to send now (the bot works on its own schedule).
+pub(crate) async fn outbox_settled(bot: &Bot) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let notices = bot.service.store().all_notices().await.unwrap();
+        if notices.iter().all(|n| n.state != NoticeState::Pending) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "notices still pending: {notices:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The bot's requests since `mark` that archived `thread`.
+fn archives_since(bot: &Bot, mark: usize, thread: u64) -> usize {
+    bot.fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| {
+            r.method == "PATCH"
+                && r.path == format!("/channels/{thread}")
+                && r.json()["archived"] == true
+        })
+        .count()
+}
+
+/// Waits until `thread` is archived.
+async fn until_archived(bot: &Bot, thread: u64) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bot.fake.thread_is_archived(thread) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the thread was not archived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `loser` resigns the match in `channel`; returns the id of the result message, which
+/// carries **Rematch** and **Analyse**.
+async fn resign(bot: &Bot, loser: TestUser, channel: u64) -> u64 {
+    let (prompt, _) = bot
+        .command(SlashCommand::thud("resign").by(loser).in_channel(channel))
+        .await;
+    let (confirm, _) = bot
+        .press(loser, bot.message_id(&prompt).await, "thud:resign:")
+        .await;
+    let result = bot.followup(&confirm).await;
+    snowflake(&result.response.clone().expect("a message")["id"]).expect("an id")
+}
+
+#[tokio::test]
+async fn a_rematch_played_in_a_finished_matchs_thread_keeps_it_open_until_it_ends() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    let result = resign(&bot, ALICE, thread).await;
+    // Bob asks for a rematch in the thread and Alice accepts: match #2 is played there.
+    let (asked, _) = bot.press(BOB, result, "thud:rematch:").await;
+    let challenge = bot.message_id(&asked).await;
+    bot.press(ALICE, challenge, "thud:accept:").await;
+    let rematch = stored_match(&bot, thread).await;
+    assert_eq!(rematch.id.0, 2);
+
+    // Match #1's close falls due while #2 is played in its thread: the thread stays open.
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::minutes(3));
+    outbox_settled(&bot).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(archives_since(&bot, mark, thread), 0);
+    assert!(!bot.fake.thread_is_archived(thread));
+
+    // Once the rematch is over too, nothing lives in the thread: it is closed, and nobody is
+    // told that a moderator closed it.
+    resign(&bot, BOB, thread).await;
+    bot.clock.advance(Span::minutes(3));
+    until_archived(&bot, thread).await;
+    assert_eq!(archives_since(&bot, mark, thread), 1);
+    let m = stored_match(&bot, thread).await;
+    assert!(m.trouble.is_none(), "{m:?}");
+    assert!(bot
+        .fake
+        .channel_messages(GENERAL_CHANNEL)
+        .iter()
+        .all(|m| !m["content"].as_str().unwrap_or("").contains("paused")));
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn an_analysis_asked_for_in_a_finished_matchs_thread_is_shown_before_the_thread_closes() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
+        bot.say(
+            SlashCommand::thud("play")
+                .option("notation", mv)
+                .in_channel(thread)
+                .by(by),
+        )
+        .await;
+    }
+    let result = resign(&bot, ALICE, thread).await;
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    // The thread's close falls due while the analysis is under way.
+    bot.clock.advance(Span::minutes(3));
+
+    // The progress message becomes the report: Discord takes the edit (no 50083, as it would
+    // in an archived thread).
+    let report = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "PATCH"
+                    && r.path.starts_with(&format!("/channels/{thread}/messages/"))
+                    && content(r).contains("Analysis of match #1")
+            },
+            WAIT * 2,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!((200..300).contains(&report.status), "{}", report.summary());
+    // Then the thread is closed, once the report had time to be read (its close is queued
+    // once the edit's answer is in, on the bot's own schedule).
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bot.fake.thread_is_archived(thread) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the thread was not archived"
+        );
+        bot.clock.advance(Span::minutes(1));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(archives_since(&bot, mark, thread), 1);
+    bot.finish().await;
+}
