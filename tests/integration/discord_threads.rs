@@ -53,8 +53,22 @@ async fn until_archived(bot: &Bot, thread: u64) {
     }
 }
 
+/// `who`, commanding the dwarfs at a battle's start, opens with dF1-F5 in `channel`.
+async fn opening_move(bot: &Bot, who: TestUser, channel: u64) {
+    let moved = bot
+        .say(
+            SlashCommand::thud("play")
+                .option("notation", "dF1-F5")
+                .in_channel(channel)
+                .by(who),
+        )
+        .await;
+    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+}
+
 /// `loser` resigns the match in `channel`; returns the id of the result message, which
-/// carries **Rematch** and **Analyse**.
+/// carries **Rematch** and **Analyse** (once the loser has moved: resigning before one's first
+/// move aborts the match, with no result).
 async fn resign(bot: &Bot, loser: TestUser, channel: u64) -> u64 {
     let (prompt, _) = bot
         .command(SlashCommand::thud("resign").by(loser).in_channel(channel))
@@ -70,6 +84,7 @@ async fn resign(bot: &Bot, loser: TestUser, channel: u64) -> u64 {
 async fn a_rematch_played_in_a_finished_matchs_thread_keeps_it_open_until_it_ends() {
     let bot = start_bot(|o| o.threads = true).await;
     let (thread, _) = thread_match(&bot, None).await;
+    opening_move(&bot, ALICE, thread).await;
     let result = resign(&bot, ALICE, thread).await;
     // Bob asks for a rematch in the thread and Alice accepts: match #2 is played there.
     let (asked, _) = bot.press(BOB, result, "thud:rematch:").await;
@@ -88,6 +103,7 @@ async fn a_rematch_played_in_a_finished_matchs_thread_keeps_it_open_until_it_end
 
     // Once the rematch is over too, nothing lives in the thread: it is closed, and nobody is
     // told that a moderator closed it.
+    opening_move(&bot, BOB, thread).await;
     resign(&bot, BOB, thread).await;
     bot.clock.advance(Span::minutes(3));
     until_archived(&bot, thread).await;

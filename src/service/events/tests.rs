@@ -1,0 +1,285 @@
+//! Every kind of event reads back as the outbox stores it.
+
+use super::*;
+use crate::game::{BattleEnd, Points};
+use crate::store::{ChannelId, TournamentId};
+use crate::tournament::FormatError;
+
+/// Every kind of event, as the outbox stores it, reads back as it was: a notice queued by
+/// one process is sent by another, perhaps after an upgrade.
+#[test]
+fn every_event_reads_back_as_stored() {
+    let at = DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default();
+    let (a, b) = (UserId(1), UserId(u64::MAX));
+    let score = Score {
+        dwarfs: 20,
+        trolls: 12,
+    };
+    let battle = BattleResult {
+        end: BattleEnd::NoLegalMove { side: Side::Trolls },
+        score,
+        winner: Some(Side::Dwarfs),
+        margin: Points::from_halves(16),
+    };
+    let result = MatchResult {
+        battles: vec![[Points::from_halves(16), Points::ZERO]],
+        totals: [Points::from_halves(16), Points::ZERO],
+        winner: Some(crate::game::Seat::First),
+        margin: Points::from_halves(16),
+        forfeited_by: Some(crate::game::Seat::Second),
+    };
+    let m = MatchId(3);
+    let events = vec![
+        Event::MatchBegan {
+            match_id: m,
+            variant: Variant::KoomValley,
+            dwarfs: a,
+            trolls: b,
+            rated: false,
+            occasion: Occasion::Computer {
+                player: a,
+                computer: b,
+                level: 5,
+                days_per_move: 3,
+            },
+        },
+        Event::Moved {
+            match_id: m,
+            battle: 2,
+            ply: 41,
+            mover: a,
+            level: Some(3),
+            side: Side::Trolls,
+            notation: "TG7-F6xE5xF5".into(),
+            captured: "E5, F5".into(),
+            score: Some(score),
+        },
+        Event::ProposalLapsed {
+            proposer: a,
+            mover: b,
+        },
+        Event::EndProposed {
+            match_id: m,
+            battle: 1,
+            proposal: 7,
+            by: a,
+            to: b,
+            score: None,
+            by_computer: true,
+            to_computer: false,
+        },
+        Event::EndDeclined {
+            by: b,
+            battle: 1,
+            reason: Some("I can still take a troll".into()),
+        },
+        Event::NoAnswerYet { player: b },
+        Event::EndAgreed {
+            battle: 2,
+            by: a,
+            with: b,
+            score: Some(score),
+            crossed: true,
+        },
+        Event::BattleOver {
+            battle: 1,
+            variant: Variant::Classic,
+            winner: Some(a),
+            result: battle,
+        },
+        Event::BattleBegan {
+            battle: 2,
+            dwarfs: b,
+            trolls: a,
+        },
+        Event::MatchOver {
+            match_id: m,
+            players: [a, b],
+            result,
+        },
+        Event::Resigned { player: b },
+        Event::Claimed {
+            by: a,
+            late: b,
+            deadline: at,
+        },
+        Event::DeadlineMissed {
+            player: b,
+            deadline: at,
+            round_over: true,
+        },
+        Event::LeftTournament {
+            player: b,
+            departure: Departure::Banned,
+        },
+        Event::Aborted { match_id: m, by: a },
+        Event::NeverPlayed {
+            match_id: m,
+            late: b,
+            deadline: None,
+        },
+        Event::NotRated { late: b },
+        Event::Away {
+            player: a,
+            until: at,
+        },
+        Event::Back { player: a },
+        Event::ThreadClosedAgain {
+            match_id: m,
+            thread: ChannelId(9),
+            players: [a, b],
+        },
+        Event::Resumed {
+            match_id: m,
+            by: a,
+            channel: ChannelId(9),
+            to_move: Some((b, at)),
+        },
+        Event::PlayedElsewhere {
+            match_id: m,
+            channel: ChannelId(9),
+            accepted_by: Some(b),
+            occasion: Occasion::Tournament {
+                name: "Cup".into(),
+                round: 2,
+            },
+        },
+        Event::Tournament(TournamentEvent::CalledOff {
+            name: "Cup".into(),
+            why: FormatError::RoundsForPlayers {
+                players: 4,
+                rounds: 9,
+                most: 3,
+            },
+        }),
+        Event::Tournament(TournamentEvent::RoundPaired {
+            name: "Cup".into(),
+            round: 1,
+            deadline: at,
+            games: vec![
+                Paired::Match {
+                    first: a,
+                    second: b,
+                    forfeited: false,
+                    winner: None,
+                },
+                Paired::Match {
+                    first: b,
+                    second: a,
+                    forfeited: true,
+                    winner: Some(a),
+                },
+                Paired::Bye {
+                    player: b,
+                    scored: true,
+                },
+            ],
+        }),
+        Event::Tournament(TournamentEvent::Over {
+            id: TournamentId(2),
+            name: "Cup".into(),
+            round: 3,
+            early: Some(EarlyEnd::FewerThanTwoLeft),
+            leaders: vec![a, b],
+        }),
+        Event::Tournament(TournamentEvent::Started {
+            name: "Cup".into(),
+            by: a,
+            players: 6,
+            rounds: 5,
+            asked: Some(9),
+            scheduled: true,
+        }),
+        Event::Tournament(TournamentEvent::ResultCorrected {
+            name: "Cup".into(),
+            match_id: m,
+            first: a,
+            second: b,
+            winner: None,
+            by: a,
+        }),
+        Event::Tournament(TournamentEvent::LateEntry {
+            name: "Cup".into(),
+            player: b,
+            by: a,
+            from: 2,
+        }),
+        Event::Tournament(TournamentEvent::Reinstated {
+            name: "Cup".into(),
+            player: b,
+            by: a,
+            from: 3,
+        }),
+        Event::Tournament(TournamentEvent::GameNotSeated {
+            name: "Cup".into(),
+            channel: ChannelId(9),
+            players: vec![a, b],
+        }),
+        Event::Tournament(TournamentEvent::Lost {
+            name: "Cup".into(),
+            why: "its channel was deleted".into(),
+            stopped: 2,
+        }),
+        Event::Rated {
+            changes: vec![RatingChange {
+                player: a,
+                before: ShownRating {
+                    rating: 1500.0,
+                    provisional: true,
+                },
+                after: ShownRating {
+                    rating: 1516.25,
+                    provisional: false,
+                },
+            }],
+        },
+        Event::TurnStarted {
+            match_id: m,
+            variant: Variant::Original,
+            player: b,
+            side: Side::Dwarfs,
+            deadline: at,
+        },
+        Event::ComputerThinking {
+            player: b,
+            side: Side::Trolls,
+        },
+        Event::ReminderDue {
+            match_id: m,
+            guild: GuildId(5),
+            player: a,
+            turn_started_at: at,
+            deadline: at,
+            half_time: false,
+        },
+        Event::Challenged {
+            challenge: ChallengeId(4),
+            challenger: a,
+            opponent: b,
+            variant: Variant::Classic,
+            side: SideChoice::Random,
+            days_per_move: 14,
+            rated: true,
+            expires_at: at,
+        },
+        Event::ChallengeDeclined {
+            challenger: a,
+            opponent: b,
+        },
+        Event::ChallengeWithdrawn {
+            challenger: a,
+            opponent: b,
+        },
+        Event::ChallengeExpired {
+            challenger: a,
+            opponent: b,
+        },
+        Event::DmsClosed { player: b },
+        Event::ThreadDone { match_id: m },
+    ];
+    for event in events {
+        let stored = serde_json::to_value(&event).expect("stored");
+        let back: Event = serde_json::from_value(stored.clone()).expect("read back");
+        assert_eq!(back, event, "{stored}");
+    }
+}
