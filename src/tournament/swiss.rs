@@ -57,7 +57,7 @@ const MAX_DIFFERENCE: i64 = 2 * MAX_SWISS_ROUNDS as i64 + 2;
 /// ranked by score, then in the order given (the standings' order: tie-breaks, then seed).
 pub fn pair_swiss(contenders: &[Contender]) -> Result<Vec<Pairing>, Unpairable> {
     let mut ranked: Vec<&Contender> = contenders.iter().collect();
-    ranked.sort_by(|a, b| b.score.cmp(&a.score));
+    ranked.sort_by_key(|c| std::cmp::Reverse(c.score));
     let mut seen = std::collections::HashSet::new();
     ranked.retain(|c| seen.insert(c.player));
     let n = ranked.len();

@@ -33,9 +33,9 @@ async fn play_some(service: &Service, at: Place, pick: usize, capture: bool) -> 
     let moves = pos.legal_moves();
     let captures: Vec<_> = moves.iter().filter(|m| m.capture_count() > 0).collect();
     let mv = if capture && !captures.is_empty() {
-        captures[pick % captures.len()].clone()
+        *captures[pick % captures.len()]
     } else {
-        moves[pick % moves.len()].clone()
+        moves[pick % moves.len()]
     };
     let who = to_move(service, at).await;
     ok(service
