@@ -62,6 +62,14 @@ impl Format {
         }
     }
 
+    /// The most players this format takes (a round robin's schedule, a Swiss's pairing cost).
+    pub fn most_players(self) -> usize {
+        match self {
+            Format::RoundRobin => MAX_ROUND_ROBIN,
+            Format::Swiss { .. } => MAX_SWISS,
+        }
+    }
+
     /// The number of rounds for `players` players, or why they cannot play this format.
     pub fn rounds_for(self, players: usize) -> Result<u32, FormatError> {
         if players < MIN_PLAYERS {

@@ -2,8 +2,8 @@
 //! late entry to a Swiss, a withdrawn player reinstated. Each is announced in the
 //! tournament's channel and counted by the standings at once; ratings are never touched.
 
+use super::refuse_tournament;
 use super::rounds::told;
-use super::{refuse_tournament, MAX_SWISS};
 use crate::service::error::Result;
 use crate::service::events::TournamentEvent;
 use crate::service::outcome::Reply;
@@ -91,8 +91,9 @@ impl Service {
         if entrants.iter().any(|e| e.user == player.id) {
             return refuse_tournament(Why::AlreadyIn);
         }
-        if entrants.len() >= MAX_SWISS {
-            return refuse_tournament(Why::Full { most: MAX_SWISS });
+        let most = t.format.most_players();
+        if entrants.len() >= most {
+            return refuse_tournament(Why::Full { most });
         }
         let now = self.now();
         tx.save_player(&player.player(), now).await?;

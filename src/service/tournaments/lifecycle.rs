@@ -15,7 +15,7 @@ use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE
 use crate::store::{
     Finish, GameOutcome, NewTournament, Recipient, StoredTournament, TournamentState, Tx,
 };
-use crate::tournament::{Format, Pairing, MAX_ROUND_ROBIN, MAX_SWISS, MIN_PLAYERS};
+use crate::tournament::{Format, Pairing, MIN_PLAYERS};
 
 pub use crate::service::events::Departure;
 
@@ -132,7 +132,7 @@ impl Service {
             return refuse_tournament(Why::AlreadyJoined);
         }
         // One more than the format takes would call the whole tournament off at its start.
-        let most = most_players(t.format);
+        let most = t.format.most_players();
         if entrants.len() >= most {
             return refuse_tournament(Why::Full { most });
         }
@@ -441,14 +441,6 @@ pub(super) fn asked_rounds(format: Format) -> Option<u32> {
     match format {
         Format::Swiss { rounds } => rounds,
         Format::RoundRobin => None,
-    }
-}
-
-/// The most players `format` takes.
-fn most_players(format: Format) -> usize {
-    match format {
-        Format::RoundRobin => MAX_ROUND_ROBIN,
-        Format::Swiss { .. } => MAX_SWISS,
     }
 }
 

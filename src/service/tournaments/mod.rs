@@ -24,7 +24,6 @@ pub use seating::GameToSeat;
 
 use super::error::{refuse, Result};
 use super::refusal::Refusal;
-use crate::tournament::MAX_SWISS;
 
 /// The days a round may last, per day a move, unless the organiser says otherwise: a match is
 /// two battles of a few dozen moves each, most of them played well inside their time.
