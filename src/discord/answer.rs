@@ -93,11 +93,14 @@ async fn answer_to(
         Ok(shown) => {
             let message = match shown {
                 Shown::Message(id) => Some(id),
-                Shown::Response if reply.board.is_some() => {
+                Shown::Response
+                    if reply.board.is_some()
+                        || super::announcement::announced(&reply).is_some() =>
+                {
                     match interaction.get_response(discord).await {
                         Ok(m) => Some(m.id.get()),
                         Err(e) => {
-                            tracing::warn!(error = %e, "could not learn the id of a board's message");
+                            tracing::warn!(error = %e, "could not learn the id of a message");
                             None
                         }
                     }
@@ -105,6 +108,8 @@ async fn answer_to(
                 _ => None,
             };
             board_shown(data, channel, &reply, message).await;
+            super::announcement::after(&data.service, &discord.http, channel, &reply, message)
+                .await;
             Ok(())
         }
     }

@@ -122,6 +122,8 @@ async fn pressed(
         };
         board_shown(data, channel, &reply, message).await;
     }
+    // A Join pressed changes the field the announcement shows.
+    super::announcement::after(&data.service, &ctx.http, channel, &reply, None).await;
     Ok(())
 }
 

@@ -141,6 +141,11 @@ async fn deliver(service: &Service, discord: &Discord, delivery: &Delivery) {
                     tracing::warn!(error = %e, "could not record where a board was posted");
                 }
             }
+            // A tournament started by its clock (or called off) closes its announcement.
+            if let Recipient::Channel(channel) = delivery.to {
+                super::announcement::after(service, &discord.http, channel, &delivery.reply, None)
+                    .await;
+            }
             service.delivered(delivery).await
         }
         Err(e) => {

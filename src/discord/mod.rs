@@ -4,6 +4,7 @@
 
 mod admin;
 mod analysis;
+mod announcement;
 mod answer;
 mod autocomplete;
 mod buttons;
@@ -14,6 +15,7 @@ mod events;
 mod markup;
 mod permissions;
 mod post;
+mod relay;
 mod startup;
 mod tournament;
 mod tournament_director;
@@ -90,14 +92,19 @@ pub fn rest_client(timeout: Duration) -> reqwest::Client {
 }
 
 /// A serenity REST client for `token` with requests bounded by `timeout`; through `proxy`
-/// (which keeps Discord's rate limits for every process behind it) when given.
+/// (which keeps Discord's rate limits for every process behind it) when given, by way of a
+/// [`relay`] that waits out the 429s that still come through for the time Discord gives.
 pub fn http(token: &str, proxy: Option<&str>, timeout: Duration) -> serenity::Http {
     let builder = serenity::http::HttpBuilder::new(token).client(rest_client(timeout));
     match proxy {
-        Some(proxy) => builder
-            .proxy(proxy.trim_end_matches('/'))
-            .ratelimiter_disabled(true)
-            .build(),
+        Some(proxy) => {
+            let proxy = proxy.trim_end_matches('/');
+            let base = relay::start(proxy, rest_client(timeout), timeout).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "no relay for the Discord proxy: a 429 is tried again on the delivery backoff");
+                proxy.to_string()
+            });
+            builder.proxy(base).ratelimiter_disabled(true).build()
+        }
         None => builder.build(),
     }
 }

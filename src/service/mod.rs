@@ -24,7 +24,7 @@ mod tournaments;
 mod voice;
 
 pub use error::{Result, ServiceError};
-pub use events::{Event, Occasion, RatingChange, ShownRating};
+pub use events::{Entrants, Event, Occasion, RatingChange, ShownRating, TournamentEvent};
 pub use flow::challenges::ChallengeOptions;
 pub use flow::play::{MoveRequest, Verb};
 pub use flow::room::Room;
@@ -38,7 +38,7 @@ pub use records::analysis::{progress_text, AnalysisAnswer};
 pub use refusal::Refusal;
 pub use text::{Span, Text, TimeStyle};
 pub use tournaments::{
-    Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
+    Announcement, Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
     TournamentTick,
 };
 pub use voice::rules_text;

@@ -27,6 +27,7 @@ mod records;
 pub mod scratch;
 mod summaries;
 mod threads;
+mod tournament_announcements;
 mod tournament_games;
 mod tournament_rounds;
 mod tournaments;

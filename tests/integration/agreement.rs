@@ -202,3 +202,65 @@ async fn no_sequence_of_moves_and_answers_ends_a_battle_at_a_score_nobody_was_sh
         "only {refused_stale} stale answers refused"
     );
 }
+
+/// The picture below the caption band of `frame` (the board and each side's corner).
+fn below_caption(frame: &image::Frame) -> Vec<u8> {
+    let img = image::DynamicImage::ImageRgba8(frame.buffer().clone()).to_rgb8();
+    let (w, h) = img.dimensions();
+    image::imageops::crop_imm(&img, 0, 92, w, h - 92)
+        .to_image()
+        .into_raw()
+}
+
+fn frames_of(gif: &[u8]) -> Vec<image::Frame> {
+    use image::AnimationDecoder;
+    image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif))
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_replay_of_a_battle_ended_by_agreement_shows_no_one_to_move_at_its_end() {
+    let service = service().await;
+    let at = place(1);
+    start_match(&service, at).await;
+    play_some(&service, at, 0, false).await;
+    play_some(&service, at, 0, false).await;
+    let proposed = ok(service.propose_end(at, &alice()).await);
+    ok(service
+        .answer_end(at, &bob(), true, Some(agree_button(&proposed)))
+        .await);
+    let m = current(&service, at).await;
+    let battle = m.game.battles()[0].clone();
+    assert_eq!(battle.result().map(|r| r.end), Some(BattleEnd::Agreement));
+    // The side to move still had legal moves: only "the battle is over" keeps the badge off.
+    assert!(battle.position().has_legal_move());
+
+    let replay = ok(service.replay(at, None, Some(1), None, None).await);
+    let shown = frames_of(&replay.attachments[0].bytes);
+    let renderer = thudbot::render::Renderer::new();
+    let drawn = |over: bool| {
+        let caption = thudbot::render::Caption {
+            title: "Match".into(),
+            dwarfs: "alice".into(),
+            trolls: "bob".into(),
+            status: "Battle 1 drawn".into(),
+            over,
+        };
+        let frames = frames_of(&renderer.replay_gif(&battle, Some(&caption), Default::default()));
+        below_caption(frames.last().unwrap())
+    };
+    let last = below_caption(shown.last().unwrap());
+    assert_eq!(
+        last,
+        drawn(true),
+        "the last frame is drawn as a battle over"
+    );
+    assert_ne!(
+        last,
+        drawn(false),
+        "a battle still going shows who is to move"
+    );
+}

@@ -331,3 +331,20 @@ bob: /thud accept
     // Neither line made a challenge, so there is nothing to accept.
     assert!(!out.contains("challenges you"), "{out}");
 }
+
+#[tokio::test]
+async fn a_name_too_long_to_keep_is_refused_not_cut() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-names");
+    let long = "a".repeat(300);
+    let input = format!("{long}: /thud challenge opponent:bob\nbob: /thud accept\n");
+    let (out, err, ok) = run_console(&db, &dir, &input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("a player's name has at most 64 characters") && out.contains("has 300"),
+        "{out}"
+    );
+    // No challenge was made under a name cut to 64 characters.
+    assert!(!out.contains(&"a".repeat(64)), "{out}");
+    assert!(!out.contains("challenges you"), "{out}");
+}

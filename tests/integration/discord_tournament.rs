@@ -10,7 +10,7 @@ use crate::support::bot::*;
 use crate::support::fake_discord::*;
 use thudbot::store::{ChannelId, MatchId};
 
-fn tournament(subcommand: &str) -> SlashCommand {
+pub(crate) fn tournament(subcommand: &str) -> SlashCommand {
     // Organising is under `/thud-admin`, playing under `/thud`.
     let command = match subcommand {
         "create" | "start" | "cancel" | "organisers" => "thud-admin",

@@ -12,7 +12,8 @@ use crate::support::probe::{discord_error, identify, register_test_commands};
 #[tokio::test]
 async fn injected_429s_5xx_and_dropped_connections() {
     let fake = FakeDiscord::start().await;
-    let http = fake.http();
+    // Straight to the fake: the bot's own relay would wait the 429 out.
+    let http = fake.http_direct();
     let general = serenity::ChannelId::new(GENERAL_CHANNEL);
 
     let normal = general.say(&http, "first").await.expect("posted");
@@ -28,7 +29,7 @@ async fn injected_429s_5xx_and_dropped_connections() {
     assert_eq!(
         discord_error(general.say(&http, "limited").await).0,
         429,
-        "with serenity's ratelimiter off the 429 reaches the caller"
+        "with serenity's ratelimiter off and no relay the 429 reaches the caller"
     );
     let limited = fake.requests().pop().expect("recorded");
     assert!(limited.injected);

@@ -9,7 +9,7 @@ use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
 use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, UserId};
 
 mod tournament;
-pub use tournament::{EarlyEnd, Paired, TournamentEvent};
+pub use tournament::{EarlyEnd, Entrants, Paired, TournamentEvent};
 
 /// One thing that happened. Players are kept by id; their names are read when the event is
 /// worded, so a notice sent later shows the names of the day.

@@ -9,6 +9,18 @@ use crate::game::Variant;
 use crate::store::{ChannelId, MatchId, TournamentId, UserId};
 use crate::tournament::{Format, FormatError};
 
+/// The field of a tournament as its announcement shows it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entrants {
+    /// Still taking players: this many so far.
+    SoFar(u32),
+    /// Started (or ended) with this many: joining is over.
+    Closed(u32),
+    /// Called off: joining is over.
+    CalledOff,
+}
+
 /// One thing that happened in the tournament called `name` (kept with each event, so a notice
 /// says the name it had).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -23,6 +35,9 @@ pub enum TournamentEvent {
         days_per_move: u32,
         round_days: u32,
         starts_at: Option<DateTime<Utc>>,
+        /// How many have joined, when the announcement is shown again as the field grows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entrants: Option<Entrants>,
     },
     /// `player` joined it, now of `players` players.
     Joined {

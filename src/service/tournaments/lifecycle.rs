@@ -96,6 +96,7 @@ impl Service {
             days_per_move: days,
             round_days: days * factor,
             starts_at: options.starts_at,
+            entrants: None,
         });
         Ok(self.word(&[created], &Reader::Channel).await?.saved())
     }

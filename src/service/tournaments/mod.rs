@@ -7,6 +7,7 @@
 //! make one. Every change locks the tournament's row first, so two processes ticking together
 //! pair a round once; notices go through the outbox in the same transaction.
 
+mod announcement;
 mod corrections;
 mod deadlines;
 mod lifecycle;
@@ -17,6 +18,7 @@ mod seating;
 mod standings;
 
 pub use crate::service::refusal::TournamentRefusal;
+pub use announcement::Announcement;
 pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
 pub use rounds::TournamentTick;

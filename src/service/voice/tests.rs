@@ -132,3 +132,59 @@ fn every_end_proposal_answered_later_carries_agree_and_keep_playing() {
     // A person's to the computer is answered at once, in the same message.
     assert!(actions(proposed(false, true)).is_empty());
 }
+
+#[test]
+fn a_side_with_no_pieces_left_is_said_to_be_captured_not_stuck() {
+    let over = |side: Side, score: crate::game::Score| Event::BattleOver {
+        battle: 1,
+        variant: Variant::Classic,
+        winner: Some(UserId(1)),
+        result: crate::game::BattleResult {
+            end: crate::game::BattleEnd::NoLegalMove { side },
+            score,
+            winner: Some(side.opposite()),
+            margin: crate::game::Points::whole(12),
+        },
+    };
+    let no_dwarfs = words(
+        over(
+            Side::Dwarfs,
+            crate::game::Score {
+                dwarfs: 0,
+                trolls: 3,
+            },
+        ),
+        &Reader::Channel,
+    );
+    assert!(
+        no_dwarfs.contains("every dwarf has been captured"),
+        "{no_dwarfs}"
+    );
+    assert!(!no_dwarfs.contains("no legal move"), "{no_dwarfs}");
+    let no_trolls = words(
+        over(
+            Side::Trolls,
+            crate::game::Score {
+                dwarfs: 5,
+                trolls: 0,
+            },
+        ),
+        &Reader::Channel,
+    );
+    assert!(
+        no_trolls.contains("every troll has been captured"),
+        "{no_trolls}"
+    );
+    // A side that still has pieces but cannot move is said to have no legal move.
+    let stuck = words(
+        over(
+            Side::Dwarfs,
+            crate::game::Score {
+                dwarfs: 2,
+                trolls: 3,
+            },
+        ),
+        &Reader::Channel,
+    );
+    assert!(stuck.contains("the dwarfs have no legal move"), "{stuck}");
+}

@@ -2,7 +2,7 @@
 
 use chrono::Duration;
 
-use crate::service::events::{Departure, EarlyEnd, Paired, TournamentEvent};
+use crate::service::events::{Departure, EarlyEnd, Entrants, Paired, TournamentEvent};
 use crate::service::text::{count, duration_words, Text};
 use crate::service::Names;
 use crate::tournament::FormatError;
@@ -18,21 +18,39 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
             days_per_move,
             round_days,
             starts_at,
+            entrants,
         } => {
             let start = match starts_at {
                 Some(at) => Text::new().plain("It starts ").time(*at).plain("."),
                 None => Text::from("The organiser starts it."),
             };
-            Text::new()
-                .strong(format!("Tournament #{id}: {name}"))
-                .plain(format!(
-                    " ({format}, {}, {} a move, {round_days} days a round). Join with the button or ",
-                    variant.title(),
-                    count(*days_per_move, "day", "days"),
-                ))
-                .code("/thud tournament join")
-                .plain(". ")
-                .then(start)
+            let about = Text::new().strong(format!("Tournament #{id}: {name}")).plain(format!(
+                " ({format}, {}, {} a move, {round_days} days a round).",
+                variant.title(),
+                count(*days_per_move, "day", "days"),
+            ));
+            match entrants {
+                Some(Entrants::Closed(n)) => about.plain(format!(
+                    " Joining is over: it began with {}.",
+                    count(*n, "player", "players")
+                )),
+                Some(Entrants::CalledOff) => about.plain(" It was called off; joining is over."),
+                open => {
+                    let so_far = match open {
+                        Some(Entrants::SoFar(0)) => " Nobody has joined yet.".to_string(),
+                        Some(Entrants::SoFar(n)) => {
+                            format!(" {} joined so far.", count(*n, "player has", "players have"))
+                        }
+                        _ => String::new(),
+                    };
+                    about
+                        .plain(" Join with the button or ")
+                        .code("/thud tournament join")
+                        .plain(". ")
+                        .then(start)
+                        .plain(so_far)
+                }
+            }
         }
         TournamentEvent::Joined {
             name,

@@ -410,6 +410,16 @@ impl FakeDiscord {
         thudbot::discord::http(TOKEN, Some(self.rest_url()), timeout)
     }
 
+    /// A serenity `Http` that calls the fake as a proxy with nothing in between (no relay, no
+    /// rate limiter): every answer, 429s included, reaches the caller as the fake gave it.
+    pub fn http_direct(&self) -> serenity::http::Http {
+        serenity::http::HttpBuilder::new(TOKEN)
+            .client(thudbot::discord::rest_client(Duration::from_secs(10)))
+            .proxy(self.rest_url())
+            .ratelimiter_disabled(true)
+            .build()
+    }
+
     /// A serenity `Http` with its own rate limiter on, as the bot runs without a proxy: it
     /// calls https://discord.com, which its client reaches through the fake's TLS tunnel,
     /// trusting only the tunnel's test certificate.

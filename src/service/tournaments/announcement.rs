@@ -1,0 +1,70 @@
+//! A tournament's announcement, shown again as its field changes: the front-end records the
+//! message that announced it and edits that message when players join or leave and when it
+//! starts, so the channel shows how many have joined without a line for each join.
+
+use super::rounds::told;
+use crate::service::error::Result;
+use crate::service::events::{Entrants, TournamentEvent};
+use crate::service::voice::Reader;
+use crate::service::{Reply, Service};
+use crate::store::{ChannelId, TournamentId, TournamentState};
+
+/// A tournament's announcement as it should read now, and the message to edit.
+#[derive(Debug)]
+pub struct Announcement {
+    pub channel: ChannelId,
+    pub message: u64,
+    /// The players who have joined.
+    pub players: u32,
+    pub reply: Reply,
+}
+
+impl Service {
+    /// `message` announced tournament `id` (the answer to its creation).
+    pub async fn tournament_announced(&self, id: TournamentId, message: u64) -> Result<()> {
+        Ok(self.store.set_tournament_announcement(id, message).await?)
+    }
+
+    /// The announcement of the latest tournament in `channel` as it should read now (its
+    /// field's size, and the Join button only while it takes players); `None` when no
+    /// announcement of it was recorded.
+    pub async fn tournament_announcement_in(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<Announcement>> {
+        let Some((id, message)) = self.store.tournament_announcement_in(channel).await? else {
+            return Ok(None);
+        };
+        let Some(t) = self.store.tournament(id).await? else {
+            return Ok(None);
+        };
+        let mut tx = self.store.begin().await?;
+        let players = tx.entrants(id).await?.len() as u32;
+        tx.rollback().await?;
+        let entrants = match t.state {
+            TournamentState::Open => Entrants::SoFar(players),
+            TournamentState::Running | TournamentState::Finished => Entrants::Closed(players),
+            TournamentState::Cancelled => Entrants::CalledOff,
+        };
+        let created = told(TournamentEvent::Created {
+            id,
+            name: t.name,
+            format: t.format,
+            variant: t.variant,
+            days_per_move: t.days_per_move,
+            round_days: t.round_days,
+            starts_at: t.starts_at,
+            entrants: Some(entrants),
+        });
+        let mut reply = self.word(&[created], &Reader::Channel).await?;
+        if t.state != TournamentState::Open {
+            reply.buttons.clear();
+        }
+        Ok(Some(Announcement {
+            channel,
+            message,
+            players,
+            reply,
+        }))
+    }
+}

@@ -1,0 +1,35 @@
+//! Where a tournament was announced: the message carrying its Join button, kept so the
+//! announcement can be edited with the number of players as they join and leave.
+
+use super::error::Result;
+use super::ids::ChannelId;
+use super::tournaments::TournamentId;
+
+impl super::Store {
+    /// Records `message` as the announcement of tournament `id` (the first one recorded stays).
+    pub async fn set_tournament_announcement(&self, id: TournamentId, message: u64) -> Result<()> {
+        sqlx::query!(
+            "UPDATE tournaments SET announcement_id = $2 WHERE id = $1 AND announcement_id IS NULL",
+            id.0,
+            message as i64
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The latest tournament in `channel` and the message announcing it, if one was recorded.
+    pub async fn tournament_announcement_in(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<(TournamentId, u64)>> {
+        Ok(sqlx::query!(
+            r#"SELECT id AS "id: TournamentId", announcement_id FROM tournaments
+               WHERE channel_id = $1 ORDER BY id DESC LIMIT 1"#,
+            channel.db()
+        )
+        .fetch_optional(&self.pool)
+        .await?
+        .and_then(|r| Some((r.id, r.announcement_id? as u64))))
+    }
+}

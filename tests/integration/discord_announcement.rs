@@ -1,0 +1,101 @@
+//! A tournament's announcement through serenity against the fake Discord: joins are answered
+//! privately and the announcement itself is edited to show how many have joined, and once the
+//! tournament starts it says joining is over and loses its Join button.
+
+use crate::discord_tournament::tournament;
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
+
+/// Waits for an edit of message `announcement` in the tournament channel, made after `mark`,
+/// that says `text`.
+async fn edited(bot: &Bot, mark: usize, announcement: u64, text: &str) -> RecordedRequest {
+    bot.fake
+        .wait_for(
+            |r| {
+                r.seq >= mark
+                    && r.method == "PATCH"
+                    && r.path == format!("/channels/{THUD_CHANNEL}/messages/{announcement}")
+                    && (200..300).contains(&r.status)
+                    && content(r).contains(text)
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[tokio::test]
+async fn the_announcement_counts_the_field_as_it_changes_and_closes_at_the_start() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (announced, created) = bot
+        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
+        .await;
+    assert!(!created.is_ephemeral(), "{}", created.summary());
+    let announcement = bot.message_id(&announced).await;
+
+    let mark = bot.fake.mark();
+    let joined = bot.say(tournament("join").by(ALICE)).await;
+    assert!(joined.is_ephemeral(), "{}", joined.summary());
+    let first = edited(&bot, mark, announcement, "1 player has joined so far").await;
+    // While it takes players the Join button stays.
+    assert!(
+        first.json()["components"]
+            .to_string()
+            .contains("thud:join:"),
+        "{}",
+        first.json()
+    );
+
+    let mark = bot.fake.mark();
+    let (_, pressed) = bot.press(BOB, announcement, "thud:join:").await;
+    assert!(
+        content(&pressed).contains("joins Ankh Cup"),
+        "{}",
+        content(&pressed)
+    );
+    edited(&bot, mark, announcement, "2 players have joined so far").await;
+
+    let mark = bot.fake.mark();
+    let left = bot.say(tournament("leave").by(ALICE)).await;
+    assert!(left.is_ephemeral(), "{}", left.summary());
+    edited(&bot, mark, announcement, "1 player has joined so far").await;
+
+    for user in [ALICE, CAROL, VETINARI] {
+        let joined = bot.say(tournament("join").by(user)).await;
+        assert!(joined.is_ephemeral(), "{}", joined.summary());
+    }
+    let mark = bot.fake.mark();
+    let started = bot.say(tournament("start").by(VIMES)).await;
+    assert!(
+        content(&started).contains("Round 1 of Ankh Cup** is paired"),
+        "{}",
+        content(&started)
+    );
+    let closed = edited(
+        &bot,
+        mark,
+        announcement,
+        "Joining is over: it began with 4 players",
+    )
+    .await;
+    assert_eq!(
+        closed.json()["components"],
+        serde_json::json!([]),
+        "no Join button"
+    );
+
+    // Nobody's join was a line of its own in the channel for everyone to see (each was
+    // ephemeral, flag 64, seen by the joiner alone).
+    let join_lines = bot
+        .fake
+        .channel_messages(THUD_CHANNEL)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("joins Ankh Cup"))
+        })
+        .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+        .count();
+    assert_eq!(join_lines, 0);
+}

@@ -1,0 +1,122 @@
+//! Rate limits through an operator's Discord proxy, end to end through serenity: a 429 that
+//! comes through is waited out for the time Discord gave (the body's `retry_after`, for the
+//! route or, when global, for every route), inside the request, so the notice goes out
+//! without the delivery worker's backoff; one whose wait outlasts the request's timeout is
+//! passed on to that backoff.
+
+use std::time::Duration;
+
+use chrono::Duration as Span;
+
+use crate::discord_delivery::{posted_since, posts_to};
+use crate::support::bot::*;
+use crate::support::fake_discord::*;
+
+/// The reminder posts to `GENERAL_CHANNEL` after `mark`, the last one the one that went out.
+fn tries_since(bot: &Bot, mark: usize) -> Vec<RecordedRequest> {
+    bot.fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| posts_to(GENERAL_CHANNEL)(r))
+        .collect()
+}
+
+/// A match in `GENERAL_CHANNEL` whose reminder falls due now, with `failure` injected once on
+/// posting it; the bot's clock is not moved again, so the delivery worker's backoff (on that
+/// clock) never passes: only a wait inside the request gets the reminder out.
+async fn reminder_after(failure: Failure) -> (Bot, Vec<RecordedRequest>) {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    bot.fake.inject("POST /channels/*/messages", 1, failure);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    let posted = posted_since(&bot, mark, GENERAL_CHANNEL).await;
+    assert!(
+        content(&posted).contains("reminder"),
+        "{}",
+        content(&posted)
+    );
+    let tries = tries_since(&bot, mark);
+    (bot, tries)
+}
+
+#[tokio::test]
+async fn through_a_proxy_a_429_is_waited_out_for_its_retry_after() {
+    let retry_after = Duration::from_millis(1500);
+    let (bot, tries) = reminder_after(Failure::RateLimited {
+        retry_after,
+        global: false,
+    })
+    .await;
+    assert_eq!(tries.len(), 2, "the 429, then the post");
+    assert_eq!(tries[0].status, 429);
+    let waited = tries[1].received.duration_since(tries[0].received);
+    assert!(waited >= retry_after, "tried again after {waited:?}");
+    // One reminder: the 429 made nothing.
+    let reminders = bot
+        .fake
+        .channel_messages(GENERAL_CHANNEL)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("reminder"))
+        })
+        .count();
+    assert_eq!(reminders, 1);
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn through_a_proxy_a_global_429_is_waited_out_too() {
+    let retry_after = Duration::from_millis(1200);
+    let (bot, tries) = reminder_after(Failure::RateLimited {
+        retry_after,
+        global: true,
+    })
+    .await;
+    assert_eq!(tries.len(), 2, "the 429, then the post");
+    assert_eq!(
+        tries[0]
+            .response_headers
+            .iter()
+            .find(|(n, _)| n == "x-ratelimit-global"),
+        Some(&("x-ratelimit-global".to_string(), "true".to_string())),
+        "the fake said it was global"
+    );
+    let waited = tries[1].received.duration_since(tries[0].received);
+    assert!(waited >= retry_after, "tried again after {waited:?}");
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_429_longer_than_a_request_may_wait_goes_to_the_delivery_backoff_and_nothing_is_sent_into_it(
+) {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    // As long as the bot's 10-second request timeout: not waited out inside one request.
+    let retry_after = Duration::from_secs(10);
+    bot.fake
+        .rate_limit("POST /channels/*/messages", 1, retry_after);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    // The worker tries again on its backoff (its clock moved on quickly here), but nothing
+    // reaches Discord on that route until the time Discord gave has passed.
+    let deadline = tokio::time::Instant::now() + retry_after + WAIT;
+    while !tries_since(&bot, mark)
+        .iter()
+        .any(|r| (200..300).contains(&r.status))
+    {
+        assert!(tokio::time::Instant::now() < deadline, "never posted");
+        bot.clock.advance(Span::seconds(5));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let tries = tries_since(&bot, mark);
+    let seen: Vec<String> = tries.iter().map(RecordedRequest::summary).collect();
+    assert_eq!(tries.len(), 2, "the 429, then the post: {seen:#?}");
+    assert_eq!(tries[0].status, 429);
+    let waited = tries[1].received.duration_since(tries[0].received);
+    assert!(waited >= retry_after, "tried again after {waited:?}");
+    bot.finish_expecting(|r| r.injected).await;
+}
