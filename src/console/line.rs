@@ -148,6 +148,14 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ("help", &[]),
 ];
 
+/// The options the console's command `subcommand` takes; `None` for no such command.
+pub fn options_of(subcommand: &str) -> Option<&'static [&'static str]> {
+    OPTIONS
+        .iter()
+        .find(|(c, _)| *c == subcommand)
+        .map(|(_, known)| *known)
+}
+
 impl Line {
     /// Why the line names an option its command does not take (a typo such as `dayz:1`
     /// would otherwise be ignored unsaid); `None` when every option is known.

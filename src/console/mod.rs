@@ -11,7 +11,7 @@ mod values;
 
 use values::{not_a_count, parse_side, parse_variant, parse_yes_no};
 
-pub use line::{parse, Line, LineError};
+pub use line::{options_of, parse, Line, LineError};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

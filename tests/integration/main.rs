@@ -39,6 +39,7 @@ mod fake_discord_rules;
 mod fake_discord_spec;
 mod games_list;
 mod koom_valley_brute;
+mod option_names;
 mod outbox_events;
 mod perft;
 mod properties;
