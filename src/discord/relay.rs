@@ -79,7 +79,7 @@ impl Limit {
 
 /// Seconds as a duration; `None` for a negative or absurd figure.
 fn duration(seconds: f64) -> Option<Duration> {
-    (seconds.is_finite() && seconds >= 0.0 && seconds < 86_400.0)
+    (seconds.is_finite() && (0.0..86_400.0).contains(&seconds))
         .then(|| Duration::from_secs_f64(seconds))
 }
 

@@ -8,8 +8,11 @@ use serde_json::Value;
 const SUB_COMMAND: u64 = 1;
 const SUB_COMMAND_GROUP: u64 = 2;
 
+/// What is done with each subcommand: its group (if any), its name and its parameters' names.
+type Each<'a> = dyn FnMut(Option<&str>, &str, Vec<String>) + 'a;
+
 /// Calls `each(group, subcommand, parameters)` for every subcommand of `command`.
-fn subcommands(command: &Value, each: &mut dyn FnMut(Option<&str>, &str, Vec<String>)) {
+fn subcommands(command: &Value, each: &mut Each<'_>) {
     let options = command["options"].as_array().cloned().unwrap_or_default();
     let params = |sub: &Value| -> Vec<String> {
         sub["options"]
