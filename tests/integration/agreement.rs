@@ -240,7 +240,7 @@ async fn the_replay_of_a_battle_ended_by_agreement_shows_no_one_to_move_at_its_e
 
     let replay = ok(service.replay(at, None, Some(1), None, None).await);
     let shown = frames_of(&replay.attachments[0].bytes);
-    let renderer = thudbot::render::Renderer::new();
+    let renderer = crate::common::renderer();
     let drawn = |over: bool| {
         let caption = thudbot::render::Caption {
             title: "Match".into(),

@@ -2,12 +2,10 @@
 //! in play, judged once whatever the number of processes, resumed after a restart, and
 //! reported with the graph and the players' mistakes.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::{alice, bob, ok, place, refusal, service, TestService};
 use thudbot::computer::analysis::Budget;
-use thudbot::render::Renderer;
 use thudbot::service::{
     AnalysisAnswer, ChallengeOptions, MoveRequest, Refusal, Reply, Service, ServiceConfig,
     ServiceError,
@@ -24,7 +22,7 @@ pub(crate) const TINY: Budget = Budget {
 fn another_process(test: &TestService) -> Service {
     Service::new(
         Store::new(test.db.pool().clone()),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         test.clock.clone(),
         ServiceConfig::default(),
     )

@@ -2,11 +2,9 @@
 //! processes, with moves racing it, and the outbox that carries every notice to its channel.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use crate::common::{alice, bob, deliver_all, place, refusal, service, TestService};
 use chrono::{DateTime, Duration, Utc};
-use thudbot::render::Renderer;
 use thudbot::service::{
     Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Refusal,
     Reply, Service, ServiceConfig, ServiceError,
@@ -29,7 +27,7 @@ async fn another_process(first: &TestService, config: ServiceConfig) -> Service 
         .expect("a second pool");
     Service::new(
         Store::new(pool),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         first.clock.clone(),
         config,
     )

@@ -8,7 +8,6 @@ use std::time::Duration;
 use chrono::Duration as Span;
 use thudbot::config::Shards;
 use thudbot::discord::{self, BotOptions, StartError, DEFER_AFTER};
-use thudbot::render::Renderer;
 use thudbot::service::{ManualClock, Service, ServiceConfig};
 use thudbot::store::{ChannelId, MatchId, ScratchDatabase, Store, StoredMatch};
 
@@ -367,7 +366,7 @@ async fn try_start(
     let db = ScratchDatabase::create().await.expect("a scratch database");
     let service = Arc::new(Service::new(
         Store::new(db.pool().clone()),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         Arc::new(ManualClock::new(start_time())),
         ServiceConfig::default(),
     ));

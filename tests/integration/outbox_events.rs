@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use crate::common::{alice, bob, deliver_all, ok, place, start_time};
-use thudbot::render::Renderer;
 use thudbot::service::{
     ChallengeOptions, Event, ManualClock, MoveRequest, Notice, Service, ServiceConfig,
 };
@@ -113,7 +112,7 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
     let clock = Arc::new(ManualClock::new(start_time()));
     let service = Service::new(
         Store::new(db.pool().clone()),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         clock.clone(),
         ServiceConfig::default(),
     );

@@ -147,7 +147,7 @@ async fn two_clock_workers_on_one_database_send_each_reminder_once() {
     // A second bot process: its own service and pool over the same database.
     let second = Service::new(
         thudbot::store::Store::new(first.store().pool().clone()),
-        std::sync::Arc::new(thudbot::render::Renderer::new()),
+        crate::common::renderer(),
         clock.clone(),
         ServiceConfig::default(),
     );

@@ -3,10 +3,8 @@
 //! start times, cancelling, and refusals that change nothing.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use chrono::Duration;
-use thudbot::render::Renderer;
 use thudbot::service::{
     Actor, MoveRequest, Place, Refusal, Service, ServiceConfig, TournamentOptions,
     TournamentRefusal,
@@ -281,7 +279,7 @@ async fn another_process(first: &TestService) -> Service {
         .expect("a second pool");
     Service::new(
         Store::new(pool),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         first.clock.clone(),
         ServiceConfig::default(),
     )

@@ -27,6 +27,13 @@ impl Deref for TestService {
     }
 }
 
+/// One renderer for the whole test process: preparing one paints every theme's tiles, which
+/// takes seconds in a debug build, and it never changes once made.
+pub fn renderer() -> Arc<Renderer> {
+    static RENDERER: std::sync::OnceLock<Arc<Renderer>> = std::sync::OnceLock::new();
+    RENDERER.get_or_init(|| Arc::new(Renderer::new())).clone()
+}
+
 /// The time every test starts at.
 pub fn start_time() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
@@ -37,7 +44,7 @@ pub async fn service_with(config: ServiceConfig) -> TestService {
     let clock = Arc::new(ManualClock::new(start_time()));
     let service = Service::new(
         Store::new(db.pool().clone()),
-        Arc::new(Renderer::new()),
+        renderer(),
         clock.clone(),
         config,
     );

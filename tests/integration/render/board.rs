@@ -328,7 +328,7 @@ fn a_battle_ended_by_agreement_shows_nobody_to_move() {
 #[test]
 fn one_renderer_can_be_shared_between_threads() {
     fn shareable<T: Send + Sync>(_: &T) {}
-    shareable(renderer());
+    shareable(&*renderer());
     let start = Variant::Classic.start();
     let pictures: Vec<Vec<u8>> = std::thread::scope(|s| {
         let handles: Vec<_> = Theme::ALL

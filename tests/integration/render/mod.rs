@@ -10,7 +10,6 @@ mod replay;
 mod text_board;
 
 use std::io::Cursor;
-use std::sync::OnceLock;
 
 use image::{AnimationDecoder, RgbImage};
 use thudbot::game::{
@@ -22,9 +21,9 @@ use thudbot::render::{
     Theme,
 };
 
-fn renderer() -> &'static Renderer {
-    static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(Renderer::new)
+/// The test process's one renderer (see `common::renderer`).
+fn renderer() -> std::sync::Arc<Renderer> {
+    crate::common::renderer()
 }
 
 fn sq(name: &str) -> Square {

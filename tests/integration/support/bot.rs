@@ -7,7 +7,6 @@ use std::time::Duration;
 use chrono::{DateTime, TimeZone, Utc};
 use thudbot::config::Shards;
 use thudbot::discord::{self, BotOptions, RunningBot, DEFER_AFTER};
-use thudbot::render::Renderer;
 use thudbot::service::{ManualClock, Service, ServiceConfig};
 use thudbot::store::{ScratchDatabase, Store};
 
@@ -48,7 +47,7 @@ pub async fn start_bot_with(
     let clock = Arc::new(ManualClock::new(start_time()));
     let service = Arc::new(Service::new(
         Store::new(db.pool().clone()),
-        Arc::new(Renderer::new()),
+        crate::common::renderer(),
         clock.clone(),
         ServiceConfig::default(),
     ));
