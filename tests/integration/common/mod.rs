@@ -1,5 +1,6 @@
 //! Shared pieces of the integration tests.
-#![allow(dead_code)]
+// Each test binary that includes this module (tests/integration, tests/discord) uses a part of it.
+#![allow(dead_code, unused_macros, unused_imports)]
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! (method and path template) whose parameters and body fit its schemas, and the fake's answer
 //! must fit the operation's response for its status. `check.rs` judges one exchange.
 //!
-//! The document is parsed and indexed once per process (the integration tests are one binary,
+//! The document is parsed and indexed once per process (the Discord tests are one binary,
 //! ~400 tests), and each schema is compiled into a validator the first time an exchange needs it.
 
 mod check;
