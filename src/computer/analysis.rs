@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::game::{Move, Position, Side};
 
-use super::calibration::expected_margin;
+use super::calibration::{expected_margin, search_score};
 use super::evaluation::{final_value, WIN};
 use super::level::Settings;
 
@@ -117,6 +117,19 @@ pub fn margin(position: &Position, raw: i32) -> i32 {
     }
 }
 
+/// The search's own score of `position` judged `score` (a stored judgement keeps only the
+/// margin): the margin itself when the battle is over or decided.
+pub fn raw_of(position: &Position, score: i32) -> i32 {
+    if score.abs() == DECIDED
+        || position.objective_reached().is_some()
+        || !position.has_legal_move()
+    {
+        score
+    } else {
+        search_score(position, score)
+    }
+}
+
 /// Judges `position` knowing the move `played` from it and the score `after` of the position
 /// it led to (judged under the same budget). When the search prefers another move and the
 /// move played loses at least [`MISTAKE`] by these judgements, both moves get a deeper look
@@ -134,21 +147,33 @@ pub fn confirm(
     after: i32,
     budget: &Budget,
 ) -> Judgement {
-    let Some(best) = judgement.best.filter(|b| b != played) else {
+    if judgement.best.is_none_or(|b| b == *played) {
         return judgement;
-    };
+    }
     let side = position.side_to_move();
-    if for_dwarfs(side, judgement.score - after) < MISTAKE {
+    // Moves are compared on the search's own scale: the calibration moves the level of the
+    // score with the phase, which is no one's doing.
+    let after = raw_of(&position.after(played), after);
+    if for_dwarfs(side, judgement.raw - after) < MISTAKE {
         return judgement;
     }
     let deeper = Budget {
         nodes: budget.nodes.saturating_mul(DEEPER),
     };
-    let of_played = judge(&position.after(played), &deeper).score;
-    let of_best = judge(&position.after(&best), &deeper).score;
-    if for_dwarfs(side, of_best - of_played) < MISTAKE {
+    // The better move is the deeper look's own choice (the standard look's may not survive
+    // a deeper look), and both moves are judged alike: the position each leads to, searched
+    // with the deeper budget.
+    let Some(better) = judge(position, &deeper).best.filter(|b| b != played) else {
         judgement.best = Some(*played);
-    }
+        return judgement;
+    };
+    let of_played = judge(&position.after(played), &deeper).raw;
+    let of_better = judge(&position.after(&better), &deeper).raw;
+    judgement.best = if for_dwarfs(side, of_better - of_played) < MISTAKE {
+        Some(*played)
+    } else {
+        Some(better)
+    };
     judgement
 }
 
@@ -177,7 +202,9 @@ pub struct MoveReview {
     pub played: Move,
     /// What the search preferred before the move; `None` when it agrees with the move played.
     pub better: Option<Move>,
-    /// What the move cost the side that played it, in hundredths of a dwarf (0 or more).
+    /// What the move cost the side that played it, in hundredths of a point (0 or more): the
+    /// drop in the search's own score across it (the calibration shifts the level of the score
+    /// with the phase, not the difference between moves).
     pub cost: i32,
     /// The score before and after the move, from the dwarfs' side.
     pub before: i32,
@@ -209,7 +236,8 @@ pub fn review(start: &Position, moves: &[Move], judgements: &[Judgement]) -> Vec
             break;
         };
         let agreed = before.best == Some(*mv);
-        let lost = for_dwarfs(side, before.score - after.score);
+        // On the search's own scale, as `confirm` compares them.
+        let lost = for_dwarfs(side, before.raw - after.raw);
         // The move the search itself prefers costs nothing: a deeper look afterwards is no
         // fault of the player's.
         let cost = if agreed { 0 } else { lost.max(0) };
@@ -333,7 +361,11 @@ mod tests {
         let start = crate::game::Variant::Classic.start();
         let budget = Budget { nodes: 30_000 };
         let judged = judge(&start, &budget);
-        let choice = judged.best.expect("a move");
+        let deeper = Budget {
+            nodes: budget.nodes * DEEPER,
+        };
+        // The deeper look's own choice is what the move played is held against.
+        let choice = judge(&start, &deeper).best.expect("a move");
         // The start is symmetric left to right: the mirror image of the search's choice is
         // exactly as good.
         let mirrored: String = choice
@@ -351,9 +383,6 @@ mod tests {
             .expect("the mirrored move is legal");
         assert_ne!(played, choice);
         let told = judged.score - 1_000;
-        let deeper = Budget {
-            nodes: budget.nodes * DEEPER,
-        };
         assert_eq!(
             judge_move(&start, &played, told, &budget).best,
             Some(played),

@@ -31,26 +31,29 @@ pub struct Knot {
     pub share: i32,
 }
 
-/// Classic and original, fitted on self-play (see the module's comment).
+/// Classic and original, fitted on self-play (see the module's comment): offsets alone, the
+/// search's score kept whole (fits of the shares as well came out erratic, negative at some
+/// knots, and no better on battles left out of the fit; docs/analysis.md). Fitted by
+/// `thudbot-selfplay fit` on battles 1-10 of docs/analysis.md's run.
 pub const FITTED: [Knot; 5] = [
     Knot {
-        offset: 0,
+        offset: -1694,
         share: 100,
     },
     Knot {
-        offset: 0,
+        offset: -1013,
         share: 100,
     },
     Knot {
-        offset: 0,
+        offset: -445,
         share: 100,
     },
     Knot {
-        offset: 0,
+        offset: -269,
         share: 100,
     },
     Knot {
-        offset: 0,
+        offset: -94,
         share: 100,
     },
 ];
@@ -105,6 +108,25 @@ pub fn forecast(dwarfs: i32, held: i32, score: i32, knots: &[Knot; 5]) -> i32 {
     margin.round() as i32
 }
 
+/// The search score that [`expected_margin`] turns into `margin` for `position`: its inverse,
+/// so a caller that kept only the margin can compare moves on the search's own scale.
+pub fn search_score(position: &Position, margin: i32) -> i32 {
+    if position.variant() == Variant::KoomValley {
+        return margin;
+    }
+    let held = material(position);
+    let weights = knot_weights(position.dwarfs().len() as i32);
+    let (mut offset, mut share) = (0.0, 0.0);
+    for (w, knot) in weights.iter().zip(&FITTED) {
+        offset += w * f64::from(knot.offset);
+        share += w * f64::from(knot.share) / 100.0;
+    }
+    if share <= 0.0 {
+        return margin;
+    }
+    (f64::from(held) + (f64::from(margin) - f64::from(held) - offset) / share).round() as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,30 +144,13 @@ mod tests {
     }
 
     #[test]
-    fn material_keeps_its_full_weight() {
-        // The same search score beyond the material, one dwarf fewer: one point less.
+    fn the_search_score_is_recovered_from_the_margin() {
         let start = Variant::Classic.start();
-        let mut fewer = start.clone();
-        let mv = start
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to_string() == "dA7-F7")
-            .expect("a move");
-        fewer.make(&mv);
-        let reply = fewer
-            .legal_moves()
-            .into_iter()
-            .find(|m| !m.captured().is_empty())
-            .expect("a troll takes the dwarf");
-        fewer.make(&reply);
-        assert_eq!(fewer.dwarfs().len(), 31);
-        let beyond = 250;
-        let a = expected_margin(&start, material(&start) + beyond);
-        let b = expected_margin(&fewer, material(&fewer) + beyond);
-        // Up to the drift of the interpolation over one dwarf.
-        let drift = (FITTED[0].offset - FITTED[1].offset).abs() / 8
-            + (FITTED[0].share - FITTED[1].share).abs() * beyond / 800
-            + 2;
-        assert!((a - b - 100).abs() <= drift, "{a} {b}");
+        for score in [-2_000, -150, 0, 37, 480, 3_000] {
+            let margin = expected_margin(&start, score);
+            assert!((search_score(&start, margin) - score).abs() <= 1, "{score}");
+        }
+        // Between strong players the trolls win: the start is not a dwarfs' lead.
+        assert!(expected_margin(&start, 300) < 0);
     }
 }

@@ -3,7 +3,7 @@
 //! console and screen readers).
 
 use crate::computer::analysis::{
-    capture_plies, mistakes, review, Judgement, MoveReview, DECIDED, MISTAKE,
+    capture_plies, mistakes, raw_of, review, Judgement, MoveReview, DECIDED, MISTAKE,
 };
 use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
@@ -126,7 +126,7 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
             let score = found.map_or(0, |j| j.score);
             Judgement {
                 score,
-                raw: score,
+                raw: raw_of(position, score),
                 best,
                 depth: found.map_or(0, |j| j.depth),
                 nodes: 0,
