@@ -337,11 +337,10 @@ fn run_bestmove(fen: &str, variant: &str, level: &str, seed: u64) -> ExitCode {
             let mut out = std::io::stdout();
             let _ = writeln!(
                 out,
-                "level {level}: depth {}, {} positions, score {:+.2} for the {}, {:.3} s",
+                "level {level}: depth {}, {} positions, expected final margin {:+.2} points for the dwarfs, {:.3} s",
                 thought.depth,
                 thought.nodes,
-                f64::from(thought.score) / 100.0,
-                position.side_to_move(),
+                f64::from(thought.expected_margin(&position)) / 100.0,
                 began.elapsed().as_secs_f64()
             );
             let _ = writeln!(out, "{}", thought.best);

@@ -12,7 +12,9 @@
 use std::time::Instant;
 
 use clap::Parser;
-use thudbot::computer::analysis::{capture_plies, judge, mistakes, review, Budget, Judgement};
+use thudbot::computer::analysis::{
+    capture_plies, judge, judge_move, mistakes, review, Budget, Judgement, MISTAKE,
+};
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::{choose_move, Chance, Level};
 use thudbot::game::{Battle, Side, Variant};
@@ -29,7 +31,7 @@ struct Args {
     level: u8,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Multiplies the standard budget's nodes and time.
+    /// Multiplies the standard budget's nodes.
     #[arg(long, default_value_t = 1.0)]
     budget_scale: f64,
     /// Writes the graph here.
@@ -69,7 +71,6 @@ fn main() {
     };
     let budget = Budget {
         nodes: (Budget::STANDARD.nodes as f64 * scale) as u64,
-        time: Budget::STANDARD.time.mul_f64(scale),
     };
     let mut panels = Vec::new();
     for (k, seed) in [args.seed, args.seed + 1].into_iter().enumerate() {
@@ -77,15 +78,19 @@ fn main() {
         let positions = battle.positions();
         let began = Instant::now();
         let mut slowest = 0f64;
-        let judgements: Vec<Judgement> = positions
-            .iter()
-            .map(|p| {
-                let t = Instant::now();
-                let j = judge(p, &budget);
-                slowest = slowest.max(t.elapsed().as_secs_f64());
-                j
-            })
-            .collect();
+        // As the bot's worker: the last position first, each move judged with the score of
+        // the position it led to (and a deeper look when it seems to lose a point).
+        let mut judged: Vec<Option<Judgement>> = vec![None; positions.len()];
+        for ply in (0..positions.len()).rev() {
+            let t = Instant::now();
+            let after = judged.get(ply + 1).copied().flatten();
+            judged[ply] = Some(match (battle.moves().get(ply), after) {
+                (Some(mv), Some(after)) => judge_move(&positions[ply], mv, after.score, &budget),
+                _ => judge(&positions[ply], &budget),
+            });
+            slowest = slowest.max(t.elapsed().as_secs_f64());
+        }
+        let judgements: Vec<Judgement> = judged.into_iter().flatten().collect();
         let took = began.elapsed().as_secs_f64();
         let nodes: u64 = judgements.iter().map(|j| j.nodes).sum();
         let depth: u64 = judgements.iter().map(|j| j.depth as u64).sum();
@@ -102,9 +107,9 @@ fn main() {
         );
         let mut marked = Vec::new();
         for side in [Side::Dwarfs, Side::Trolls] {
-            for r in mistakes(&reviews, side, 100, 3) {
+            for r in mistakes(&reviews, side, MISTAKE, 3) {
                 println!(
-                    "  {side} move {} {} cost {:.1} dwarfs; better {}",
+                    "  {side} ply {} {} lost {:.1} points; better {}",
                     r.ply,
                     r.played,
                     r.cost as f64 / 100.0,

@@ -9,35 +9,39 @@ use std::time::Duration;
 
 use crate::game::{Move, Position, Side};
 
+use super::calibration::{expected_margin, search_score};
 use super::evaluation::{final_value, WIN};
 use super::level::Settings;
 
-/// How hard each position is looked at.
+/// How hard each position is looked at: a number of positions searched, never a time, so the
+/// same position gets the same judgement on any machine under any load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// The search stops after visiting this many positions: the same budget gives the same
-    /// judgement on any machine.
+    /// The search stops after visiting this many positions.
     pub nodes: u64,
-    /// ... or after this long, whichever comes first, so a loaded machine still finishes.
-    pub time: Duration,
 }
 
 impl Budget {
-    /// The budget the bot analyses with: about a quarter of a second of one core, so a
+    /// The budget the bot analyses with: about a sixth of a second of one quiet core, so a
     /// battle of 150 plies takes well under a minute (see docs/analysis.md).
-    pub const STANDARD: Budget = Budget {
-        nodes: 120_000,
-        time: Duration::from_millis(350),
-    };
+    pub const STANDARD: Budget = Budget { nodes: 120_000 };
 }
+
+/// No clock for the analysis's searches: the node budget stops them. (A day, so the deadline
+/// never comes and never overflows.)
+const NO_CLOCK: Duration = Duration::from_secs(86_400);
 
 /// What the search thinks of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Judgement {
-    /// From the dwarfs' side, in hundredths of a dwarf (a troll is 400); a won or lost Koom
-    /// Valley battle is ±[`DECIDED`].
+    /// The expected final margin of the battle from the dwarfs' side, in hundredths of a point
+    /// (a dwarf is 100, a troll 400; see [`super::calibration`]); a battle that is over scores
+    /// its result. A won or lost Koom Valley battle is ±[`DECIDED`].
     pub score: i32,
-    /// The move the search would play; `None` when the position has no legal move.
+    /// The search's own score, before it was turned into a margin (the same scale).
+    pub raw: i32,
+    /// The move the search would play; `None` when the position has no legal move. After
+    /// [`judge_move`], the move played when a deeper look cleared it.
     pub best: Option<Move>,
     /// The deepest full iteration of the search.
     pub depth: u8,
@@ -48,11 +52,20 @@ pub struct Judgement {
 /// The score of a battle decided by force (a Koom Valley objective in sight).
 pub const DECIDED: i32 = 10_000;
 
+/// A move is called a mistake when it loses at least this much of the expected final margin,
+/// in hundredths of a point, both at the standard look and at the deeper one.
+pub const MISTAKE: i32 = 100;
+
+/// How many times the standard budget the deeper look at a suspected mistake gets.
+pub const DEEPER: u64 = 4;
+
 /// Judges `position` under `budget`.
 pub fn judge(position: &Position, budget: &Budget) -> Judgement {
     if let Some(winner) = position.objective_reached() {
+        let score = for_dwarfs(winner, DECIDED);
         return Judgement {
-            score: for_dwarfs(winner, DECIDED),
+            score,
+            raw: score,
             best: None,
             depth: 0,
             nodes: 0,
@@ -60,26 +73,32 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
     }
     let settings = Settings {
         depth: 32,
-        time: budget.time,
+        time: NO_CLOCK,
         nodes: budget.nodes.max(1),
         temperature: 0,
         plain_evaluation: false,
         weights: super::features::Weights::for_variant(position.variant()),
     };
     match super::think(position, &settings, 0) {
-        None => Judgement {
-            score: final_value(position),
-            best: None,
-            depth: 0,
-            nodes: 0,
-        },
-        Some(thought) => {
-            let score = match position.side_to_move() {
-                Side::Dwarfs => thought.score,
-                Side::Trolls => -thought.score,
-            };
+        // Over: the result as the rules count it, not a forecast.
+        None => {
+            let score = final_value(position);
             Judgement {
-                score: tame(score),
+                score,
+                raw: score,
+                best: None,
+                depth: 0,
+                nodes: 0,
+            }
+        }
+        Some(thought) => {
+            let raw = tame(match position.side_to_move() {
+                Side::Dwarfs => thought.settled,
+                Side::Trolls => -thought.settled,
+            });
+            Judgement {
+                score: margin(position, raw),
+                raw,
                 best: Some(thought.best),
                 depth: thought.depth,
                 nodes: thought.nodes,
@@ -88,8 +107,78 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
     }
 }
 
+/// The expected final margin of `position` (not over) whose search score is `raw`, both from
+/// the dwarfs' side.
+pub fn margin(position: &Position, raw: i32) -> i32 {
+    if raw.abs() == DECIDED {
+        raw
+    } else {
+        expected_margin(position, raw).clamp(-DECIDED + 1, DECIDED - 1)
+    }
+}
+
+/// The search's own score of `position` judged `score` (a stored judgement keeps only the
+/// margin): the margin itself when the battle is over or decided.
+pub fn raw_of(position: &Position, score: i32) -> i32 {
+    if score.abs() == DECIDED
+        || position.objective_reached().is_some()
+        || !position.has_legal_move()
+    {
+        score
+    } else {
+        search_score(position, score)
+    }
+}
+
+/// Judges `position` knowing the move `played` from it and the score `after` of the position
+/// it led to (judged under the same budget). When the search prefers another move and the
+/// move played loses at least [`MISTAKE`] by these judgements, both moves get a deeper look
+/// ([`DEEPER`] times the budget); if that look finds the move played within [`MISTAKE`] of
+/// the other, the move played is the judgement's best: it is no mistake.
+pub fn judge_move(position: &Position, played: &Move, after: i32, budget: &Budget) -> Judgement {
+    confirm(position, judge(position, budget), played, after, budget)
+}
+
+/// [`judge_move`] given the `judgement` of `position` under `budget` (made before).
+pub fn confirm(
+    position: &Position,
+    mut judgement: Judgement,
+    played: &Move,
+    after: i32,
+    budget: &Budget,
+) -> Judgement {
+    if judgement.best.is_none_or(|b| b == *played) {
+        return judgement;
+    }
+    let side = position.side_to_move();
+    // Moves are compared on the search's own scale: the calibration moves the level of the
+    // score with the phase, which is no one's doing.
+    let after = raw_of(&position.after(played), after);
+    if for_dwarfs(side, judgement.raw - after) < MISTAKE {
+        return judgement;
+    }
+    let deeper = Budget {
+        nodes: budget.nodes.saturating_mul(DEEPER),
+    };
+    // The better move is the deeper look's own choice (the standard look's may not survive
+    // a deeper look), and both moves are judged alike: the position each leads to, searched
+    // with the deeper budget.
+    let Some(better) = judge(position, &deeper).best.filter(|b| b != played) else {
+        judgement.best = Some(*played);
+        return judgement;
+    };
+    let of_played = judge(&position.after(played), &deeper).raw;
+    let of_better = judge(&position.after(&better), &deeper).raw;
+    judgement.best = if for_dwarfs(side, of_better - of_played) < MISTAKE {
+        Some(*played)
+    } else {
+        Some(better)
+    };
+    judgement
+}
+
 /// Search scores of forced Koom Valley wins (30,000 less the distance) become ±[`DECIDED`].
-fn tame(score: i32) -> i32 {
+pub(crate) fn tame(score: i32) -> i32 {
     if score.abs() > WIN - 1_000 {
         DECIDED * score.signum()
     } else {
@@ -113,7 +202,9 @@ pub struct MoveReview {
     pub played: Move,
     /// What the search preferred before the move; `None` when it agrees with the move played.
     pub better: Option<Move>,
-    /// What the move cost the side that played it, in hundredths of a dwarf (0 or more).
+    /// What the move cost the side that played it, in hundredths of a point (0 or more): the
+    /// drop in the search's own score across it (the calibration shifts the level of the score
+    /// with the phase, not the difference between moves).
     pub cost: i32,
     /// The score before and after the move, from the dwarfs' side.
     pub before: i32,
@@ -145,7 +236,8 @@ pub fn review(start: &Position, moves: &[Move], judgements: &[Judgement]) -> Vec
             break;
         };
         let agreed = before.best == Some(*mv);
-        let lost = for_dwarfs(side, before.score - after.score);
+        // On the search's own scale, as `confirm` compares them.
+        let lost = for_dwarfs(side, before.raw - after.raw);
         // The move the search itself prefers costs nothing: a deeper look afterwards is no
         // fault of the player's.
         let cost = if agreed { 0 } else { lost.max(0) };
@@ -218,10 +310,7 @@ mod tests {
         let after = start.after(&blunder);
         let hurl = play(&after, "dH4-H7xH7");
         let moves = [blunder, hurl];
-        let budget = Budget {
-            nodes: 20_000,
-            time: Duration::from_secs(5),
-        };
+        let budget = Budget { nodes: 20_000 };
         let mut position = start.clone();
         let mut judgements = vec![judge(&position, &budget)];
         for mv in &moves {
@@ -247,6 +336,86 @@ mod tests {
         assert_eq!(worst.len(), 1);
         assert_eq!(worst[0].played, blunder);
         assert!(mistakes(&reviews, Side::Dwarfs, 100, 3).is_empty());
+    }
+
+    #[test]
+    fn a_deeper_look_confirms_the_troll_walked_into_a_hurl() {
+        let start = planted();
+        let blunder = play(&start, "TI6-H7");
+        let budget = Budget { nodes: 20_000 };
+        let after = judge(&start.after(&blunder), &budget);
+        let judged = judge_move(&start, &blunder, after.score, &budget);
+        let better = judged.best.expect("a move");
+        assert_ne!(better, blunder);
+        // The trolls' loss, by both looks, is at least a mistake's worth.
+        assert!(
+            after.score - judged.score >= MISTAKE,
+            "{judged:?} {after:?}"
+        );
+    }
+
+    #[test]
+    fn a_move_the_deeper_look_finds_as_good_is_cleared() {
+        // The standard look is told the move lost ten points (it did not): the deeper look
+        // at both moves finds the move played within a mistake of the search's choice.
+        let start = crate::game::Variant::Classic.start();
+        let budget = Budget { nodes: 30_000 };
+        let judged = judge(&start, &budget);
+        let deeper = Budget {
+            nodes: budget.nodes * DEEPER,
+        };
+        // The deeper look's own choice is what the move played is held against.
+        let choice = judge(&start, &deeper).best.expect("a move");
+        // The start is symmetric left to right: the mirror image of the search's choice is
+        // exactly as good.
+        let mirrored: String = choice
+            .to_string()
+            .chars()
+            .map(|c| match c {
+                'A'..='O' => (b'A' + (b'O' - c as u8)) as char,
+                other => other,
+            })
+            .collect();
+        let played = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == mirrored)
+            .expect("the mirrored move is legal");
+        assert_ne!(played, choice);
+        let told = judged.score - 1_000;
+        assert_eq!(
+            judge_move(&start, &played, told, &budget).best,
+            Some(played),
+            "the choice {} the mirror {}",
+            judge(&start.after(&choice), &deeper).score,
+            judge(&start.after(&played), &deeper).score,
+        );
+        // Told the truth, a move the search does not prefer keeps the search's choice.
+        let honest = judge(&start.after(&played), &budget).score;
+        let kept = judge_move(&start, &played, honest, &budget);
+        assert_eq!(kept.score, judged.score);
+    }
+
+    #[test]
+    fn the_same_position_judged_twice_gets_the_same_judgement() {
+        let mut position = crate::game::Variant::Classic.start();
+        for text in ["dA7-F7", "TG8-F8xF7", "dO7-O8"] {
+            let mv = play(&position, text);
+            position.make(&mv);
+        }
+        let budget = Budget { nodes: 30_000 };
+        let first = judge(&position, &budget);
+        // A second search on another thread at the same time loads the machine: the node
+        // budget, not the clock, decides where each stops.
+        let busy = {
+            let p = position.clone();
+            std::thread::spawn(move || judge(&p, &Budget { nodes: 60_000 }))
+        };
+        let second = judge(&position, &budget);
+        busy.join().expect("the other search ends");
+        assert_eq!(first, second);
+        assert!(first.nodes >= 30_000, "{first:?}");
+        assert!(first.best.is_some());
     }
 
     #[test]

@@ -15,6 +15,7 @@
 pub mod analysis;
 mod assessment;
 pub mod baseline;
+pub mod calibration;
 mod candidates;
 mod chance;
 mod evaluation;
@@ -46,6 +47,21 @@ pub struct Thought {
     pub depth: u8,
     /// Positions visited.
     pub nodes: u64,
+    /// The position's score for the side to move as the last two full iterations of the search
+    /// saw it, averaged (see the search); what the analysis judges a position by.
+    pub settled: i32,
+}
+
+impl Thought {
+    /// What the score says in the game's points: the final margin of the battle expected
+    /// from `position` (the one thought about), from the dwarfs' side, in hundredths of a point.
+    pub fn expected_margin(&self, position: &Position) -> i32 {
+        let for_dwarfs = match position.side_to_move() {
+            crate::game::Side::Dwarfs => self.settled,
+            crate::game::Side::Trolls => -self.settled,
+        };
+        analysis::margin(position, analysis::tame(for_dwarfs))
+    }
 }
 
 /// The move the computer plays at `level` in `position`, or `None` when the position has no
@@ -77,6 +93,7 @@ pub fn think(position: &Position, settings: &Settings, seed: u64) -> Option<Thou
                 score,
                 depth: settings.depth,
                 nodes: 0,
+                settled: score,
             });
         }
     }
@@ -86,5 +103,6 @@ pub fn think(position: &Position, settings: &Settings, seed: u64) -> Option<Thou
         score: found.score,
         depth: found.depth,
         nodes: found.nodes,
+        settled: found.settled,
     })
 }

@@ -37,6 +37,12 @@ pub(crate) struct Found {
     /// The deepest iteration completed (0 when even the first was cut short).
     pub depth: u8,
     pub nodes: u64,
+    /// The mean of the scores of the last two iterations completed (the last alone when only
+    /// one was, the static value when none was): a score cut after the side to move sees
+    /// more or less than its opponent swings between odd and even depths, and an iteration
+    /// cut short mixes both, so a judgement of the position rather than of the move is steadier
+    /// this way.
+    pub settled: i32,
 }
 
 pub(crate) struct Search<'t> {
@@ -89,7 +95,9 @@ impl<'t> Search<'t> {
             score: self.value(),
             depth: 0,
             nodes: 0,
+            settled: self.value(),
         };
+        let mut completed: Vec<i32> = Vec::new();
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
             let (best, score) = self.root(&mut moves, depth as i32);
@@ -100,6 +108,7 @@ impl<'t> Search<'t> {
                 found.score = score;
                 if !self.stopped {
                     found.depth = depth;
+                    completed.push(score);
                 }
             }
             // A deeper iteration costs several times the last one: do not start what cannot end.
@@ -111,6 +120,11 @@ impl<'t> Search<'t> {
             }
         }
         found.nodes = self.nodes;
+        found.settled = match completed.as_slice() {
+            [.., a, b] => (a + b) / 2,
+            [a] => *a,
+            [] => found.score,
+        };
         Some(found)
     }
 

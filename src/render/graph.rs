@@ -1,5 +1,5 @@
-//! The evaluation graph of an analysed match: one panel per battle, the score from the dwarfs'
-//! side ply by ply (shaded blue where the dwarfs lead, brown where the trolls do), a dot on every
+//! The evaluation graph of an analysed match: one panel per battle, the score (the final margin
+//! expected, in points) from the dwarfs' side ply by ply (shaded blue where the dwarfs lead, brown where the trolls do), a dot on every
 //! capture and a red line and dot on each of the biggest mistakes.
 //!
 //! Drawn with `imageproc` on an RGB image in a few flat colours, then kept to a palette (the
@@ -19,7 +19,7 @@ pub struct GraphBattle {
     /// E.g. "Battle 1 · alice (dwarfs) v bob (trolls)".
     pub title: String,
     /// The score of each position from the start (index 0) to the last, from the dwarfs'
-    /// side in hundredths of a dwarf.
+    /// side in hundredths of a point (a dwarf 100, a troll 400).
     pub scores: Vec<i32>,
     /// Positions reached by a capture (index into `scores`).
     pub captures: Vec<usize>,
@@ -253,7 +253,7 @@ fn draw_legend(image: &mut RgbImage, font: &FontRef<'_>, layout: &GraphLayout) {
         13.0,
         LEFT as i32 + 170,
         y,
-        "score in dwarfs (a troll is 4); above the line the dwarfs lead",
+        "along: plies; up: final margin expected, points; above 0 dwarfs lead",
     );
 }
 

@@ -97,7 +97,7 @@ async fn the_analyse_button_posts_progress_then_the_report_and_the_command_shows
         .unwrap_or_else(|e| panic!("{e}"));
     let text = content(&report);
     assert!(text.contains("Battle 1"), "{text}");
-    assert!(text.contains("dA7-F7"), "{text}");
+    assert!(text.contains("TG8-F8xF7"), "{text}");
     let graph = picture(&report);
     assert_eq!(graph.width(), thudbot::render::graph::WIDTH);
 

@@ -2,8 +2,6 @@
 //! in play, judged once whatever the number of processes, resumed after a restart, and
 //! reported with the graph and the players' mistakes.
 
-use std::time::Duration;
-
 use crate::common::{alice, bob, ok, place, refusal, service, TestService};
 use thudbot::computer::analysis::Budget;
 use thudbot::service::{
@@ -12,11 +10,8 @@ use thudbot::service::{
 };
 use thudbot::store::{ChannelId, MatchId, SideChoice, Store};
 
-/// A budget small enough for tests, and the same on any machine (the node limit comes first).
-pub(crate) const TINY: Budget = Budget {
-    nodes: 1_500,
-    time: Duration::from_secs(5),
-};
+/// A budget small enough for tests.
+pub(crate) const TINY: Budget = Budget { nodes: 1_500 };
 
 /// A second process: another service over the same database.
 fn another_process(test: &TestService) -> Service {
@@ -217,10 +212,7 @@ async fn an_analysis_left_by_a_process_that_died_is_taken_over_after_its_lease()
 #[tokio::test]
 async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
     let test = service().await;
-    let s = another_process(&test).with_analysis_budget(Budget {
-        nodes: 20_000,
-        time: Duration::from_secs(10),
-    });
+    let s = another_process(&test).with_analysis_budget(Budget { nodes: 20_000 });
     let id = finished_match(&s, &GIVEN_AWAY).await;
     analysis(s.analysis(place(1), Some(id)).await);
     while s.analyse_some(10).await.unwrap() > 0 {}
@@ -236,10 +228,22 @@ async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
     // move named.
     let line = text
         .lines()
-        .find(|l| l.contains("move 1 dA7-F7") || l.contains("move 1 `dA7-F7`"))
+        .find(|l| l.contains("ply 1 dA7-F7") || l.contains("ply 1 `dA7-F7`"))
         .unwrap_or_else(|| panic!("the blunder is not listed: {text}"));
     assert!(line.contains("better"), "{line}");
-    assert!(text.contains("Score every 10 moves"), "{text}");
+    // It lost at least the stated margin, a point, in the game's points.
+    let lost: f64 = line
+        .split("lost ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no loss in points: {line}"));
+    assert!(lost >= 1.0, "{line}");
+    assert!(
+        line.contains(" points") || line.contains(" point;"),
+        "{line}"
+    );
+    assert!(text.contains("Score every 10 plies"), "{text}");
     let graph = image::load_from_memory(&done.attachments[0].bytes)
         .expect("a PNG")
         .to_rgb8();

@@ -36,7 +36,7 @@ carol: /thud analysis match:x
     assert_eq!(out.matches("Analysis of match #1").count(), 2, "{out}");
     assert!(out.contains("alice (dwarfs): 1 move"), "{out}");
     assert!(out.contains("bob (trolls): 1 move"), "{out}");
-    assert!(out.contains("Score every 10 moves"), "{out}");
+    assert!(out.contains("Score every 10 plies"), "{out}");
     assert!(out.contains("match: `x` is not a number"), "{out}");
     let graph = dir.path().join("thud-match-1-analysis.png");
     assert!(out.contains(&graph.display().to_string()), "{out}");

@@ -45,12 +45,16 @@ pub async fn start_bot_with(
     let fake = FakeDiscord::start().await;
     let db = ScratchDatabase::create().await.expect("a scratch database");
     let clock = Arc::new(ManualClock::new(start_time()));
-    let service = Arc::new(Service::new(
-        Store::new(db.pool().clone()),
-        crate::common::renderer(),
-        clock.clone(),
-        ServiceConfig::default(),
-    ));
+    // The analysis at a budget small enough for tests (the standard one is for release builds).
+    let service = Arc::new(
+        Service::new(
+            Store::new(db.pool().clone()),
+            crate::common::renderer(),
+            clock.clone(),
+            ServiceConfig::default(),
+        )
+        .with_analysis_budget(thudbot::computer::analysis::Budget { nodes: 1_500 }),
+    );
     let mut options = BotOptions {
         development_guild: Some(GUILD_ID),
         threads: false,

@@ -2,8 +2,10 @@
 //! with the better move, and a line per player and battle, all of it as text too (for the
 //! console and screen readers).
 
-use crate::computer::analysis::{capture_plies, mistakes, review, Judgement, MoveReview};
-use crate::game::{Battle, Move, Seat, Side};
+use crate::computer::analysis::{
+    capture_plies, mistakes, raw_of, review, Judgement, MoveReview, DECIDED, MISTAKE,
+};
+use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
 use crate::service::outcome::Reply;
@@ -12,8 +14,6 @@ use crate::service::voice::battle_result_line;
 use crate::service::{Names, Service};
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
-/// A move costing less than this (in hundredths of a dwarf) is not called a mistake.
-const MISTAKE: i32 = 100;
 /// Mistakes listed per player and battle.
 const LISTED: usize = 2;
 /// Mistakes marked on the graph per player and battle.
@@ -44,10 +44,16 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
     let mut lines = vec![Text::new()
         .strong(format!("Analysis of match #{}", m.id))
         .plain(format!(
-            " ({}): {} v {}. Every position judged by the engine; a mistake costs at least one dwarf (a troll is worth 4).",
+            " ({}): {} v {}. Every position judged by the engine; {}. A mistake loses at least {} by the engine's look and by a deeper look at both moves.",
             m.variant.title(),
             names.of(m.players[0]),
             names.of(m.players[1]),
+            if m.variant.wins_by_objective() {
+                "a score is the engine's judgement from the dwarfs' side, in points (±100 when the battle is decided; above 0 the dwarfs are better)"
+            } else {
+                "a score is the final margin the engine expects, in points from the dwarfs' side (a dwarf 1, a troll 4; above 0 the dwarfs lead)"
+            },
+            points(f64::from(MISTAKE) / 100.0, 0),
         ))];
     let mut panels = Vec::new();
     for (i, battle) in m.game.battles().iter().enumerate() {
@@ -80,13 +86,18 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
                     .map(|r| r.ply),
             );
         }
+        // A battle that is over ends at its result, whatever the engine expected of it.
+        let mut scores: Vec<i32> = judgements.iter().map(|j| j.score).collect();
+        if let (Some(result), Some(last)) = (battle.result(), scores.last_mut()) {
+            *last = result_for_dwarfs(&result, m.variant);
+        }
         lines.push(Text::from(format!(
-            "Score every 10 moves (dwarfs' side, in dwarfs): {}.",
-            every_tenth(&judgements)
+            "Score every 10 plies (points, dwarfs' side): {}.",
+            every_tenth(&scores)
         )));
         panels.push(GraphBattle {
             title: format!("Battle {number} · {dwarfs} (dwarfs) v {trolls} (trolls)"),
-            scores: judgements.iter().map(|j| j.score).collect(),
+            scores,
             captures: capture_plies(&reviews),
             mistakes: marked,
         });
@@ -112,8 +123,10 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
                     .into_iter()
                     .find(|mv: &Move| mv.to_string() == text)
             });
+            let score = found.map_or(0, |j| j.score);
             Judgement {
-                score: found.map_or(0, |j| j.score),
+                score,
+                raw: raw_of(position, score),
                 best,
                 depth: found.map_or(0, |j| j.depth),
                 nodes: 0,
@@ -122,13 +135,16 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
         .collect()
 }
 
-/// "alice (dwarfs): 40 moves, 0.31 dwarf lost a move on average, 2 mistakes; worst move 23."
+/// "alice (dwarfs): 40 moves, 0.31 points lost a move on average, 2 mistakes."
 fn summary(reviews: &[MoveReview], side: Side, name: &str) -> Text {
     let own: Vec<&MoveReview> = reviews.iter().filter(|r| r.side == side).collect();
     let moves = own.len();
     let lost: i64 = own.iter().map(|r| r.cost as i64).sum();
     let average = lost as f64 / moves.max(1) as f64 / 100.0;
-    let count = own.iter().filter(|r| r.cost >= MISTAKE).count();
+    let count = own
+        .iter()
+        .filter(|r| r.cost >= MISTAKE && r.better.is_some())
+        .count();
     let mistakes = match count {
         0 => "no mistakes".to_string(),
         1 => "1 mistake".to_string(),
@@ -137,27 +153,57 @@ fn summary(reviews: &[MoveReview], side: Side, name: &str) -> Text {
     Text::new()
         .strong(format!("{name} ({side})"))
         .plain(format!(
-            ": {moves} {}, {average:.2} dwarf lost a move on average, {mistakes}.",
-            if moves == 1 { "move" } else { "moves" }
+            ": {moves} {}, {} lost a move on average, {mistakes}.",
+            if moves == 1 { "move" } else { "moves" },
+            points(average, 2)
         ))
 }
 
-/// "· move 23 `TI6-H7` cost 4.0 dwarfs; better `TI6-J6`"
+/// "· ply 23 `TI6-H7` lost 4.0 points; better `TI6-J6`"
 fn mistake_line(r: &MoveReview) -> Text {
-    let mut line = Text::from(format!("  · move {} ", r.ply))
+    let mut line = Text::from(format!("  · ply {} ", r.ply))
         .code(r.played.to_string())
-        .plain(format!(" cost {:.1} dwarfs", r.cost as f64 / 100.0));
+        .plain(format!(" lost {}", points(r.cost as f64 / 100.0, 1)));
     if let Some(better) = r.better {
         line = line.plain("; better ").code(better.to_string());
     }
     line
 }
 
-fn every_tenth(judgements: &[Judgement]) -> String {
-    judgements
+/// "1 point", "0.31 points", "2.8 points": singular only for exactly one as written.
+fn points(value: f64, decimals: usize) -> String {
+    let written = format!("{value:.decimals$}");
+    let one = written.parse::<f64>().is_ok_and(|v| v == 1.0);
+    format!("{written} {}", if one { "point" } else { "points" })
+}
+
+/// The result of a finished battle from the dwarfs' side, on the judgements' scale.
+fn result_for_dwarfs(result: &BattleResult, variant: Variant) -> i32 {
+    if variant.wins_by_objective() {
+        match result.winner {
+            Some(Side::Dwarfs) => DECIDED,
+            Some(Side::Trolls) => -DECIDED,
+            None => 0,
+        }
+    } else {
+        100 * (result.score.dwarfs as i32 - result.score.trolls as i32)
+    }
+}
+
+/// "ply 0 +0.0, ply 10 −1.3, …"
+fn every_tenth(scores: &[i32]) -> String {
+    let mut said: Vec<String> = scores
         .iter()
+        .enumerate()
         .step_by(10)
-        .map(|j| format!("{:+.1}", j.score as f64 / 100.0))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|(ply, s)| format!("ply {ply} {:+.1}", *s as f64 / 100.0))
+        .collect();
+    let last = scores.len().saturating_sub(1);
+    if last % 10 != 0 {
+        said.push(format!(
+            "end (ply {last}) {:+.1}",
+            scores[last] as f64 / 100.0
+        ));
+    }
+    said.join(", ")
 }

@@ -1,10 +1,10 @@
 //! The worker's rounds: judging the positions of claimed analyses.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use chrono::Duration;
 
-use crate::computer::analysis::judge;
+use crate::computer::analysis::{judge, judge_move};
 use crate::service::error::Result;
 use crate::service::Service;
 use crate::store::{MatchId, StoredJudgement};
@@ -39,30 +39,44 @@ impl Service {
             self.store.release_analysis(id).await?;
             return Ok(0);
         };
-        let done: HashSet<(u8, u32)> = self
+        // What is judged already: each position's score, to judge the move before it by.
+        let mut scores: HashMap<(u8, u32), i32> = self
             .store
             .judgements(id)
             .await?
             .into_iter()
-            .map(|j| (j.battle, j.ply))
+            .map(|j| ((j.battle, j.ply), j.score))
             .collect();
+        // Last position first, so the position a move led to is judged before the move is.
         let mut todo = Vec::new();
         for (i, battle) in m.game.battles().iter().enumerate() {
             if battle.moves().is_empty() {
                 continue;
             }
             let number = i as u8 + 1;
-            for (ply, position) in battle.positions().into_iter().enumerate() {
-                if !done.contains(&(number, ply as u32)) {
-                    todo.push((number, ply as u32, position));
+            let positions = battle.positions();
+            for (ply, position) in positions.into_iter().enumerate().rev() {
+                if !scores.contains_key(&(number, ply as u32)) {
+                    let played = battle.moves().get(ply).copied();
+                    todo.push((number, ply as u32, position, played));
                 }
             }
         }
         let left = todo.len();
         let mut judged = 0;
-        for (battle, ply, position) in todo.into_iter().take(max) {
+        for (battle, ply, position, played) in todo.into_iter().take(max) {
             let budget = self.analysis_budget;
-            let judgement = self.think(move || judge(&position, &budget)).await?;
+            let after = scores.get(&(battle, ply + 1)).copied();
+            let judgement = self
+                .think(move || match played {
+                    Some(played) => {
+                        let after =
+                            after.unwrap_or_else(|| judge(&position.after(&played), &budget).score);
+                        judge_move(&position, &played, after, &budget)
+                    }
+                    None => judge(&position, &budget),
+                })
+                .await?;
             let stored = StoredJudgement {
                 battle,
                 ply,
@@ -72,6 +86,7 @@ impl Service {
             };
             let lease = self.now() + Duration::seconds(LEASE_SECONDS);
             self.store.save_judgement(id, &stored, lease).await?;
+            scores.insert((battle, ply), judgement.score);
             judged += 1;
         }
         let complete = judged == left;
