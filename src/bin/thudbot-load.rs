@@ -9,7 +9,7 @@
 //!   matches against the computer at level 5 are played alongside by the bot's own worker,
 //!   to show the searches do not slow the other players' commands; with `--analyses N`, while
 //!   N finished matches of `--analysis-moves` moves are analysed by the bot's analysis worker
-//!   (one position at a time, as `discord::analysis::judging_worker` does).
+//!   (one position at a time, as the judging worker does).
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -85,33 +85,6 @@ fn progress_markdown(status: &AnalysisStatus) -> String {
     super::markup::markdown(&progress_text(status))
 }
 
-/// Judges the positions of analyses asked for: at once when one is asked for, and every
-/// few seconds for those left by a process that stopped.
-pub async fn judging_worker(service: Arc<Service>, mut stop: watch::Receiver<bool>) {
-    let signal = service.analysis_signal();
-    loop {
-        let woken = signal.notified();
-        tokio::pin!(woken);
-        woken.as_mut().enable();
-        // One position a round, so shutdown never waits for more than one search.
-        match service.analyse_some(1).await {
-            Ok(judged) if judged > 0 => {
-                if *stop.borrow() {
-                    return;
-                }
-                continue;
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "an analysis could not go on; trying again"),
-        }
-        tokio::select! {
-            _ = &mut woken => {}
-            _ = tokio::time::sleep(Duration::from_secs(3)) => {}
-            _ = stop.changed() => return,
-        }
-    }
-}
-
 /// Edits each analysis's progress message as it goes, and into the report when it is done.
 /// A failed edit is classified as the delivery worker classifies a post: tried again after a
 /// growing pause, or given up with its reason; a row waiting or given up holds up no other.

@@ -10,33 +10,12 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::answer::{announce_instead, answer_or_defer, board_shown, reply_or_apology, Ack, Shown};
+use super::rooms::thread_room;
 use super::{permissions, post, Data, Error, Venue};
-use crate::service::{Action, Actor, Place, Refusal, Reply, Room, ServiceError};
+use crate::service::{Action, Actor, Place, Refusal, Reply, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 
-pub async fn on_event(
-    framework: poise::FrameworkContext<'_, Data, Error>,
-    event: &serenity::FullEvent,
-) -> Result<(), Error> {
-    super::events::on_event(framework.serenity_context, framework.user_data, event).await;
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(press),
-    } = event
-    {
-        if let Some(action) = Action::parse(&press.data.custom_id) {
-            pressed(
-                framework.serenity_context,
-                framework.user_data,
-                press,
-                action,
-            )
-            .await?;
-        }
-    }
-    Ok(())
-}
-
-async fn pressed(
+pub(super) async fn pressed(
     ctx: &serenity::Context,
     data: &Data,
     press: &serenity::ComponentInteraction,
@@ -182,35 +161,4 @@ pub async fn accept(
         .map_err(ServiceError::Refused)?;
     let room = in_a_thread.then(|| thread_room(http.clone()));
     data.service.accept(venue.place, actor, id, room).await
-}
-
-/// A room for a match: a public thread opened with `http`.
-pub fn thread_room(http: Arc<serenity::Http>) -> Room<'static> {
-    Box::new(move |channel, name| {
-        Box::pin(async move { match_thread(&http, channel, &name).await })
-    })
-}
-
-/// Opens a thread named `name` for a match in `channel`; `None` when it cannot (a thread
-/// inside a thread, the server's thread limit, no permission), and the match is played in the
-/// channel.
-pub(super) async fn match_thread(
-    http: &serenity::Http,
-    channel: ChannelId,
-    name: &str,
-) -> Option<ChannelId> {
-    let name: String = name.chars().take(100).collect();
-    let thread = serenity::CreateThread::new(name)
-        .kind(serenity::ChannelType::PublicThread)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    match serenity::ChannelId::new(channel.0.max(1))
-        .create_thread(http, thread)
-        .await
-    {
-        Ok(t) => Some(ChannelId(t.id.get())),
-        Err(e) => {
-            tracing::warn!(%channel, error = %e, "could not open a thread for the match");
-            None
-        }
-    }
 }

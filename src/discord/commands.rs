@@ -105,7 +105,7 @@ async fn challenge(
             }
             return s.challenge(venue.place, &me, &them, &options).await;
         }
-        let room = in_a_thread.then(|| super::buttons::thread_room(http));
+        let room = in_a_thread.then(|| super::rooms::thread_room(http));
         s.challenge_computer(venue.place, &me, &them, level, &options, room)
             .await
     })

@@ -1,22 +1,16 @@
-//! The delivery worker's Discord side: posts the outbox's notices, at least once (what may
+//! The delivery worker's Discord side (the worker is the outbox's, `service::notices::worker`):
+//! posts the outbox's notices, at least once (what may
 //! succeed later is tried again) and at most once on Discord's side (every post carries the
 //! notice's nonce with `enforce_nonce`, so a retry after a post whose answer was lost returns
 //! the message already made instead of making another).
 
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
-use tokio::sync::watch;
-use tokio::task::JoinSet;
 
 use super::{permissions, post};
-use crate::service::{Delivery, DeliveryFailure, Reply, Service};
+use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
-
-/// Notices claimed per round.
-const BATCH: i64 = 20;
 
 /// Discord's JSON error codes that mean a post into that channel will never succeed.
 /// (discord-api-docs, topics/Opcodes_and_Status_Codes: JSON error codes.)
@@ -33,34 +27,6 @@ const PERMANENT: [(isize, &str); 7] = [
     (50083, "the thread is archived"),
 ];
 
-/// Posts what the outbox holds as it falls due, woken early whenever notices are queued or a
-/// delivery ends. Readers are served side by side, each reader's notices in order: the store
-/// hands out a reader's next notice only once the one before it is settled, so a delivery
-/// still in flight (a slow or hung request) holds up its own reader and nobody else's.
-pub(super) async fn delivery_worker(
-    service: Arc<Service>,
-    discord: Discord,
-    every: Duration,
-    mut stop: watch::Receiver<bool>,
-) {
-    let queued = service.outbox_signal();
-    let mut in_flight = InFlight::default();
-    loop {
-        in_flight.start_due(&service, &discord).await;
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = queued.notified() => {}
-            Some(done) = in_flight.tasks.join_next_with_id() => in_flight.ended(done),
-            _ = stop.changed() => break,
-        }
-    }
-    // Deliveries under way finish (each request is bounded by the client's timeout), so none
-    // is cut off between its post and its record.
-    while let Some(done) = in_flight.tasks.join_next_with_id().await {
-        in_flight.ended(done);
-    }
-}
-
 /// What the worker reaches Discord with: the REST client and the gateway's cache (for the
 /// bot's permissions in a channel).
 #[derive(Clone)]
@@ -69,112 +35,29 @@ pub(super) struct Discord {
     pub cache: Arc<serenity::Cache>,
 }
 
-/// The deliveries under way, one task a reader.
-#[derive(Default)]
-struct InFlight {
-    tasks: JoinSet<()>,
-    readers: HashMap<tokio::task::Id, Recipient>,
+/// Discord's channels and direct messages as a way of telling players.
+pub(super) struct Poster {
+    pub service: Arc<Service>,
+    pub discord: Discord,
 }
 
-impl InFlight {
-    /// Starts every notice that is due now, up to [`BATCH`] deliveries under way at once.
-    async fn start_due(&mut self, service: &Arc<Service>, discord: &Discord) {
-        loop {
-            let room = BATCH - self.tasks.len() as i64;
-            if room <= 0 {
-                return;
-            }
-            let batch = match service.claim_deliveries(room).await {
-                Ok(batch) => batch,
-                Err(e) => {
-                    tracing::warn!(error = %e, "could not read the outbox; trying again");
-                    return;
-                }
-            };
-            if batch.is_empty() {
-                return;
-            }
-            let full = batch.len() as i64 >= room;
-            let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
-            for delivery in batch {
-                by_reader.entry(delivery.to).or_default().push(delivery);
-            }
-            for (reader, queue) in by_reader {
-                // Only a notice whose lease ran out while its delivery hangs here comes back
-                // for a reader under way; it waits for that lease to run out again.
-                if self.readers.values().any(|r| *r == reader) {
-                    continue;
-                }
-                let service = service.clone();
-                let discord = discord.clone();
-                let task = self.tasks.spawn(async move {
-                    for delivery in &queue {
-                        deliver(&service, &discord, delivery).await;
-                    }
-                });
-                self.readers.insert(task.id(), reader);
-            }
-            if !full {
-                return;
-            }
+impl Deliverer for Poster {
+    async fn deliver(&self, delivery: &Delivery) -> Result<Option<u64>, DeliveryFailure> {
+        let last = send(&self.service, &self.discord, delivery)
+            .await
+            .map_err(|e| classify(&e))?;
+        // A tournament started by its clock (or called off) closes its announcement.
+        if let Recipient::Channel(channel) = delivery.to {
+            super::announcement::after(
+                &self.service,
+                &self.discord.http,
+                channel,
+                &delivery.reply,
+                None,
+            )
+            .await;
         }
-    }
-
-    fn ended(&mut self, done: Result<(tokio::task::Id, ()), tokio::task::JoinError>) {
-        let id = match done {
-            Ok((id, ())) => id,
-            Err(e) => {
-                tracing::error!(error = %e, "a delivery task ended abnormally");
-                e.id()
-            }
-        };
-        self.readers.remove(&id);
-    }
-}
-
-/// Posts one notice and records how it went.
-async fn deliver(service: &Service, discord: &Discord, delivery: &Delivery) {
-    let outcome = match send(service, discord, delivery).await {
-        Ok(last) => {
-            if let (Some(shot), Recipient::Channel(channel)) = (delivery.reply.board, delivery.to) {
-                if let Err(e) = service.board_posted(channel, shot, last).await {
-                    tracing::warn!(error = %e, "could not record where a board was posted");
-                }
-            }
-            // A tournament started by its clock (or called off) closes its announcement.
-            if let Recipient::Channel(channel) = delivery.to {
-                super::announcement::after(service, &discord.http, channel, &delivery.reply, None)
-                    .await;
-            }
-            service.delivered(delivery).await
-        }
-        Err(e) => {
-            let failure = classify(&e);
-            match &failure {
-                DeliveryFailure::Permanent { reason }
-                    if matches!(delivery.to, Recipient::Dm(_)) =>
-                {
-                    tracing::info!(
-                        notice = delivery.id, %reason,
-                        "a direct message cannot be delivered; it goes to the channel"
-                    )
-                }
-                DeliveryFailure::Permanent { reason } => tracing::warn!(
-                    to = ?delivery.to, notice = delivery.id, %reason,
-                    "a notice cannot be delivered; its match's clock is paused"
-                ),
-                DeliveryFailure::Transient { reason, .. } => tracing::info!(
-                    to = ?delivery.to, notice = delivery.id,
-                    attempt = delivery.attempt, %reason, "a notice will be tried again"
-                ),
-            }
-            service.delivery_failed(delivery, &failure).await
-        }
-    };
-    if let Err(e) = outcome {
-        // The lease runs out and the notice is taken up again; its nonce keeps a second post
-        // from doubling it.
-        tracing::warn!(notice = delivery.id, error = %e, "could not record a delivery");
+        Ok(last)
     }
 }
 

@@ -12,10 +12,13 @@ mod choices;
 mod commands;
 mod delivery;
 mod events;
+mod gateway;
 mod markup;
+mod organisers;
 mod permissions;
 mod post;
 mod relay;
+mod rooms;
 mod startup;
 mod tournament;
 mod tournament_director;
@@ -215,7 +218,7 @@ pub async fn start(
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
-            event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
+            event_handler: |framework, event| Box::pin(gateway::on_event(framework, event)),
             on_error: |error| Box::pin(on_error(error)),
             ..Default::default()
         })
@@ -242,13 +245,9 @@ pub async fn start(
     let shard_manager = client.shard_manager.clone();
     let (stop_workers, stopped) = watch::channel(false);
     let workers = vec![
-        tokio::spawn(clock_worker(
-            service.clone(),
-            options.clock_interval,
-            stopped.clone(),
-        )),
-        tokio::spawn(computer_worker(service.clone(), stopped.clone())),
-        tokio::spawn(analysis::judging_worker(service.clone(), stopped.clone())),
+        tokio::spawn(service.clock_worker(options.clock_interval, stopped.clone())),
+        tokio::spawn(service.computer_worker(stopped.clone())),
+        tokio::spawn(service.judging_worker(stopped.clone())),
         tokio::spawn(analysis::progress_worker(
             service.clone(),
             delivery::Discord {
@@ -263,11 +262,13 @@ pub async fn start(
             options.clock_interval,
             stopped.clone(),
         )),
-        tokio::spawn(delivery::delivery_worker(
-            service,
-            delivery::Discord {
-                http: client.http.clone(),
-                cache: client.cache.clone(),
+        tokio::spawn(service.delivery_worker(
+            delivery::Poster {
+                service: service.clone(),
+                discord: delivery::Discord {
+                    http: client.http.clone(),
+                    cache: client.cache.clone(),
+                },
             },
             options.delivery_interval,
             stopped,
@@ -290,44 +291,6 @@ pub async fn start(
         stop_workers,
         in_flight,
     })
-}
-
-/// Does the clock's work as it falls due, catching up after downtime; what it has to say goes
-/// to the outbox, which the delivery worker posts.
-async fn clock_worker(service: Arc<Service>, every: Duration, mut stop: watch::Receiver<bool>) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = interval.tick() => {}
-            _ = stop.changed() => return,
-        }
-        if let Err(e) = service.tick().await {
-            tracing::warn!(error = %e, "the clock could not run; trying again");
-        }
-    }
-}
-
-/// Plays the computer's moves: at once when the service says it may be the computer's turn,
-/// and every few seconds for turns left by a process that stopped while thinking.
-async fn computer_worker(service: Arc<Service>, mut stop: watch::Receiver<bool>) {
-    let signal = service.computer_signal();
-    loop {
-        // Listen before working, so a wake-up that comes while thinking is not missed.
-        let woken = signal.notified();
-        tokio::pin!(woken);
-        woken.as_mut().enable();
-        match service.play_computer_turns().await {
-            Ok(played) if played > 0 => continue,
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "the computer could not play; trying again"),
-        }
-        tokio::select! {
-            _ = &mut woken => {}
-            _ = tokio::time::sleep(Duration::from_secs(3)) => {}
-            _ = stop.changed() => return,
-        }
-    }
 }
 
 /// The invoking player, named as the server shows them.

@@ -10,6 +10,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
 use super::choices::VariantOption;
+use super::organisers::{is_organiser, standing};
 use super::{actor, answer, place, Context, Error};
 use crate::service::{
     Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
@@ -54,30 +55,6 @@ pub async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
 )]
 pub async fn organise(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
-}
-
-/// Whether the member manages the server, and the ids of their roles, as Discord sent them
-/// with the interaction (so they are current, and no cache or privileged intent is needed).
-fn standing(ctx: Context<'_>) -> (bool, Vec<u64>) {
-    let member = match ctx {
-        poise::Context::Application(app) => app.interaction.member.as_ref(),
-        poise::Context::Prefix(_) => None,
-    };
-    let Some(member) = member else {
-        return (false, Vec::new());
-    };
-    let manages = member.permissions.is_some_and(|p| p.manage_guild());
-    (manages, member.roles.iter().map(|r| r.get()).collect())
-}
-
-/// Whether the member may organise: Manage Server, or the role the server named.
-pub(super) async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError> {
-    let (manages, roles) = standing(ctx);
-    let guild = place(ctx)?.guild;
-    ctx.data()
-        .service
-        .is_organiser(guild, manages, &roles)
-        .await
 }
 
 /// Announce a tournament in this channel; players join until it starts (organisers only)
@@ -339,7 +316,7 @@ pub(super) async fn seat_worker(
             }
             // A game can only be played in a thread: the channel itself may hold many games.
             // The thread is opened by the service once the game is its to seat.
-            let room = super::buttons::thread_room(http.clone());
+            let room = super::rooms::thread_room(http.clone());
             match service.seat_tournament_game(game.game, room).await {
                 Ok(_) => {}
                 Err(e) => {

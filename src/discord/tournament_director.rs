@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::tournament::is_organiser;
+use super::organisers::is_organiser;
 use super::{actor, actor_of, answer, place, Context, Error};
 use crate::store::{MatchId, UserId};
 

@@ -12,6 +12,7 @@
 
 mod error;
 mod events;
+mod facade;
 mod flow;
 mod notices;
 mod outcome;
@@ -20,11 +21,16 @@ mod pictures;
 mod records;
 mod refusal;
 mod text;
+mod thinking;
 mod tournaments;
 mod voice;
+mod wording;
 
+pub use crate::input::{clean_name, echo, MAX_NAME};
 pub use error::{Result, ServiceError};
-pub use events::{Entrants, Event, Occasion, RatingChange, ShownRating, TournamentEvent};
+pub use events::{
+    Entrants, Event, Occasion, RatingChange, ShownRating, TournamentEvent, PROVISIONAL_DEVIATION,
+};
 pub use flow::challenges::ChallengeOptions;
 pub use flow::play::{MoveRequest, Verb};
 pub use flow::room::Room;
@@ -32,8 +38,9 @@ pub use flow::suggestions::Choice;
 pub use notices::clock::{Clock, ManualClock, SystemClock};
 pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
 pub use notices::timekeeping::TickReport;
+pub use notices::worker::Deliverer;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
-pub use people::ladder::{LadderScope, PROVISIONAL_DEVIATION};
+pub use people::ladder::LadderScope;
 pub use records::analysis::{progress_text, AnalysisAnswer};
 pub use refusal::Refusal;
 pub use text::{Span, Text, TimeStyle};
@@ -48,12 +55,17 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::game::{MatchResult, Progress, Seat, Side};
 use crate::render::Renderer;
-use crate::store::{
-    ChannelId, Finish, GuildId, Player, Settings, Store, StoredMatch, TurnClock, Tx, UserId,
-};
-use pictures::{board_to_show, finish_drawing};
+use crate::store::{ChannelId, GuildId, Player, Store, StoredMatch, Tx, UserId};
+use flow::Matches;
+use notices::timekeeping::Timekeeper;
+use notices::trouble::Channels;
+use notices::Outbox;
+use people::{Ladder, People};
+use records::analysis::Analysis;
+use records::Records;
+use thinking::Thinking;
+use tournaments::Tournaments;
 
 /// The days a player may take over a move, and the default.
 pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -104,51 +116,6 @@ impl Actor {
     }
 }
 
-/// The longest name the bot shows or stores (Discord's display names are at most 32).
-pub const MAX_NAME: usize = 64;
-
-/// A display name safe to store and show: control characters (a NUL byte, line breaks) become
-/// spaces, runs of white space one space, at most [`MAX_NAME`] characters, and an empty name
-/// becomes "player <id>".
-pub fn clean_name(name: &str, id: UserId) -> String {
-    let mut out = String::new();
-    for word in name
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .split_whitespace()
-    {
-        if out.chars().count() >= MAX_NAME {
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.extend(word.chars().take(MAX_NAME));
-    }
-    if out.is_empty() {
-        format!("player {id}")
-    } else {
-        out.chars().take(MAX_NAME).collect()
-    }
-}
-
-/// Player input echoed in a message, cut to a length a message can carry.
-pub fn echo(input: &str) -> String {
-    const MAX_ECHO: usize = 40;
-    let clean: String = input
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .filter(|c| *c != '`')
-        .collect();
-    if clean.chars().count() <= MAX_ECHO {
-        clean
-    } else {
-        let cut: String = clean.chars().take(MAX_ECHO - 1).collect();
-        format!("{cut}…")
-    }
-}
-
 impl Actor {
     fn player(&self) -> Player {
         Player {
@@ -171,24 +138,32 @@ pub struct Place {
     pub channel: ChannelId,
 }
 
-/// The match service.
+/// The match service: the front-ends' one door to the concerns below, each an object built
+/// with what it uses (see `docs/architecture.md` for the picture).
 pub struct Service {
     store: Store,
-    renderer: Arc<Renderer>,
     clock: Arc<dyn Clock>,
     config: ServiceConfig,
-    /// Woken whenever notices are queued, so a delivery worker need not wait for its next round.
-    outbox_signal: Arc<tokio::sync::Notify>,
-    /// Woken whenever it may be the computer's move, so its worker need not wait.
-    computer_signal: Arc<tokio::sync::Notify>,
-    /// Bounds the computer's searches running at once, so they never take every core.
-    /// Analyses judge under the same permits, so their searches and the computer's together
-    /// keep within that bound.
-    thinking: Arc<tokio::sync::Semaphore>,
-    /// How hard an analysis looks at each position.
-    analysis_budget: crate::computer::analysis::Budget,
-    /// Woken whenever an analysis is asked for.
-    analysis_signal: Arc<tokio::sync::Notify>,
+    outbox: Arc<Outbox>,
+    ladder: Arc<Ladder>,
+    people: Arc<People>,
+    matches: Arc<Matches>,
+    records: Records,
+    tournaments: Arc<Tournaments>,
+    analysis: Arc<Analysis>,
+    channels: Channels,
+    timekeeper: Arc<Timekeeper>,
+    /// Kept to build the analysis again under another budget.
+    thinking: Thinking,
+    signals: Signals,
+}
+
+/// What wakes the workers: queued notices, a computer's move, an analysis asked for.
+#[derive(Clone, Default)]
+struct Signals {
+    outbox: Arc<tokio::sync::Notify>,
+    computer: Arc<tokio::sync::Notify>,
+    analysis: Arc<tokio::sync::Notify>,
 }
 
 impl Service {
@@ -198,40 +173,107 @@ impl Service {
         clock: Arc<dyn Clock>,
         config: ServiceConfig,
     ) -> Service {
+        let signals = Signals::default();
+        let thinking = Thinking::new(flow::computer::searches_at_once());
+        let outbox = Arc::new(Outbox::new(
+            store.clone(),
+            clock.clone(),
+            renderer.clone(),
+            signals.outbox.clone(),
+        ));
+        let ladder = Arc::new(Ladder::new(store.clone(), clock.clone(), config.clone()));
+        let people = Arc::new(People::new(
+            store.clone(),
+            clock.clone(),
+            config.clone(),
+            signals.outbox.clone(),
+        ));
+        let matches = Arc::new(Matches::new(
+            flow::Parts {
+                store: store.clone(),
+                clock: clock.clone(),
+                renderer: renderer.clone(),
+                config: config.clone(),
+                outbox_signal: signals.outbox.clone(),
+                computer_signal: signals.computer.clone(),
+                thinking: thinking.clone(),
+            },
+            ladder.clone(),
+        ));
+        let records = Records::new(store.clone(), renderer.clone());
+        let tournaments = Arc::new(Tournaments::new(
+            store.clone(),
+            clock.clone(),
+            signals.outbox.clone(),
+            matches.clone(),
+        ));
+        let channels = Channels::new(
+            store.clone(),
+            clock.clone(),
+            renderer.clone(),
+            signals.outbox.clone(),
+            tournaments.clone(),
+        );
+        let timekeeper = Arc::new(Timekeeper::new(
+            store.clone(),
+            clock.clone(),
+            config.clone(),
+            signals.outbox.clone(),
+            (matches.clone(), people.clone(), tournaments.clone()),
+        ));
+        let analysis = Arc::new(Analysis::new(
+            store.clone(),
+            clock.clone(),
+            outbox.clone(),
+            thinking.clone(),
+            signals.analysis.clone(),
+            crate::computer::analysis::Budget::STANDARD,
+        ));
         Service {
             store,
-            renderer,
             clock,
             config,
-            outbox_signal: Arc::new(tokio::sync::Notify::new()),
-            computer_signal: Arc::new(tokio::sync::Notify::new()),
-            thinking: Arc::new(tokio::sync::Semaphore::new(
-                flow::computer::searches_at_once(),
-            )),
-            analysis_budget: crate::computer::analysis::Budget::STANDARD,
-            analysis_signal: Arc::new(tokio::sync::Notify::new()),
+            outbox,
+            ladder,
+            people,
+            matches,
+            records,
+            tournaments,
+            analysis,
+            channels,
+            timekeeper,
+            thinking,
+            signals,
         }
     }
 
     /// The same service judging each position of an analysis under `budget` (tests and
     /// benchmarks shrink it).
     pub fn with_analysis_budget(mut self, budget: crate::computer::analysis::Budget) -> Service {
-        self.analysis_budget = budget;
+        self.analysis = Arc::new(Analysis::new(
+            self.store.clone(),
+            self.clock.clone(),
+            self.outbox.clone(),
+            self.thinking.clone(),
+            self.signals.analysis.clone(),
+            budget,
+        ));
         self
     }
 
     /// Notified whenever it may be the computer's move in some match.
     pub fn computer_signal(&self) -> Arc<tokio::sync::Notify> {
-        self.computer_signal.clone()
-    }
-
-    fn wake_computer(&self) {
-        self.computer_signal.notify_waiters();
+        self.signals.computer.clone()
     }
 
     /// Notified whenever notices are queued in the outbox.
     pub fn outbox_signal(&self) -> Arc<tokio::sync::Notify> {
-        self.outbox_signal.clone()
+        self.signals.outbox.clone()
+    }
+
+    /// Notified whenever an analysis is asked for.
+    pub fn analysis_signal(&self) -> Arc<tokio::sync::Notify> {
+        self.signals.analysis.clone()
     }
 
     pub fn store(&self) -> &Store {
@@ -246,171 +288,17 @@ impl Service {
     pub fn now(&self) -> DateTime<Utc> {
         self.clock.now()
     }
-
-    /// Remembers the actor's current name.
-    async fn see(&self, actor: &Actor) -> Result<()> {
-        self.store.save_player(&actor.player(), self.now()).await?;
-        Ok(())
-    }
-
-    /// The display names of a match's players.
-    async fn names(&self, m: &StoredMatch) -> Result<Names> {
-        Ok(Names(self.store.names(&m.players).await?))
-    }
-
-    /// The board of battle `index` (from 0) as the viewer likes it, added to `reply`.
-    async fn board_output(
-        &self,
-        m: &StoredMatch,
-        names: &Names,
-        index: usize,
-        settings: &Settings,
-        reply: Reply,
-    ) -> Result<Reply> {
-        let drawing = self.start_drawing(board_to_show(m, names, index, settings));
-        Ok(finish_drawing(drawing).await?.onto(reply))
-    }
-
-    /// Writes what an action did to the match beyond the move itself: a battle ended, battle 2
-    /// begun, the match finished and rated, or the next turn's clock. Returns what happened.
-    async fn record_progress(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        progress: &Progress,
-        battle_id: i64,
-    ) -> Result<Vec<Event>> {
-        let now = self.now();
-        let mut events = Vec::new();
-        if let Some(result) = &progress.battle_result {
-            tx.finish_battle(battle_id, result, now).await?;
-            events.push(Event::BattleOver {
-                battle: progress.battle,
-                variant: m.variant,
-                winner: result
-                    .winner
-                    .map(|side| m.player(Seat::commanding(side, progress.battle))),
-                result: *result,
-            });
-            if progress.match_result.is_none()
-                && m.game.battles().len() == 2
-                && progress.battle == 1
-            {
-                tx.insert_battle(m.id, 2, m.players, m.variant, now).await?;
-                events.push(Event::BattleBegan {
-                    battle: 2,
-                    dwarfs: m.player(Seat::commanding(Side::Dwarfs, 2)),
-                    trolls: m.player(Seat::commanding(Side::Trolls, 2)),
-                });
-            }
-        }
-        if let Some(result) = &progress.match_result {
-            events.extend(self.finish(tx, m, result, Finish::Completed).await?);
-            return Ok(events);
-        }
-        let next =
-            m.game.seat_to_move().map(|s| m.player(s)).ok_or_else(|| {
-                ServiceError::System(format!("match {} has no player to move", m.id))
-            })?;
-        let clock = start_clock(tx, m.id, next, now, m.days_per_move).await?;
-        if m.trouble.is_some() {
-            // A player acted: the new turn's clock runs, and its notices will show whether
-            // the channel works again.
-            tx.clear_trouble(m.id).await?;
-        }
-        events.push(turn_event(m, next, clock.deadline));
-        Ok(events)
-    }
-
-    /// What every move and every agreed end does after the game changed, in one place:
-    /// `opening` (the move, or the agreement) and what it brought about
-    /// ([`Self::record_progress`]), the next player told of their turn, and what to post.
-    async fn after_move(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        progress: &Progress,
-        battle_id: i64,
-        opening: Vec<Event>,
-    ) -> Result<Said> {
-        let mut events = opening;
-        events.extend(self.record_progress(tx, m, progress, battle_id).await?);
-        let board = notices::notify::current_board(m);
-        let ping = self.tell_turn(tx, m, &events, Some(board)).await?;
-        Ok(Said { events, ping })
-    }
-
-    /// Ends a match with `result` and rates it; returns what happened.
-    async fn finish(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        result: &MatchResult,
-        finish: Finish,
-    ) -> Result<Vec<Event>> {
-        self.finish_rating(tx, m, result, finish, true).await
-    }
-
-    /// As [`Service::finish`], rating the match only when `rate` holds (a forfeit by a player
-    /// who never moved rates nobody: nothing was played).
-    async fn finish_rating(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        result: &MatchResult,
-        finish: Finish,
-        rate: bool,
-    ) -> Result<Vec<Event>> {
-        let now = self.now();
-        let winner = result.winner.map(|s| m.player(s));
-        tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
-            .await?;
-        notices::delivery::queue_match_over(tx, m, now).await?;
-        self.record_game_result(tx, m.id).await?;
-        let mut events = vec![Event::MatchOver {
-            match_id: m.id,
-            players: m.players,
-            result: result.clone(),
-        }];
-        if rate {
-            events.extend(self.rate(tx, m, result).await?);
-        }
-        Ok(events)
-    }
 }
 
-/// `player`'s turn in `m` started, until `deadline`; the computer's is its thinking (it is
-/// not told: its worker is woken after the commit).
-fn turn_event(m: &StoredMatch, player: UserId, deadline: DateTime<Utc>) -> Event {
-    let side = side_of(m, player);
-    if m.computer.is_some_and(|c| c.player == player) {
-        return Event::ComputerThinking { player, side };
-    }
-    Event::TurnStarted {
-        match_id: m.id,
-        variant: m.variant,
-        player,
-        side,
-        deadline,
-    }
+/// Remembers `actor`'s current name.
+async fn see(store: &Store, actor: &Actor, now: DateTime<Utc>) -> Result<()> {
+    store.save_player(&actor.player(), now).await?;
+    Ok(())
 }
 
-/// What a move or an agreed end says in the match's channel.
-struct Said {
-    events: Vec<Event>,
-    /// The player the message pings: the one to move, unless told by DM only.
-    ping: Option<UserId>,
-}
-
-impl Said {
-    /// The channel's message: what happened, the ping, the buttons that answer it.
-    fn reply(&self, names: &Names) -> Reply {
-        let mut reply = voice::reply(&self.events, names, &voice::Reader::Channel).saved();
-        if let Some(next) = self.ping {
-            reply = reply.mention(next);
-        }
-        reply
-    }
+/// The display names of a match's players.
+async fn names_of(store: &Store, m: &StoredMatch) -> Result<Names> {
+    Ok(Names(store.names(&m.players).await?))
 }
 
 /// Display names by id, with a fallback for players never seen.
@@ -422,64 +310,5 @@ impl Names {
             .get(&id)
             .cloned()
             .unwrap_or_else(|| format!("player {id}"))
-    }
-}
-
-/// The clock of a turn that starts `now`: the deadline, and the first reminder, when half the
-/// time is left. The second, a day before the deadline, is set when the first is claimed
-/// (see `Tx::claim_due_reminders`); with one or two days a move they are one reminder.
-fn turn_clock(player: UserId, now: DateTime<Utc>, days: u32) -> TurnClock {
-    let allowance = Duration::days(days as i64);
-    let deadline = now + allowance;
-    TurnClock {
-        player,
-        turn_started_at: now,
-        deadline,
-        remind_at: deadline - allowance / 2,
-        reminder_sent_at: None,
-        paused_at: None,
-        vacation_since: None,
-    }
-}
-
-/// Starts the clock of `player`'s turn in match `id` at `now`, standing still from the start
-/// if they are on vacation.
-async fn start_clock(
-    tx: &mut Tx,
-    id: crate::store::MatchId,
-    player: UserId,
-    now: DateTime<Utc>,
-    days: u32,
-) -> Result<TurnClock> {
-    let mut clock = turn_clock(player, now, days);
-    if tx.vacation_of(player).await?.is_some() {
-        clock.vacation_since = Some(now);
-    }
-    tx.set_clock(id, &clock).await?;
-    Ok(clock)
-}
-
-/// The side `player` commands in the current battle.
-fn side_of(m: &StoredMatch, player: UserId) -> Side {
-    let number = m.game.battle_number();
-    match m.seat_of(player) {
-        Some(seat) => seat.side_in(number),
-        None => Side::Dwarfs,
-    }
-}
-
-/// The match a spectator or player means: the one in play in the channel.
-async fn match_in_play(tx: &mut Tx, channel: ChannelId) -> Result<StoredMatch> {
-    match tx.lock_active_match(channel).await? {
-        Some(m) => Ok(m),
-        None => error::refuse(Refusal::NoMatchHere),
-    }
-}
-
-/// The seat of `actor` in `m`, or a refusal for spectators.
-fn seat_of(m: &StoredMatch, actor: &Actor) -> Result<Seat> {
-    match m.seat_of(actor.id) {
-        Some(s) => Ok(s),
-        None => error::refuse(Refusal::NotAPlayer),
     }
 }

@@ -9,7 +9,7 @@ use super::error::{Result, ServiceError};
 use super::outcome::BoardShot;
 use super::outcome::Reply;
 use super::voice::{battle_status, caption};
-use super::{Names, Service};
+use super::Names;
 use crate::game::{Move, Position, Seat};
 use crate::render::{ended_text_board, text_board, BoardView, Caption, Renderer, Theme};
 use crate::store::{BoardStyle, Settings, StoredMatch};
@@ -146,12 +146,13 @@ impl BoardToShow {
     }
 }
 
-impl Service {
-    /// Starts drawing `board` on a blocking thread.
-    pub(super) fn start_drawing(&self, board: BoardToShow) -> JoinHandle<DrawnBoard> {
-        let renderer: Arc<Renderer> = self.renderer.clone();
-        tokio::task::spawn_blocking(move || board.draw(&renderer))
-    }
+/// Starts drawing `board` on a blocking thread.
+pub(super) fn start_drawing(
+    renderer: &Arc<Renderer>,
+    board: BoardToShow,
+) -> JoinHandle<DrawnBoard> {
+    let renderer = renderer.clone();
+    tokio::task::spawn_blocking(move || board.draw(&renderer))
 }
 
 /// Waits for a drawing started before a commit and adds it to `reply`. After a commit nothing
@@ -178,7 +179,7 @@ pub(super) async fn attach_all_after_commit(
     reply
 }
 
-/// Waits for a drawing started with [`Service::start_drawing`].
+/// Waits for a drawing started with [`start_drawing`].
 pub(super) async fn finish_drawing(drawing: JoinHandle<DrawnBoard>) -> Result<DrawnBoard> {
     drawing
         .await

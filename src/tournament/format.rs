@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::round_robin::round_robin_rounds;
-use super::swiss::default_swiss_rounds;
+use super::swiss::{default_swiss_rounds, MAX_SWISS_ROUNDS};
 
 /// The fewest players a tournament starts with.
 pub const MIN_PLAYERS: usize = 4;
@@ -14,9 +14,6 @@ pub const MIN_PLAYERS: usize = 4;
 pub const MAX_ROUND_ROBIN: usize = 16;
 /// The most players a Swiss takes.
 pub const MAX_SWISS: usize = 200;
-/// The most rounds of a Swiss: at days per move, 20 rounds are already more than a year, and
-/// the bound keeps the pairing weights small (see `swiss.rs`).
-pub const MAX_SWISS_ROUNDS: u32 = 20;
 
 /// How players are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,7 +126,7 @@ impl FromStr for Format {
         {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "swiss" => Ok(Format::Swiss { rounds: None }),
-            _ => Err(FormatError::Unknown(crate::service::echo(text))),
+            _ => Err(FormatError::Unknown(crate::input::echo(text))),
         }
     }
 }

@@ -11,10 +11,11 @@ mod score;
 mod standings;
 mod swiss;
 
-pub use format::{Format, FormatError, MAX_ROUND_ROBIN, MAX_SWISS, MAX_SWISS_ROUNDS, MIN_PLAYERS};
+pub use format::{Format, FormatError, MAX_ROUND_ROBIN, MAX_SWISS, MIN_PLAYERS};
 pub use matching::{maximum_weight_matching, Edge};
 pub use pairing::Pairing;
 pub use round_robin::{round_robin, round_robin_rounds};
 pub use score::{HalfPoints, MatchOutcome, QuarterPoints};
 pub use standings::{Cell, Game, Standing, Standings, TieBreaks};
+pub use swiss::MAX_SWISS_ROUNDS;
 pub use swiss::{default_swiss_rounds, pair_swiss, Contender, Unpairable};

@@ -20,7 +20,6 @@
 //! Rematches and second byes are not edges at all, so they never happen: when no pairing
 //! without them exists, the round is [`Unpairable`] and the tournament ends.
 
-use super::format::MAX_SWISS_ROUNDS;
 use super::matching::{maximum_weight_matching, Edge};
 use super::pairing::Pairing;
 use super::score::HalfPoints;
@@ -40,6 +39,10 @@ pub struct Contender {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("nobody can be paired this round without a rematch or a second bye")]
 pub struct Unpairable;
+
+/// The most rounds of a Swiss: at days per move, 20 rounds are already more than a year, and
+/// the bound keeps the pairing weights small (see `MAX_DIFFERENCE`).
+pub const MAX_SWISS_ROUNDS: u32 = 20;
 
 /// ⌈log2 n⌉ + 1 rounds: enough for a clear winner.
 pub fn default_swiss_rounds(players: usize) -> u32 {

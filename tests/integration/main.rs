@@ -18,6 +18,7 @@ mod database;
 mod delivery;
 mod examples;
 mod games_list;
+mod house;
 mod koom_valley_brute;
 mod option_names;
 mod outbox_events;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
 use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, UserId};
 
+mod kept;
 mod tournament;
 pub use tournament::{EarlyEnd, Entrants, Paired, TournamentEvent};
 
@@ -19,6 +20,7 @@ pub enum Event {
     /// A match began: battle 1's commanders, whether it is rated, and what brought it about.
     MatchBegan {
         match_id: MatchId,
+        #[serde(with = "kept::variant")]
         variant: Variant,
         dwarfs: UserId,
         trolls: UserId,
@@ -32,12 +34,14 @@ pub enum Event {
         ply: u32,
         mover: UserId,
         level: Option<u8>,
+        #[serde(with = "kept::side")]
         side: Side,
         /// The move in the notation of RULES.md.
         notation: String,
         /// The squares taken, in notation; empty when nothing was.
         captured: String,
         /// The score after the move; `None` where the variant is won by objective.
+        #[serde(with = "kept::score")]
         score: Option<Score>,
     },
     /// An end proposal lapsed: a move (by either player) changed the position it was made in.
@@ -51,6 +55,7 @@ pub enum Event {
         proposal: i64,
         by: UserId,
         to: UserId,
+        #[serde(with = "kept::score")]
         score: Option<Score>,
         by_computer: bool,
         /// The computer answers at once, in the same message.
@@ -72,15 +77,18 @@ pub enum Event {
         by: UserId,
         with: UserId,
         #[serde(default)]
+        #[serde(with = "kept::score")]
         score: Option<Score>,
         #[serde(default)]
         crossed: bool,
     },
     BattleOver {
         battle: u8,
+        #[serde(with = "kept::variant")]
         variant: Variant,
         /// The player commanding the winning side, `None` for a draw.
         winner: Option<UserId>,
+        #[serde(with = "kept::battle_result")]
         result: BattleResult,
     },
     /// Battle 2 begins with the roles swapped.
@@ -92,6 +100,7 @@ pub enum Event {
     MatchOver {
         match_id: MatchId,
         players: [UserId; 2],
+        #[serde(with = "kept::match_result")]
         result: MatchResult,
     },
     /// `player` resigned the match.
@@ -162,13 +171,19 @@ pub enum Event {
     /// It is `player`'s turn, until `deadline`.
     TurnStarted {
         match_id: MatchId,
+        #[serde(with = "kept::variant")]
         variant: Variant,
         player: UserId,
+        #[serde(with = "kept::side")]
         side: Side,
         deadline: DateTime<Utc>,
     },
     /// It is the computer's turn; its move follows.
-    ComputerThinking { player: UserId, side: Side },
+    ComputerThinking {
+        player: UserId,
+        #[serde(with = "kept::side")]
+        side: Side,
+    },
     /// A reminder of `player`'s turn, true only while the turn that started at
     /// `turn_started_at` is still being played.
     ReminderDue {
@@ -186,6 +201,7 @@ pub enum Event {
         challenge: ChallengeId,
         challenger: UserId,
         opponent: UserId,
+        #[serde(with = "kept::variant")]
         variant: Variant,
         side: SideChoice,
         days_per_move: u32,
@@ -255,6 +271,19 @@ pub struct RatingChange {
 pub struct ShownRating {
     pub rating: f64,
     pub provisional: bool,
+}
+
+/// A rating is provisional while its deviation is above this.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+impl ShownRating {
+    /// Rating `r` as a player sees it.
+    pub fn of(r: &crate::store::Rating) -> ShownRating {
+        ShownRating {
+            rating: r.rating,
+            provisional: r.deviation > PROVISIONAL_DEVIATION,
+        }
+    }
 }
 
 impl Event {

@@ -30,7 +30,9 @@ pub enum TournamentEvent {
     Created {
         id: TournamentId,
         name: String,
+        #[serde(with = "super::kept::format")]
         format: Format,
+        #[serde(with = "super::kept::variant")]
         variant: Variant,
         days_per_move: u32,
         round_days: u32,
@@ -66,7 +68,11 @@ pub enum TournamentEvent {
         scheduled: bool,
     },
     /// It could not start when its time came.
-    CalledOff { name: String, why: FormatError },
+    CalledOff {
+        name: String,
+        #[serde(with = "super::kept::format_error")]
+        why: FormatError,
+    },
     /// Round `round` was paired, to be played by `deadline`.
     RoundPaired {
         name: String,

@@ -1,21 +1,24 @@
 //! Ending a battle by agreement: one player proposes, the other agrees or declines.
 
+use super::Matches;
 use crate::game::MatchError;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::computer::computer_actor;
+use crate::service::flow::progress::{match_in_play, seat_of};
 use crate::service::outcome::Reply;
+use crate::service::pictures::start_drawing;
 use crate::service::pictures::{attach_all_after_commit, board_to_show, next_battle_board};
 use crate::service::refusal::Refusal;
 use crate::service::voice::{self, Reader};
-use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
+use crate::service::{names_in, Actor, Names, Place};
 use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 
-impl Service {
+impl Matches {
     /// `actor` proposes ending the current battle.
     pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
@@ -123,7 +126,7 @@ impl Service {
         pressed: Option<(MatchId, i64)>,
         crossed: bool,
     ) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let mut m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
@@ -172,10 +175,13 @@ impl Service {
         tx.answer_proposal(proposal.id, ProposalAnswer::Agreed, now)
             .await?;
         let index = progress.battle as usize - 1;
-        let mut drawings =
-            vec![self.start_drawing(board_to_show(&m, &names, index, &Settings::default()))];
+        let mut drawings = vec![start_drawing(
+            &self.renderer,
+            board_to_show(&m, &names, index, &Settings::default()),
+        )];
         drawings.extend(
-            next_battle_board(&m, &names, &progress).map(|board| self.start_drawing(board)),
+            next_battle_board(&m, &names, &progress)
+                .map(|board| start_drawing(&self.renderer, board)),
         );
         let agreed = Event::EndAgreed {
             battle: progress.battle,

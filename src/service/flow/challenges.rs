@@ -2,17 +2,21 @@
 
 use rand::Rng;
 
+use super::Matches;
 use crate::game::{Seat, Side, Variant};
 use crate::service::error::{refuse, Result};
 use crate::service::events::{Event, Occasion};
 use crate::service::flow::room::{open_room, room_name, Room};
 use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::notices::notify::tell_turn;
 use crate::service::outcome::BoardShot;
 use crate::service::outcome::Reply;
+use crate::service::pictures::start_drawing;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
+use crate::service::see;
 use crate::service::voice::{self, Reader};
-use crate::service::{Actor, Names, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
+use crate::service::{Actor, Names, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
     Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, Recipient,
@@ -32,7 +36,7 @@ pub struct ChallengeOptions {
     pub rated: Option<bool>,
 }
 
-impl Service {
+impl Matches {
     /// `challenger` invites `opponent` to a match in this channel.
     pub async fn challenge(
         &self,
@@ -56,7 +60,7 @@ impl Service {
         if self.store.active_match_in(place.channel).await?.is_some() {
             return refuse(Refusal::ChannelBusy);
         }
-        let now = self.now();
+        let now = self.clock.now();
         let new = NewChallenge {
             guild: place.guild,
             channel: place.channel,
@@ -116,7 +120,7 @@ impl Service {
         let challenge = self
             .find_challenge(place, actor, id, Role::Opponent, "accept")
             .await?;
-        if challenge.expires_at <= self.now() {
+        if challenge.expires_at <= self.clock.now() {
             return refuse(Refusal::ChallengeExpired);
         }
         Ok(challenge)
@@ -132,9 +136,9 @@ impl Service {
         room: Option<Room<'_>>,
     ) -> Result<Reply> {
         let challenge = self.challenge_to_accept(place, actor, id).await?;
-        self.see(actor).await?;
+        see(&self.store, actor, self.clock.now()).await?;
         let challenger = self.store.name_of(challenge.challenger).await?;
-        let now = self.now();
+        let now = self.clock.now();
         let challenger_first = match challenge.side {
             SideChoice::Dwarfs => true,
             SideChoice::Trolls => false,
@@ -177,8 +181,14 @@ impl Service {
         if channel != challenge.channel {
             tx.thread_opened(channel, match_id).await?;
         }
-        crate::service::start_clock(&mut tx, match_id, players[0], now, challenge.days_per_move)
-            .await?;
+        crate::service::flow::progress::start_clock(
+            &mut tx,
+            match_id,
+            players[0],
+            now,
+            challenge.days_per_move,
+        )
+        .await?;
         let mut reply = self
             .open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
             .await?;
@@ -199,7 +209,7 @@ impl Service {
         accepted_by: Option<crate::store::UserId>,
         occasion: Occasion,
     ) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let m = tx.lock_match(match_id).await?.ok_or_else(|| {
             crate::service::ServiceError::System(format!("match {match_id} vanished"))
         })?;
@@ -226,7 +236,7 @@ impl Service {
                 rated: m.rated,
                 occasion: occasion.clone(),
             },
-            crate::service::turn_event(&m, m.players[0], clock.deadline),
+            crate::service::flow::progress::turn_event(&m, m.players[0], clock.deadline),
         ];
         let board = BoardShot {
             match_id: m.id,
@@ -234,7 +244,7 @@ impl Service {
             plies: 0,
         };
         // The first player hears of their turn as they chose, as for any turn.
-        let ping = self.tell_turn(&mut tx, &m, &events, Some(board)).await?;
+        let ping = tell_turn(&mut tx, &m, &events, Some(board), self.clock.now()).await?;
         if m.channel != place.channel {
             // Accepted by number from elsewhere, perhaps another server: the match is played
             // where it was challenged (or in its thread), and the opening goes there.
@@ -257,7 +267,10 @@ impl Service {
             };
             return Ok(voice::reply(&[elsewhere], &names, &Reader::Channel).saved());
         }
-        let drawing = self.start_drawing(board_to_show(&m, &names, 0, &Settings::default()));
+        let drawing = start_drawing(
+            &self.renderer,
+            board_to_show(&m, &names, 0, &Settings::default()),
+        );
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         self.wake_computer();
@@ -314,7 +327,10 @@ impl Service {
         closed_by: impl Fn(&Challenge) -> Event,
     ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
-        let Some(closed) = tx.close_challenge(challenge.id, state, self.now()).await? else {
+        let Some(closed) = tx
+            .close_challenge(challenge.id, state, self.clock.now())
+            .await?
+        else {
             return refuse(Refusal::ChallengeClosed);
         };
         let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);

@@ -7,20 +7,25 @@
 //! that checks the match has not changed meanwhile. Its move reaches the channel through the
 //! outbox, as its own message with the board, pinging the player.
 
+use std::sync::Arc;
+
 use chrono::Duration;
 use rand::Rng;
+use tokio::sync::watch;
 
+use super::Matches;
 use crate::computer::{assess, choose_move, Assessment, Level, STALLED_PLIES};
 use crate::game::MoveText;
 use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::events::{Event, Occasion};
 use crate::service::flow::play::moved;
+use crate::service::flow::progress::side_of;
 use crate::service::flow::room::{open_room, room_name, Room};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::{side_of, Actor, ChallengeOptions, Names, Place, Service};
+use crate::service::{Actor, ChallengeOptions, Names, Place};
 use crate::store::{
     ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, Recipient, SideChoice, StoreError,
     StoredMatch,
@@ -39,7 +44,7 @@ pub(in crate::service) fn searches_at_once() -> usize {
         .max(1)
 }
 
-impl Service {
+impl Matches {
     /// `challenger` plays `computer` (the bot's own account) at `level` (default 3): the match
     /// begins at once, here or in a `room` of its own (a thread). It is never rated.
     pub async fn challenge_computer(
@@ -73,7 +78,7 @@ impl Service {
         } else {
             [computer.id, challenger.id]
         };
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         tx.save_player(&challenger.player(), now).await?;
         tx.save_player(&computer.player(), now).await?;
@@ -100,7 +105,8 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        crate::service::start_clock(&mut tx, match_id, players[0], now, days).await?;
+        crate::service::flow::progress::start_clock(&mut tx, match_id, players[0], now, days)
+            .await?;
         let occasion = Occasion::Computer {
             player: challenger.id,
             computer: computer.id,
@@ -110,10 +116,32 @@ impl Service {
         self.open_match(tx, match_id, place, None, occasion).await
     }
 
+    /// The computer's worker: plays its moves at once when woken (it may be the computer's
+    /// turn), and every few seconds for turns left by a process that stopped while thinking.
+    pub(crate) async fn run_computer(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let signal = self.computer_signal.clone();
+        loop {
+            // Listen before working, so a wake-up that comes while thinking is not missed.
+            let woken = signal.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            match self.play_computer_turns().await {
+                Ok(played) if played > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "the computer could not play; trying again"),
+            }
+            tokio::select! {
+                _ = &mut woken => {}
+                _ = tokio::time::sleep(std::time::Duration::from_secs(3)) => {}
+                _ = stop.changed() => return,
+            }
+        }
+    }
+
     /// Plays the computer's moves that are due, one round of at most a few matches; returns
     /// how many it played. The clock worker and the console call it whenever woken.
     pub async fn play_computer_turns(&self) -> Result<usize> {
-        let now = self.now();
+        let now = self.clock.now();
         let lease = now + Duration::seconds(THINKING_LEASE_SECONDS);
         let turns = self
             .store
@@ -153,7 +181,8 @@ impl Service {
         // is thought about the same way.
         let seed = (m.id.0 << 20) ^ ((m.game.battle_number() as u64) << 16) ^ plies as u64;
         let thought = self
-            .think(move || {
+            .thinking
+            .run(move || {
                 let best = choose_move(battle.position(), level, seed);
                 // Whether to propose an end is judged on the position the player will face
                 // after the computer's move, which is the one the proposal speaks of.
@@ -183,7 +212,7 @@ impl Service {
         notation: String,
         assessment: Assessment,
     ) -> Result<bool> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let Some(mut m) = tx.lock_match(stale.id).await? else {
             return Ok(false);
@@ -259,22 +288,6 @@ impl Service {
         Ok(true)
     }
 
-    /// Runs the computer's `work` on a blocking thread, once one of the search places is free.
-    pub(in crate::service) async fn think<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T> {
-        let _permit = self
-            .thinking
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| ServiceError::System(format!("thinking closed: {e}")))?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|e| ServiceError::System(format!("the computer's search failed: {e}")))
-    }
-
     /// The computer's answer to `proposer`'s proposal to end the battle in match `m`: its
     /// assessment, made off the async runtime.
     pub(in crate::service) async fn computer_answer(
@@ -286,7 +299,7 @@ impl Service {
         };
         let side = side_of(m, computer.player);
         let battle = m.game.current_battle().clone();
-        let assessment = self.think(move || assess(&battle, side)).await?;
+        let assessment = self.thinking.run(move || assess(&battle, side)).await?;
         Ok(Some(assessment))
     }
 }

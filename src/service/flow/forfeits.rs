@@ -3,15 +3,18 @@
 use crate::game::Seat;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
+use crate::service::flow::progress::{match_in_play, seat_of, Said};
 use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::refusal::Refusal;
 use crate::service::voice::{self, Reader};
-use crate::service::{match_in_play, names_in, seat_of, Actor, Names, Place, Service};
+use crate::service::{names_in, Actor, Names, Place};
 use chrono::{DateTime, Utc};
 
+use super::Matches;
+use crate::service::tournaments::games::record_game_result;
 use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
 
-impl Service {
+impl Matches {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
     pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let m = match self.store.active_match_in(place.channel).await? {
@@ -44,7 +47,8 @@ impl Service {
             return refuse(Refusal::MatchNoLongerInPlay);
         }
         let seat = seat_of(&m, actor)?;
-        let mut reply = self
+        let names = names_in(&mut tx, &m).await?;
+        let said = self
             .forfeit(
                 &mut tx,
                 m,
@@ -54,13 +58,14 @@ impl Service {
             )
             .await?;
         tx.commit().await?;
+        let mut reply = said.reply(&names);
         reply.spend_buttons = confirmed.is_some();
         Ok(reply)
     }
 
     /// `actor` claims the match because the opponent let the deadline pass.
     pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         // A player claims often too early; release the match's lock at once when refusing, so
@@ -72,12 +77,13 @@ impl Service {
                 return Err(refusal);
             }
         };
-        if let Some(reply) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
+        let names = names_in(&mut tx, &m).await?;
+        if let Some(said) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
             tx.commit().await?;
-            return Ok(reply);
+            return Ok(said.reply(&names));
         }
         let waiting = seat_of(&m, actor)?;
-        let reply = self
+        let said = self
             .forfeit(
                 &mut tx,
                 m,
@@ -91,7 +97,7 @@ impl Service {
             )
             .await?;
         tx.commit().await?;
-        Ok(reply)
+        Ok(said.reply(&names))
     }
 
     /// A moderator stops the match in this channel; it is recorded and unrated.
@@ -101,12 +107,12 @@ impl Service {
         }
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
-        let now = self.now();
+        let now = self.clock.now();
         tx.save_player(&actor.player(), now).await?;
         tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
-        self.record_game_result(&mut tx, m.id).await?;
+        record_game_result(&mut tx, m.id).await?;
         // The moderator need not be a player; their name was saved above.
         let names = Names(tx.names(&[m.players[0], m.players[1], actor.id]).await?);
         tx.commit().await?;
@@ -126,7 +132,7 @@ impl Service {
         tx: &mut Tx,
         m: &StoredMatch,
         late: UserId,
-    ) -> Result<Option<Reply>> {
+    ) -> Result<Option<Said>> {
         if has_moved(m, late) || tx.is_tournament_game(m.id).await? {
             return Ok(None);
         }
@@ -145,23 +151,22 @@ impl Service {
         late: UserId,
         deadline: Option<DateTime<Utc>>,
         opening: Option<Event>,
-    ) -> Result<Reply> {
-        let now = self.now();
+    ) -> Result<Said> {
+        let now = self.clock.now();
         tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
             .await?;
         crate::service::notices::delivery::queue_match_over(tx, m, now).await?;
-        let names = names_in(tx, m).await?;
         let never = Event::NeverPlayed {
             match_id: m.id,
             late,
             deadline,
         };
         let events: Vec<Event> = opening.into_iter().chain([never]).collect();
-        Ok(voice::reply(&events, &names, &Reader::Channel).saved())
+        Ok(Said { events, ping: None })
     }
 
     /// `loser` forfeits `m`; writes the result and ratings in `tx` (the caller commits) and
-    /// returns the announcement.
+    /// returns what happened, to say or to queue.
     pub(in crate::service) async fn forfeit(
         &self,
         tx: &mut Tx,
@@ -169,7 +174,7 @@ impl Service {
         loser: Seat,
         finish: Finish,
         opening: Event,
-    ) -> Result<Reply> {
+    ) -> Result<Said> {
         // One rule for a match its forfeiting player never moved in: outside a tournament it
         // is aborted, unrated, as a claim against a player who never moved is; inside, the
         // round still needs its result, which stands unrated.
@@ -183,7 +188,6 @@ impl Service {
             Ok(r) => r,
             Err(e) => return refuse(Refusal::Rules { why: e.to_string() }),
         };
-        let names = names_in(tx, &m).await?;
         let mut events = vec![opening];
         events.extend(
             self.finish_rating(tx, &m, &result, finish, !never_moved)
@@ -192,12 +196,12 @@ impl Service {
         if m.rated && never_moved {
             events.push(Event::NotRated { late });
         }
-        let mut reply = voice::reply(&events, &names, &Reader::Channel).saved();
         let winner = m.player(loser.other());
-        if m.computer.is_none_or(|c| c.player != winner) {
-            reply = reply.mention(winner);
-        }
-        Ok(reply)
+        let ping = m
+            .computer
+            .is_none_or(|c| c.player != winner)
+            .then_some(winner);
+        Ok(Said { events, ping })
     }
 }
 

@@ -1,12 +1,15 @@
 //! Playing a move, as the MUD's verbs or as one notation string.
 
+use super::Matches;
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
+use crate::service::flow::progress::{match_in_play, seat_of};
 use crate::service::outcome::Reply;
+use crate::service::pictures::start_drawing;
 use crate::service::pictures::{attach_all_after_commit, board_to_show, next_battle_board};
 use crate::service::refusal::Refusal;
-use crate::service::{echo, match_in_play, names_in, seat_of, Actor, Place, Service};
+use crate::service::{echo, names_in, Actor, Place};
 use crate::store::Settings;
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch, UserId};
 
@@ -105,11 +108,11 @@ fn check_verb(verb: Option<Verb>, mv: &Move) -> Result<()> {
     }
 }
 
-impl Service {
+impl Matches {
     /// `actor` plays a move in this channel's match.
     pub async fn play(&self, place: Place, actor: &Actor, request: &MoveRequest) -> Result<Reply> {
         let text = request.text()?;
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let mut m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
@@ -135,10 +138,13 @@ impl Service {
         let names = names_in(&mut tx, &m).await?;
         // The picture depends only on the game after the move: draw it while the move is stored.
         let index = progress.battle as usize - 1;
-        let mut drawings =
-            vec![self.start_drawing(board_to_show(&m, &names, index, &Settings::default()))];
+        let mut drawings = vec![start_drawing(
+            &self.renderer,
+            board_to_show(&m, &names, index, &Settings::default()),
+        )];
         drawings.extend(
-            next_battle_board(&m, &names, &progress).map(|board| self.start_drawing(board)),
+            next_battle_board(&m, &names, &progress)
+                .map(|board| start_drawing(&self.renderer, board)),
         );
         let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {

@@ -1,16 +1,17 @@
 //! A rematch: either player of a finished match challenges the other again, with the same
 //! variant, days and rating, and the roles swapped.
 
+use super::Matches;
 use crate::game::Seat;
 use crate::service::error::{refuse, Result};
 use crate::service::flow::computer::computer_actor;
 use crate::service::flow::room::Room;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::{Actor, ChallengeOptions, Names, Place, Service};
+use crate::service::{Actor, ChallengeOptions, Names, Place};
 use crate::store::{MatchId, MatchState, SideChoice};
 
-impl Service {
+impl Matches {
     /// `actor` asks for a rematch of match `id`, here: a challenge to the other player (the
     /// other player accepts as for any challenge), or against the computer a new match at once
     /// at the same level, in a `room` of its own if one opens. Whoever commanded the dwarfs first in

@@ -1,9 +1,10 @@
 //! Autocomplete from the legal moves of the current position: pieces that can move, where a
 //! chosen piece can go, and what it can capture there.
 
+use super::Matches;
 use crate::game::{Move, Square, SquareSet};
 use crate::service::flow::play::Verb;
-use crate::service::{Actor, Place, Service};
+use crate::service::{Actor, Place};
 
 /// Discord shows at most this many choices.
 pub const MAX_CHOICES: usize = 25;
@@ -43,7 +44,7 @@ fn matches_typed(candidate: &str, typed: &str) -> bool {
     squash(candidate).starts_with(&squash(typed))
 }
 
-impl Service {
+impl Matches {
     /// The legal moves `actor` may play here now (none if it is not their turn).
     async fn moves_for(&self, place: Place, actor: &Actor) -> Vec<Move> {
         let Ok(Some(m)) = self.store.active_match_in(place.channel).await else {

@@ -8,27 +8,24 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::Outbox;
 use crate::service::error::{Result, ServiceError};
 use crate::service::events::Event;
+use crate::service::notices::queue::{queue_body, Settled};
 use crate::service::notices::worded::{NoticeBody, NoticeKind};
 use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
+use crate::service::pictures::start_drawing;
 use crate::service::pictures::{board_at, finish_drawing};
+use crate::service::tournaments::standings_after;
 use crate::service::voice::{self, Reader};
-use crate::service::{Names, Place, Service};
-use crate::store::{
-    GuildId, MatchId, NewNotice, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId,
-};
+use crate::service::wording::word;
+use crate::service::{Names, Place};
+use crate::store::{GuildId, MatchId, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId};
 
 /// How long a worker holds a claimed notice before another process may take it over.
 const LEASE_SECONDS: i64 = 120;
 /// The longest pause between two tries of a notice.
 const MAX_BACKOFF_SECONDS: i64 = 600;
-
-/// How long a finished match's thread stays open for its final messages.
-const MATCH_OVER_DELAY_SECONDS: i64 = 120;
-/// How long a turn notice by DM waits, at most, for the move's message in the channel it
-/// links to (see [`Service::board_posted`]).
-const DM_WAITS_FOR_BOARD_SECONDS: i64 = 60;
 
 /// A notice as the outbox keeps it: what happened, to be worded for its reader when it is
 /// sent, and the board to show with it.
@@ -93,21 +90,6 @@ impl Notice {
 enum Stored {
     Events(Notice),
     Worded(NoticeBody),
-}
-
-/// What keeps a notice true until it is sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::service) enum Settled {
-    /// It stays true.
-    Always,
-    /// A reminder: true only while `player`'s turn that started at `turn_started_at` is still
-    /// being played (and its clock runs).
-    WhileTurn {
-        player: UserId,
-        turn_started_at: DateTime<Utc>,
-    },
-    /// Says nothing: a finished match's thread of its own is closed.
-    ClosesThread,
 }
 
 /// A notice claimed for posting, ready to send.
@@ -211,43 +193,6 @@ pub(in crate::service) async fn queue_reply(
     }
 }
 
-/// Queues a stored `body` of either format.
-pub(in crate::service) async fn queue_body(
-    tx: &mut Tx,
-    (guild, to): (GuildId, Recipient),
-    match_id: Option<MatchId>,
-    body: &impl Serialize,
-    settled: Settled,
-    board: Option<BoardShot>,
-    now: DateTime<Utc>,
-) -> Result<()> {
-    let value = serde_json::to_value(body)
-        .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
-    let silent = settled == Settled::ClosesThread;
-    // A turn notice by DM links to the move's message in the channel: it waits for it a
-    // little (see [`Service::board_posted`]).
-    let waits_for_board = matches!(to, Recipient::Dm(_)) && board.is_some();
-    let due_at = if silent {
-        now + Duration::seconds(MATCH_OVER_DELAY_SECONDS)
-    } else if waits_for_board {
-        now + Duration::seconds(DM_WAITS_FOR_BOARD_SECONDS)
-    } else {
-        now
-    };
-    tx.queue_notice(&NewNotice {
-        guild,
-        to,
-        match_id,
-        body: value,
-        silent,
-        board: board.map(|b| (b.battle, b.plies)),
-        created_at: now,
-        due_at,
-    })
-    .await?;
-    Ok(())
-}
-
 /// Queues the end of match `m` for its channel: a thread the bot opened for a match is closed
 /// once the last words in it had time to land, if nothing else lives in it by then. A channel
 /// or a thread somebody else made is never closed.
@@ -264,7 +209,7 @@ pub(in crate::service) async fn queue_match_over(
     queue_events(tx, to, Some(m.id), &notice, now).await
 }
 
-impl Service {
+impl Outbox {
     /// Queues the public part of `reply` for the channel at `place`, for when it could not be
     /// given as the answer to the command that made it.
     pub async fn announce_later(
@@ -274,7 +219,7 @@ impl Service {
         reply: &Reply,
     ) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        queue_reply(&mut tx, place, match_id, reply, self.now()).await?;
+        queue_reply(&mut tx, place, match_id, reply, self.clock.now()).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(())
@@ -283,7 +228,7 @@ impl Service {
     /// Claims up to `limit` notices that are due and makes them ready to send. A reminder
     /// whose turn has been played since is dropped here, never sent.
     pub async fn claim_deliveries(&self, limit: i64) -> Result<Vec<Delivery>> {
-        let now = self.now();
+        let now = self.clock.now();
         let claimed = self
             .store
             .claim_notices(now, Duration::seconds(LEASE_SECONDS), limit)
@@ -358,7 +303,7 @@ impl Service {
                     (Recipient::Dm(_), None) => Reader::Dm { play_at: None },
                     (Recipient::Channel(_), _) => Reader::Channel,
                 };
-                let mut reply = self.word(&n.events, &reader).await?;
+                let mut reply = word(&self.store, &n.events, &reader).await?;
                 reply.board = board;
                 for &player in &n.ping {
                     reply = reply.mention(player);
@@ -383,7 +328,9 @@ impl Service {
                 Recipient::Channel(_) => Settings::default(),
             };
             if let Some(board) = board_at(m, &names, shot, &settings) {
-                reply = finish_drawing(self.start_drawing(board)).await?.onto(reply);
+                reply = finish_drawing(start_drawing(&self.renderer, board))
+                    .await?
+                    .onto(reply);
             }
         }
         if let Some(id) = standings {
@@ -393,7 +340,7 @@ impl Service {
                     crate::store::TournamentState::Finished => t.current_round,
                     _ => t.current_round.saturating_sub(1).max(1),
                 };
-                if let Some((_, (filename, png))) = self.standings_after(id, round).await? {
+                if let Some((_, (filename, png))) = standings_after(&self.store, id, round).await? {
                     reply = reply.attach(filename, png);
                 }
             }
@@ -437,7 +384,7 @@ impl Service {
         message: Option<u64>,
     ) -> Result<()> {
         self.store
-            .board_posted(shot.key(), channel, message, self.now())
+            .board_posted(shot.key(), channel, message, self.clock.now())
             .await?;
         self.outbox_signal.notify_waiters();
         Ok(())
@@ -445,7 +392,7 @@ impl Service {
 
     /// The notice was posted.
     pub async fn delivered(&self, delivery: &Delivery) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         self.store
             .finish_notice(delivery.id, NoticeState::Delivered, None, now)
             .await?;
@@ -459,7 +406,7 @@ impl Service {
         delivery: &Delivery,
         failure: &DeliveryFailure,
     ) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         match failure {
             DeliveryFailure::Transient {
                 reason,

@@ -5,7 +5,43 @@
 pub(super) mod clock;
 pub(super) mod delivery;
 pub(super) mod notify;
+pub(super) mod queue;
 pub(super) mod threads;
 pub(super) mod timekeeping;
 pub(super) mod trouble;
 pub(super) mod worded;
+pub(super) mod worker;
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::render::Renderer;
+use crate::service::notices::clock::Clock;
+use crate::store::Store;
+
+/// The outbox: notices are queued (by the free functions of `delivery`, in the transaction
+/// of the change they report), claimed and prepared for a front-end's deliverer (worded then,
+/// boards drawn then), and settled by what the deliverer reports.
+pub(crate) struct Outbox {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    renderer: Arc<Renderer>,
+    outbox_signal: Arc<Notify>,
+}
+
+impl Outbox {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        renderer: Arc<Renderer>,
+        outbox_signal: Arc<Notify>,
+    ) -> Outbox {
+        Outbox {
+            store,
+            clock,
+            renderer,
+            outbox_signal,
+        }
+    }
+}

@@ -2,35 +2,17 @@
 //! direct message, or both, as their settings (`/thud settings notify:`) ask; a direct
 //! message Discord will not deliver falls back to the channel.
 
+use super::Outbox;
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Delivery, Notice};
 use crate::service::notices::worded::{queue, NoticeBody};
 use crate::service::outcome::{BoardShot, Reply};
 use crate::service::text::Text;
-use crate::service::{Place, Service};
+use crate::service::Place;
 use crate::store::{MatchState, NoticeState, Recipient, StoredMatch, Tx, UserId};
 
-impl Service {
-    /// Tells the player whose turn `events` start (if any) in match `m`: by direct message,
-    /// with everything `events` say and `board`, if their settings ask for one. Returns who
-    /// the channel message should ping.
-    pub(in crate::service) async fn tell_turn(
-        &self,
-        tx: &mut Tx,
-        m: &StoredMatch,
-        events: &[Event],
-        board: Option<BoardShot>,
-    ) -> Result<Option<UserId>> {
-        let Some(player) = events.iter().find_map(|e| match e {
-            Event::TurnStarted { player, .. } => Some(*player),
-            _ => None,
-        }) else {
-            return Ok(None);
-        };
-        tell(tx, (m.guild, m.id), player, events, board, self.now()).await
-    }
-
+impl Outbox {
     /// A direct message Discord will never take (the player's DMs are closed: 50007): for a
     /// player who hears of their turn by DM only, what it said of their turn goes to the
     /// match's channel instead, pinging them, and the first time it also says how to open
@@ -40,7 +22,7 @@ impl Service {
         delivery: &Delivery,
         reason: &str,
     ) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         if let (Recipient::Dm(player), Some(id)) = (delivery.to, delivery.match_id) {
             let only_dm = !tx.settings(player).await?.notify.in_channel();
@@ -87,6 +69,25 @@ impl Service {
         self.outbox_signal.notify_waiters();
         Ok(())
     }
+}
+
+/// Tells the player whose turn `events` start (if any) in match `m`: by direct message,
+/// with everything `events` say and `board`, if their settings ask for one. Returns who
+/// the channel message should ping.
+pub(in crate::service) async fn tell_turn(
+    tx: &mut Tx,
+    m: &StoredMatch,
+    events: &[Event],
+    board: Option<BoardShot>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Option<UserId>> {
+    let Some(player) = events.iter().find_map(|e| match e {
+        Event::TurnStarted { player, .. } => Some(*player),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    tell(tx, (m.guild, m.id), player, events, board, now).await
 }
 
 /// Tells `player` of `events` about match `match_id` (on server `guild`) as their settings ask:

@@ -1,13 +1,13 @@
 //! The threads the bot opened for matches: closed (archived) once nothing lives in them, and
 //! the bot's own archive remembered so that it is never taken for a moderator's.
 
+use super::Outbox;
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Notice};
-use crate::service::Service;
 use crate::store::{GuildId, MatchId, Recipient};
 
-impl Service {
+impl Outbox {
     /// Queues the close of `thread` (after the usual delay) if the bot opened it for a match
     /// and nothing lives in it any more: called when something that kept it open ends.
     pub(in crate::service) async fn close_thread_if_idle(
@@ -22,7 +22,7 @@ impl Service {
         }
         let notice = Notice::new(vec![Event::ThreadDone { match_id }], None);
         let to = (guild, Recipient::Channel(thread));
-        queue_events(&mut tx, to, Some(match_id), &notice, self.now()).await?;
+        queue_events(&mut tx, to, Some(match_id), &notice, self.clock.now()).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         Ok(())
@@ -33,7 +33,7 @@ impl Service {
     pub async fn closing_thread(&self, thread: crate::store::ChannelId) -> Result<()> {
         Ok(self
             .store
-            .thread_archived_by_bot(thread, self.now())
+            .thread_archived_by_bot(thread, self.clock.now())
             .await?)
     }
 }

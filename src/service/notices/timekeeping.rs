@@ -3,12 +3,19 @@
 //! the store hands each due item to exactly one of them, and the notice announcing it is
 //! queued in the same transaction, so it is neither lost nor doubled.
 
+use std::sync::Arc;
+
+use tokio::sync::{watch, Notify};
+
 use crate::service::error::Result;
 use crate::service::events::Event;
-use crate::service::notices::delivery::{queue_events, queue_reply, Notice};
+use crate::service::flow::Matches;
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::notices::notify::tell;
-use crate::service::{Place, Service};
-use crate::store::{Finish, Recipient};
+use crate::service::people::People;
+use crate::service::tournaments::Tournaments;
+use crate::service::{Clock, Place, ServiceConfig};
+use crate::store::{Finish, Recipient, Store};
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
 const BATCH: i64 = 100;
@@ -31,11 +38,60 @@ impl TickReport {
     }
 }
 
-impl Service {
+/// The clock's driver: what is due on the clock, done through the concerns it belongs to.
+pub(crate) struct Timekeeper {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    config: ServiceConfig,
+    outbox_signal: Arc<Notify>,
+    matches: Arc<Matches>,
+    people: Arc<People>,
+    tournaments: Arc<Tournaments>,
+}
+
+impl Timekeeper {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        config: ServiceConfig,
+        outbox_signal: Arc<Notify>,
+        (matches, people, tournaments): (Arc<Matches>, Arc<People>, Arc<Tournaments>),
+    ) -> Timekeeper {
+        Timekeeper {
+            store,
+            clock,
+            config,
+            outbox_signal,
+            matches,
+            people,
+            tournaments,
+        }
+    }
+
+    /// The clock worker: does the clock's work as it falls due, catching up after downtime;
+    /// what it has to say goes to the outbox, which the delivery worker posts.
+    pub(crate) async fn run(
+        self: Arc<Self>,
+        every: std::time::Duration,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        let mut interval = tokio::time::interval(every);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = interval.tick() => {}
+                _ = stop.changed() => return,
+            }
+            if let Err(e) = self.tick().await {
+                tracing::warn!(error = %e, "the clock could not run; trying again");
+            }
+        }
+    }
+
     /// Does everything that is due now, including anything missed while the bot was down,
     /// and queues what to announce.
     pub async fn tick(&self) -> Result<TickReport> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut report = TickReport::default();
 
         loop {
@@ -60,7 +116,7 @@ impl Service {
         }
 
         // Vacations first: a clock that runs again may have a reminder due.
-        report.vacations_ended = self.end_vacations_due(now).await?;
+        report.vacations_ended = self.people.end_vacations_due(now).await?;
 
         loop {
             let mut tx = self.store.begin().await?;
@@ -115,7 +171,8 @@ impl Service {
                     channel: m.channel,
                 };
                 let match_id = m.id;
-                let reply = match self
+                let said = match self
+                    .matches
                     .abort_if_never_moved(&mut tx, &m, m.player(loser))
                     .await?
                 {
@@ -126,16 +183,18 @@ impl Service {
                             deadline: clock.deadline,
                             round_over: false,
                         };
-                        self.forfeit(&mut tx, m, loser, Finish::Timeout, opening)
+                        self.matches
+                            .forfeit(&mut tx, m, loser, Finish::Timeout, opening)
                             .await?
                     }
                 };
-                queue_reply(&mut tx, place, Some(match_id), &reply, now).await?;
+                let to = (place.guild, Recipient::Channel(place.channel));
+                queue_events(&mut tx, to, Some(match_id), &said.notice(), now).await?;
                 tx.commit().await?;
                 report.forfeits += 1;
             }
         }
-        report.tournaments = self.tick_tournaments().await?;
+        report.tournaments = self.tournaments.tick_tournaments().await?;
         if report.queued_any() {
             self.outbox_signal.notify_waiters();
         }

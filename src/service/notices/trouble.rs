@@ -4,21 +4,56 @@
 //! `/thud games` from anywhere, and either of them can carry the match on in another channel
 //! or stop it, unrated.
 
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::render::Renderer;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
+use crate::service::flow::progress::seat_of;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
+use crate::service::pictures::start_drawing;
 use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
+use crate::service::tournaments::games::record_game_result;
+use crate::service::tournaments::Tournaments;
 use crate::service::voice::{self, Reader};
-use crate::service::{names_in, seat_of, Actor, Place, Service};
-use crate::store::Settings;
+use crate::service::{names_in, Actor, Clock, Place};
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, StoreError};
+use crate::store::{Settings, Store};
 
-impl Service {
+/// What becomes of matches (and tournaments) in channels the bot can no longer reach.
+pub(crate) struct Channels {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    renderer: Arc<Renderer>,
+    outbox_signal: Arc<Notify>,
+    tournaments: Arc<Tournaments>,
+}
+
+impl Channels {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        renderer: Arc<Renderer>,
+        outbox_signal: Arc<Notify>,
+        tournaments: Arc<Tournaments>,
+    ) -> Channels {
+        Channels {
+            store,
+            clock,
+            renderer,
+            outbox_signal,
+            tournaments,
+        }
+    }
+
     /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.
     pub async fn channel_gone(&self, channel: ChannelId) -> Result<usize> {
-        self.tournaments_lost(None, Some(channel), "its channel was deleted")
+        self.tournaments
+            .tournaments_lost(None, Some(channel), "its channel was deleted")
             .await?;
         self.pause_matches(None, Some(channel), "its channel was deleted")
             .await
@@ -45,7 +80,7 @@ impl Service {
         thread: ChannelId,
         parent: Option<ChannelId>,
     ) -> Result<usize> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let ids = tx.lock_matches_in(None, Some(thread)).await?;
         for &id in &ids {
@@ -87,7 +122,8 @@ impl Service {
 
     /// The bot was removed from a server: its matches' clocks stop.
     pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
-        self.tournaments_lost(Some(guild), None, "the bot was removed from its server")
+        self.tournaments
+            .tournaments_lost(Some(guild), None, "the bot was removed from its server")
             .await?;
         self.pause_matches(Some(guild), None, "the bot was removed from its server")
             .await
@@ -99,7 +135,7 @@ impl Service {
         channel: Option<ChannelId>,
         reason: &str,
     ) -> Result<usize> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let ids = tx.lock_matches_in(guild, channel).await?;
         for &id in &ids {
@@ -112,7 +148,7 @@ impl Service {
     /// A player carries a troubled match on at `place`: the match moves here if it was played
     /// elsewhere, and its clock runs again with the time it stood still added.
     pub async fn resume(&self, place: Place, actor: &Actor, id: MatchId) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let Some(mut m) = tx.lock_match(id).await? else {
             return refuse(Refusal::NoSuchMatch);
@@ -136,7 +172,10 @@ impl Service {
         let clock = tx.lock_match(id).await?.and_then(|m| m.clock);
         let names = names_in(&mut tx, &m).await?;
         let index = m.game.battles().len() - 1;
-        let drawing = self.start_drawing(board_to_show(&m, &names, index, &Settings::default()));
+        let drawing = start_drawing(
+            &self.renderer,
+            board_to_show(&m, &names, index, &Settings::default()),
+        );
         tx.commit().await?;
         let resumed = Event::Resumed {
             match_id: id,
@@ -154,7 +193,7 @@ impl Service {
 
     /// A player stops a troubled match: it is recorded, unrated, as aborted by them.
     pub async fn abort_unreachable(&self, actor: &Actor, id: MatchId) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let Some(m) = tx.lock_match(id).await? else {
             return refuse(Refusal::NoSuchMatch);
@@ -166,7 +205,7 @@ impl Service {
         tx.finish_match(id, Finish::Aborted, None, None, Some(actor.id), now)
             .await?;
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
-        self.record_game_result(&mut tx, id).await?;
+        record_game_result(&mut tx, id).await?;
         tx.commit().await?;
         let mut reply = Reply::private(format!(
             "Match #{id} is stopped. It is recorded but not rated."

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::service::error::Result;
-use crate::service::notices::delivery::{queue_body, Settled};
+use crate::service::notices::queue::{queue_body, Settled};
 use crate::service::outcome::{offer_rematch, BoardShot, Button, Reply};
 use crate::service::text::Text;
 use crate::service::Place;

@@ -1,16 +1,18 @@
 //! A player's settings, and `/thud rules`.
 
+use super::People;
 use crate::game::Variant;
 use crate::render::Theme;
 use crate::service::echo;
 use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
+use crate::service::see;
 use crate::service::text::Text;
-use crate::service::{Actor, Service};
+use crate::service::Actor;
 use crate::store::{BoardStyle, Notify};
 
-impl Service {
+impl People {
     /// Changes `actor`'s board style, theme and how they hear of their turn; with none of
     /// them, shows the current ones.
     pub async fn settings(
@@ -41,7 +43,7 @@ impl Service {
         // Saved only once every option was read: a refusal changes nothing.
         let changed = style.is_some() || theme.is_some() || notify.is_some();
         if changed {
-            self.see(actor).await?;
+            see(&self.store, actor, self.clock.now()).await?;
             self.store.save_settings(actor.id, &settings).await?;
         }
         let hear = match settings.notify {

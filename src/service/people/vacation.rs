@@ -9,19 +9,20 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::People;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::{duration_words, Text};
-use crate::service::{Actor, Service};
+use crate::service::Actor;
 use crate::store::{MatchId, Recipient, StoreError, Tx, UserId};
 
-impl Service {
+impl People {
     /// `actor` goes on vacation for `days` (default: all the allowance left).
     pub async fn start_vacation(&self, actor: &Actor, days: Option<u32>) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let allowance = self.config.vacation_per_year;
         if allowance <= Duration::zero() {
             return refuse(Refusal::VacationsOff);
@@ -89,7 +90,7 @@ impl Service {
 
     /// `actor` comes back early.
     pub async fn end_vacation(&self, actor: &Actor) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let matches = tx.lock_matches_of(actor.id).await?;
         if tx.vacation_of(actor.id).await?.is_none() {
@@ -145,7 +146,7 @@ impl Service {
         at: DateTime<Utc>,
     ) -> Result<()> {
         tx.end_vacation(player, at).await?;
-        self.announce_to(tx, matches, Event::Back { player }, self.now())
+        self.announce_to(tx, matches, Event::Back { player }, self.clock.now())
             .await
     }
 

@@ -1,40 +1,23 @@
 //! A match's record as text, and a battle's replay as an animated picture.
 
+use super::Records;
 use crate::game::{GameRecord, Seat, Side};
 use crate::render::Theme;
 use crate::service::error::{refuse, Result, ServiceError};
+use crate::service::names_of;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::count;
 use crate::service::text::Text;
 use crate::service::voice::{battle_result_line, caption};
-use crate::service::{Names, Place, Service};
-use crate::store::{MatchId, StoredMatch};
+use crate::service::{Names, Place};
+use crate::store::{MatchId, Store, StoredMatch};
 
-impl Service {
-    /// The match `id` of this server, or the latest one played in this channel.
-    pub(in crate::service) async fn match_for_record(
-        &self,
-        place: Place,
-        id: Option<MatchId>,
-    ) -> Result<StoredMatch> {
-        let id = match id {
-            Some(id) => id,
-            None => match self.store.latest_match_in(place.channel).await? {
-                Some(id) => id,
-                None => return refuse(Refusal::NoMatchYet),
-            },
-        };
-        match self.store.load_match(id).await? {
-            Some(m) if m.guild == place.guild => Ok(m),
-            _ => refuse(Refusal::NotOnThisServer(id)),
-        }
-    }
-
+impl Records {
     /// The game record of a match, attached as a text file the engine can replay.
     pub async fn record(&self, place: Place, id: Option<MatchId>) -> Result<Reply> {
-        let m = self.match_for_record(place, id).await?;
-        let names = self.names(&m).await?;
+        let m = match_for_record(&self.store, place, id).await?;
+        let names = names_of(&self.store, &m).await?;
         let record = game_record(&m, &names);
         let text = record.to_text();
         let moves: usize = m.game.battles().iter().map(|b| b.moves().len()).sum();
@@ -63,7 +46,7 @@ impl Service {
         theme: Option<Theme>,
         upload_limit: Option<usize>,
     ) -> Result<Reply> {
-        let m = self.match_for_record(place, id).await?;
+        let m = match_for_record(&self.store, place, id).await?;
         let battles = m.game.battles();
         let number = battle.unwrap_or(battles.len() as u8);
         if !(1..=2).contains(&number) {
@@ -81,7 +64,7 @@ impl Service {
                 battle: number,
             });
         }
-        let names = self.names(&m).await?;
+        let names = names_of(&self.store, &m).await?;
         let status = b
             .result()
             .map(|r| battle_result_line(m.variant, number, &r))
@@ -178,5 +161,24 @@ pub(in crate::service) fn game_record(m: &StoredMatch, names: &Names) -> GameRec
     GameRecord {
         tags,
         game: m.game.clone(),
+    }
+}
+
+/// The match `id` of this server, or the latest one played in this channel.
+pub(in crate::service) async fn match_for_record(
+    store: &Store,
+    place: Place,
+    id: Option<MatchId>,
+) -> Result<StoredMatch> {
+    let id = match id {
+        Some(id) => id,
+        None => match store.latest_match_in(place.channel).await? {
+            Some(id) => id,
+            None => return refuse(Refusal::NoMatchYet),
+        },
+    };
+    match store.load_match(id).await? {
+        Some(m) if m.guild == place.guild => Ok(m),
+        _ => refuse(Refusal::NotOnThisServer(id)),
     }
 }

@@ -3,10 +3,12 @@
 //! starts, so the channel shows how many have joined without a line for each join.
 
 use super::rounds::told;
+use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::{Entrants, TournamentEvent};
 use crate::service::voice::Reader;
-use crate::service::{Reply, Service};
+use crate::service::wording::word;
+use crate::service::Reply;
 use crate::store::{ChannelId, TournamentId, TournamentState};
 
 /// A tournament's announcement as it should read now, and the message to edit.
@@ -19,7 +21,7 @@ pub struct Announcement {
     pub reply: Reply,
 }
 
-impl Service {
+impl Tournaments {
     /// `message` announced tournament `id` (the answer to its creation).
     pub async fn tournament_announced(&self, id: TournamentId, message: u64) -> Result<()> {
         Ok(self.store.set_tournament_announcement(id, message).await?)
@@ -56,7 +58,7 @@ impl Service {
             starts_at: t.starts_at,
             entrants: Some(entrants),
         });
-        let mut reply = self.word(&[created], &Reader::Channel).await?;
+        let mut reply = word(&self.store, &[created], &Reader::Channel).await?;
         if t.state != TournamentState::Open {
             reply.buttons.clear();
         }

@@ -4,16 +4,18 @@
 
 use super::refuse_tournament;
 use super::rounds::told;
+use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::TournamentEvent;
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::voice::Reader;
-use crate::service::{Actor, Place, Service};
+use crate::service::wording::word;
+use crate::service::{Actor, Place};
 use crate::store::{GameOutcome, MatchId, StoredTournament, TournamentState, Tx, UserId};
 use crate::tournament::{Format, Pairing};
 
-impl Service {
+impl Tournaments {
     /// An organiser sets the result of match `match_id`, a decided game of this channel's
     /// running tournament: `winner` wins it, or it is drawn (`None`).
     pub async fn correct_tournament_result(
@@ -54,7 +56,7 @@ impl Service {
         if !tx.correct_game(game.id, outcome, 0).await? {
             return refuse_tournament(Why::GameUndecided(match_id));
         }
-        tx.save_player(&actor.player(), self.now()).await?;
+        tx.save_player(&actor.player(), self.clock.now()).await?;
         tx.commit().await?;
         let corrected = told(TournamentEvent::ResultCorrected {
             name: t.name,
@@ -64,7 +66,9 @@ impl Service {
             winner,
             by: actor.id,
         });
-        Ok(self.word(&[corrected], &Reader::Channel).await?.saved())
+        Ok(word(&self.store, &[corrected], &Reader::Channel)
+            .await?
+            .saved())
     }
 
     /// An organiser adds `player` to this channel's running Swiss; they are paired from the
@@ -95,7 +99,7 @@ impl Service {
         if entrants.len() >= most {
             return refuse_tournament(Why::Full { most });
         }
-        let now = self.now();
+        let now = self.clock.now();
         tx.save_player(&player.player(), now).await?;
         tx.save_player(&actor.player(), now).await?;
         tx.add_entrant(t.id, player.id, now).await?;
@@ -106,7 +110,7 @@ impl Service {
             by: actor.id,
             from: t.current_round + 1,
         });
-        Ok(self.word(&[added], &Reader::Channel).await?.saved())
+        Ok(word(&self.store, &[added], &Reader::Channel).await?.saved())
     }
 
     /// An organiser takes withdrawn `player` back into this channel's running tournament,
@@ -126,7 +130,7 @@ impl Service {
         if !tx.reinstate_entrant(t.id, player).await? {
             return refuse_tournament(Why::NotWithdrawn);
         }
-        tx.save_player(&actor.player(), self.now()).await?;
+        tx.save_player(&actor.player(), self.clock.now()).await?;
         tx.commit().await?;
         let back = told(TournamentEvent::Reinstated {
             name: t.name,
@@ -134,7 +138,7 @@ impl Service {
             by: actor.id,
             from: t.current_round + 1,
         });
-        Ok(self.word(&[back], &Reader::Channel).await?.saved())
+        Ok(word(&self.store, &[back], &Reader::Channel).await?.saved())
     }
 }
 

@@ -9,9 +9,9 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::{Event, TournamentEvent};
-use crate::service::Service;
 use crate::store::{Entrant, StoredTournament, TimeAway, TournamentGame, Tx, UserId};
 use crate::tournament::Pairing;
 
@@ -25,7 +25,7 @@ pub(super) enum RoundDue {
     MovesTo(Event),
 }
 
-impl Service {
+impl Tournaments {
     /// Whether the round in play of `t`, whose stored deadline has passed, is due now.
     pub(super) async fn round_due(
         &self,
@@ -34,7 +34,7 @@ impl Service {
         entrants: &[Entrant],
         open: &[&TournamentGame],
     ) -> Result<RoundDue> {
-        let now = self.now();
+        let now = self.clock.now();
         // A round paired before rounds kept this had no vacation counted: it stays as it was.
         let Some(paired_at) = tx.round_paired_at(t.id).await? else {
             return Ok(RoundDue::Now);

@@ -2,20 +2,22 @@
 
 use chrono::{DateTime, Utc};
 
-use super::rounds::told;
+use super::rounds::{asked_rounds, told};
+use super::Tournaments;
 use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::error::Result;
 use crate::service::events::{Event, TournamentEvent};
-use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
+use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::voice::Reader;
-use crate::service::{Actor, Place, Service, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
+use crate::service::wording::word;
+use crate::service::{Actor, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::{
     Finish, GameOutcome, NewTournament, Recipient, StoredTournament, TournamentState, Tx,
 };
-use crate::tournament::{Format, Pairing, MIN_PLAYERS};
+use crate::tournament::{Format, Pairing};
 
 pub use crate::service::events::Departure;
 
@@ -34,7 +36,7 @@ pub struct TournamentOptions {
 
 const MAX_NAME: usize = 60;
 
-impl Service {
+impl Tournaments {
     /// An organiser announces a tournament in this channel; players join until it starts.
     pub async fn create_tournament(
         &self,
@@ -64,7 +66,7 @@ impl Service {
             }
         }
 
-        let now = self.now();
+        let now = self.clock.now();
         if options.starts_at.is_some_and(|at| at <= now) {
             return refuse_tournament(Why::StartsInThePast);
         }
@@ -98,7 +100,9 @@ impl Service {
             starts_at: options.starts_at,
             entrants: None,
         });
-        Ok(self.word(&[created], &Reader::Channel).await?.saved())
+        Ok(word(&self.store, &[created], &Reader::Channel)
+            .await?
+            .saved())
     }
 
     /// A player joins the tournament open in this channel.
@@ -127,7 +131,7 @@ impl Service {
         if actor.is_bot {
             return refuse_tournament(Why::BotCannotJoin);
         }
-        let now = self.now();
+        let now = self.clock.now();
         let entrants = tx.entrants(t.id).await?;
         if entrants.iter().any(|e| e.user == actor.id) {
             return refuse_tournament(Why::AlreadyJoined);
@@ -150,7 +154,9 @@ impl Service {
         });
         // Said to the player alone: a field of 200 would otherwise fill the channel with
         // join lines. The count is in the standings and in the start's announcement.
-        let mut reply = self.word(&[joined], &Reader::Channel).await?.saved();
+        let mut reply = word(&self.store, &[joined], &Reader::Channel)
+            .await?
+            .saved();
         reply.private = true;
         Ok(reply)
     }
@@ -163,14 +169,14 @@ impl Service {
             return refuse_tournament(Why::NotJoined);
         }
         let players = tx.entrants(t.id).await?.len() as u32;
-        tx.save_player(&actor.player(), self.now()).await?;
+        tx.save_player(&actor.player(), self.clock.now()).await?;
         tx.commit().await?;
         let left = told(TournamentEvent::LeftBeforeStart {
             name: t.name,
             player: actor.id,
             players,
         });
-        let mut reply = self.word(&[left], &Reader::Channel).await?.saved();
+        let mut reply = word(&self.store, &[left], &Reader::Channel).await?.saved();
         reply.private = true;
         Ok(reply)
     }
@@ -202,7 +208,7 @@ impl Service {
             rounds: Some(rounds),
             ..t
         };
-        tx.save_player(&actor.player(), self.now()).await?;
+        tx.save_player(&actor.player(), self.clock.now()).await?;
         let mut events = vec![told(TournamentEvent::Started {
             name: t.name.clone(),
             by: actor.id,
@@ -214,7 +220,7 @@ impl Service {
         events.extend(self.advance(&mut tx, t).await?);
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        self.word(&events, &Reader::Channel).await
+        word(&self.store, &events, &Reader::Channel).await
     }
 
     /// A player withdraws from a running tournament: their match in play is forfeited, their
@@ -238,13 +244,13 @@ impl Service {
         if !matches!(t.state, TournamentState::Running) {
             return refuse_tournament(Why::NoTournamentHere);
         }
-        tx.save_player(&actor.player(), self.now()).await?;
+        tx.save_player(&actor.player(), self.clock.now()).await?;
         let events = self
             .withdraw(&mut tx, t, actor.id, Departure::Withdrew)
             .await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        self.word(&events, &Reader::Channel).await
+        word(&self.store, &events, &Reader::Channel).await
     }
 
     /// Withdraws `user`, who left the server `guild` or was banned from it, from every
@@ -285,7 +291,7 @@ impl Service {
                 let events = self.withdraw(&mut tx, t, user, why).await?;
                 let notice = Notice::new(events, None);
                 let to = (place.guild, Recipient::Channel(place.channel));
-                queue_events(&mut tx, to, None, &notice, self.now()).await?;
+                queue_events(&mut tx, to, None, &notice, self.clock.now()).await?;
             }
             tx.commit().await?;
             count += 1;
@@ -301,7 +307,7 @@ impl Service {
         user: crate::store::UserId,
         why: Departure,
     ) -> Result<Vec<Event>> {
-        let now = self.now();
+        let now = self.clock.now();
         let entrants = tx.entrants(t.id).await?;
         let Some(me) = entrants.iter().find(|e| e.user == user).copied() else {
             return refuse_tournament(Why::NotJoined);
@@ -325,7 +331,7 @@ impl Service {
                 if let Some(m) = tx.lock_match(match_id).await? {
                     // A match already over keeps its result: a withdrawal forfeits only what
                     // is still undecided.
-                    if let Some((outcome, margin)) = super::rounds::game_result(&m) {
+                    if let Some((outcome, margin)) = super::games::game_result(&m) {
                         tx.decide_game(game.id, outcome, margin).await?;
                         continue;
                     }
@@ -339,8 +345,12 @@ impl Service {
                             player: user,
                             departure: why,
                         };
-                        let reply = self.forfeit(tx, m, seat, Finish::Resigned, opening).await?;
-                        queue_reply(tx, there, Some(match_id), &reply, now).await?;
+                        let said = self
+                            .matches
+                            .forfeit(tx, m, seat, Finish::Resigned, opening)
+                            .await?;
+                        let to = (there.guild, Recipient::Channel(there.channel));
+                        queue_events(tx, to, Some(match_id), &said.notice(), now).await?;
                     }
                 }
             }
@@ -366,7 +376,7 @@ impl Service {
         if !is_organiser {
             return self.not_organiser(place.guild).await;
         }
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let Some(t) = tx.lock_tournament_in(place.channel).await? else {
             return refuse_tournament(Why::NoTournamentHere);
@@ -387,7 +397,7 @@ impl Service {
             by: actor.id,
             stopped,
         });
-        self.word(&[cancelled], &Reader::Channel).await
+        word(&self.store, &[cancelled], &Reader::Channel).await
     }
 }
 
@@ -435,17 +445,4 @@ async fn open_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
         Some(_) => refuse_tournament(Why::AlreadyStarted),
         None => refuse_tournament(Why::NoTournamentHere),
     }
-}
-
-/// The rounds the organiser asked for, if any.
-pub(super) fn asked_rounds(format: Format) -> Option<u32> {
-    match format {
-        Format::Swiss { rounds } => rounds,
-        Format::RoundRobin => None,
-    }
-}
-
-/// Too few players when the start time comes: the tournament is called off.
-pub(super) fn too_few(players: usize) -> bool {
-    players < MIN_PLAYERS
 }

@@ -4,13 +4,13 @@
 
 use super::lifecycle::stop_matches;
 use super::rounds::told;
+use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::TournamentEvent;
 use crate::service::notices::delivery::{queue_events, Notice};
-use crate::service::Service;
 use crate::store::{ChannelId, GuildId, Recipient, TournamentState};
 
-impl Service {
+impl Tournaments {
     /// Calls off the open or running tournaments of `channel`, or of every channel of `guild`,
     /// because `why` (its channel was deleted, the bot was removed); returns how many.
     pub(in crate::service) async fn tournaments_lost(
@@ -31,7 +31,7 @@ impl Service {
                     .map(|t| t.id),
             );
         }
-        let now = self.now();
+        let now = self.clock.now();
         let mut lost = 0;
         for id in ids {
             let mut tx = self.store.begin().await?;

@@ -10,6 +10,7 @@
 mod announcement;
 mod corrections;
 mod deadlines;
+pub(super) mod games;
 mod lifecycle;
 mod lost;
 mod organisers;
@@ -23,6 +24,7 @@ pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
 pub use rounds::TournamentTick;
 pub use seating::GameToSeat;
+pub(super) use standings::standings_after;
 
 use super::error::{refuse, Result};
 use super::refusal::Refusal;
@@ -33,4 +35,37 @@ pub const DEFAULT_ROUND_FACTOR: u32 = 10;
 
 fn refuse_tournament<T>(why: TournamentRefusal) -> Result<T> {
     refuse(Refusal::Tournament(why))
+}
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::service::flow::Matches;
+use crate::service::notices::clock::Clock;
+use crate::store::Store;
+
+/// Tournaments: entries, rounds paired and decided, games seated as matches (through the
+/// match flow below), standings, and what their organisers may do.
+pub(crate) struct Tournaments {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    outbox_signal: Arc<Notify>,
+    matches: Arc<Matches>,
+}
+
+impl Tournaments {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        outbox_signal: Arc<Notify>,
+        matches: Arc<Matches>,
+    ) -> Tournaments {
+        Tournaments {
+            store,
+            clock,
+            outbox_signal,
+            matches,
+        }
+    }
 }

@@ -2,11 +2,12 @@
 //! role the server names (`/thud tournament organisers`).
 
 use super::refuse_tournament;
+use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::Text;
-use crate::service::{Actor, Service};
+use crate::service::Actor;
 use crate::store::{GuildId, OrganiserRole};
 
 /// What `/thud tournament organisers` asks for.
@@ -20,7 +21,7 @@ pub enum OrganiserRoleChange {
     Clear,
 }
 
-impl Service {
+impl Tournaments {
     /// Whether a member of `guild` may create, start and cancel tournaments: they manage the
     /// server, or hold the role it named (`roles` are the member's role ids).
     pub async fn is_organiser(
@@ -51,7 +52,7 @@ impl Service {
         manages_server: bool,
         change: OrganiserRoleChange,
     ) -> Result<Reply> {
-        let now = self.now();
+        let now = self.clock.now();
         let role = match change {
             OrganiserRoleChange::Show => self.store.organiser_role(guild).await?,
             _ if !manages_server => return refuse_tournament(Why::NotServerManager),

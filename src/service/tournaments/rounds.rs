@@ -5,18 +5,21 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::deadlines::RoundDue;
-use super::lifecycle::too_few;
+use super::games::game_result;
 use super::standings::standings_of;
+use super::Tournaments;
 use crate::game::Seat;
 use crate::service::error::Result;
 use crate::service::events::{EarlyEnd, Event, Paired, TournamentEvent};
-use crate::service::notices::delivery::{queue_events, queue_match_over, queue_reply, Notice};
-use crate::service::{Place, Service};
+use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
+use crate::service::Place;
 use crate::store::{
     Entrant, Finish, GameOutcome, MatchId, MatchState, Recipient, StoredTournament, TournamentGame,
     TournamentState, Tx, UserId,
 };
-use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unpairable};
+use crate::tournament::{
+    pair_swiss, round_robin, Contender, Format, Pairing, Unpairable, MIN_PLAYERS,
+};
 
 /// What one tick did to tournaments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,7 +28,7 @@ pub struct TournamentTick {
     pub finished: usize,
 }
 
-impl Service {
+impl Tournaments {
     /// Moves every tournament on as far as it can go now; called by the clock's tick.
     pub async fn tick_tournaments(&self) -> Result<TournamentTick> {
         let mut report = TournamentTick::default();
@@ -59,7 +62,7 @@ impl Service {
             }
             let notice = Notice::new(events, None);
             let to = (place.guild, Recipient::Channel(place.channel));
-            queue_events(&mut tx, to, None, &notice, self.now()).await?;
+            queue_events(&mut tx, to, None, &notice, self.clock.now()).await?;
             tx.commit().await?;
         }
         if report != TournamentTick::default() {
@@ -71,7 +74,7 @@ impl Service {
     /// Moves the locked tournament `t` on as far as it can go now, and returns what to
     /// announce in its channel (nothing when nothing changed).
     pub(super) async fn advance(&self, tx: &mut Tx, mut t: StoredTournament) -> Result<Vec<Event>> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut lines = Vec::new();
         if t.state == TournamentState::Open {
             if t.starts_at.is_none_or(|at| at > now) {
@@ -88,7 +91,7 @@ impl Service {
                         by: t.organiser,
                         players: players as u32,
                         rounds,
-                        asked: super::lifecycle::asked_rounds(t.format),
+                        asked: asked_rounds(t.format),
                         scheduled: true,
                     }));
                 }
@@ -241,7 +244,8 @@ impl Service {
                 Pairing::Bye(_) => {}
             }
         }
-        tx.set_round(t.id, round, self.now(), deadline).await?;
+        tx.set_round(t.id, round, self.clock.now(), deadline)
+            .await?;
         Ok(told(TournamentEvent::RoundPaired {
             name: t.name.clone(),
             round,
@@ -264,7 +268,7 @@ impl Service {
             EarlyEnd::FewerThanTwoLeft => "fewer than two players are left",
             EarlyEnd::NoPairingWithoutRematch => "no round can be paired without a rematch",
         });
-        tx.end_tournament(t.id, TournamentState::Finished, why, self.now())
+        tx.end_tournament(t.id, TournamentState::Finished, why, self.clock.now())
             .await?;
         let standings = standings_of(t, entrants, games);
         let leaders: Vec<UserId> = standings
@@ -310,26 +314,6 @@ impl Service {
         Ok(changed)
     }
 
-    /// Records the result of the tournament game match `id` was played for, in the
-    /// transaction that finished it, so the standings count it at once and nothing later
-    /// (a withdrawal) can decide the game again.
-    pub(in crate::service) async fn record_game_result(
-        &self,
-        tx: &mut Tx,
-        id: MatchId,
-    ) -> Result<()> {
-        let Some(game) = tx.open_game_of_match(id).await? else {
-            return Ok(());
-        };
-        let Some(m) = tx.lock_match(id).await? else {
-            return Ok(());
-        };
-        if let Some((outcome, margin)) = game_result(&m) {
-            tx.decide_game(game.id, outcome, margin).await?;
-        }
-        Ok(())
-    }
-
     /// A game still open at its round's deadline: a player past their move's deadline loses
     /// it, as a claim would; otherwise the match is stopped and the game drawn.
     async fn decide_at_deadline(
@@ -338,7 +322,7 @@ impl Service {
         t: &StoredTournament,
         game: &TournamentGame,
     ) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         let Some(m) = (match game.match_id {
             Some(id) => tx.lock_match(id).await?,
             None => None,
@@ -364,8 +348,12 @@ impl Service {
             };
             let match_id = m.id;
             let first_lost = loser == Seat::First;
-            let reply = self.forfeit(tx, m, loser, Finish::Timeout, opening).await?;
-            queue_reply(tx, there, Some(match_id), &reply, now).await?;
+            let said = self
+                .matches
+                .forfeit(tx, m, loser, Finish::Timeout, opening)
+                .await?;
+            let to = (there.guild, Recipient::Channel(there.channel));
+            queue_events(tx, to, Some(match_id), &said.notice(), now).await?;
             let outcome = if first_lost {
                 GameOutcome::SecondForfeit
             } else {
@@ -389,29 +377,6 @@ impl Service {
         }
         Ok(())
     }
-}
-
-/// The game's result from its finished match `m` (`None` while it is in play), with the
-/// margin in half points.
-pub(super) fn game_result(m: &crate::store::StoredMatch) -> Option<(GameOutcome, u32)> {
-    Some(match (m.state, m.winner) {
-        (MatchState::Active, _) => return None,
-        // A moderator's abort is no result for either player.
-        (MatchState::Aborted, _) | (MatchState::Finished, None) => (GameOutcome::Drawn, 0),
-        // Played to the end: won by the battles' margin.
-        (MatchState::Finished, Some(w)) if m.finish == Some(Finish::Completed) => {
-            let margin = m.game.result().map_or(0, |r| r.margin.halves());
-            if m.players[0] == w {
-                (GameOutcome::First, margin)
-            } else {
-                (GameOutcome::Second, margin)
-            }
-        }
-        // A resignation, a lost claim or a withdrawal: won by forfeit, margin 0, as the match's
-        // own result says.
-        (MatchState::Finished, Some(w)) if m.players[0] == w => (GameOutcome::FirstForfeit, 0),
-        (MatchState::Finished, Some(_)) => (GameOutcome::SecondForfeit, 0),
-    })
 }
 
 /// The pairings of round `round`.
@@ -455,4 +420,17 @@ fn pairings_for(
 /// A tournament's event.
 pub(super) fn told(event: TournamentEvent) -> Event {
     Event::Tournament(event)
+}
+
+/// The rounds the organiser asked for, if any.
+pub(super) fn asked_rounds(format: Format) -> Option<u32> {
+    match format {
+        Format::Swiss { rounds } => rounds,
+        Format::RoundRobin => None,
+    }
+}
+
+/// Too few players when the start time comes: the tournament is called off.
+pub(super) fn too_few(players: usize) -> bool {
+    players < MIN_PLAYERS
 }

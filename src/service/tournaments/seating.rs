@@ -5,11 +5,12 @@
 use chrono::Duration;
 
 use super::rounds::told;
+use super::Tournaments;
 use crate::service::error::{Result, ServiceError};
 use crate::service::events::{Occasion, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::refusal::Refusal;
-use crate::service::{Place, Room, Service};
+use crate::service::{Place, Room};
 use crate::store::{
     ChannelId, Conflict, Entrant, GuildId, MatchId, NewMatch, Recipient, StoreError,
     StoredTournament, TournamentGame, TournamentId, TournamentState, UserId,
@@ -28,12 +29,12 @@ pub struct GameToSeat {
     pub players: [UserId; 2],
 }
 
-impl Service {
+impl Tournaments {
     /// Games of running tournaments that wait for a channel, oldest first.
     pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
         let mut out = Vec::new();
         let mut read: Option<(StoredTournament, Vec<Entrant>, Vec<TournamentGame>)> = None;
-        let now = self.now();
+        let now = self.clock.now();
         for (tournament, game) in self.store.unseated_tournament_games(limit, now).await? {
             if read.as_ref().is_none_or(|(t, _, _)| t.id != tournament) {
                 let Some(t) = self.store.tournament(tournament).await? else {
@@ -78,7 +79,7 @@ impl Service {
         let Some(tournament) = self.store.tournament_of_game(game).await? else {
             return Ok(None);
         };
-        let now = self.now();
+        let now = self.clock.now();
         // Claim the game under the tournament's lock, briefly: the room is opened with no lock
         // held (it is a Discord call), and a second process sees the claim and leaves it.
         let mut tx = self.store.begin().await?;
@@ -137,7 +138,14 @@ impl Service {
             }
             Err(e) => return Err(e.into()),
         };
-        crate::service::start_clock(&mut tx, match_id, a.user, now, t.days_per_move).await?;
+        crate::service::flow::progress::start_clock(
+            &mut tx,
+            match_id,
+            a.user,
+            now,
+            t.days_per_move,
+        )
+        .await?;
         if !tx.seat_game(game, match_id).await? {
             return Ok(None);
         }
@@ -149,7 +157,9 @@ impl Service {
             name: t.name.clone(),
             round: g.round,
         };
-        self.open_match(tx, match_id, place, None, occasion).await?;
+        self.matches
+            .open_match(tx, match_id, place, None, occasion)
+            .await?;
         Ok(Some(match_id))
     }
 }
@@ -159,13 +169,13 @@ const SEATING_MINUTES: i64 = 2;
 /// The longest pause between tries at seating a game whose room could not be opened.
 const LONGEST_SEATING_PAUSE_MINUTES: i64 = 60;
 
-impl Service {
+impl Tournaments {
     /// Game `game` of `t` could not get its room: it waits, longer each time, behind the games
     /// that can be seated; the first time, its players and the organiser are told why and what
     /// to grant (in the tournament's channel and by direct message, since the bot may be unable
     /// to post in the channel at all).
     async fn seating_failed(&self, t: &StoredTournament, game: i64) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let before = tx.seat_attempts(game).await?;
         let pause = (1i64 << before.min(6)).min(LONGEST_SEATING_PAUSE_MINUTES);

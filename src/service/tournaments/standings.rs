@@ -2,6 +2,7 @@
 //! console, screen readers and the round announcements).
 
 use super::refuse_tournament;
+use super::Tournaments;
 use crate::render::{table_png, Table};
 use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
@@ -9,8 +10,8 @@ use crate::service::refusal::Refusal;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::text::count;
 use crate::service::text::Text;
-use crate::service::{Names, Place, Service};
-use crate::store::{Entrant, StoredTournament, TournamentGame, TournamentState, Tx, UserId};
+use crate::service::{Names, Place};
+use crate::store::{Entrant, Store, StoredTournament, TournamentGame, TournamentState, Tx, UserId};
 use crate::tournament::{Cell, Format, Game, HalfPoints, Standings, TieBreaks};
 
 /// Lines of standings a round's announcement shows (a message has room for about this many).
@@ -281,43 +282,43 @@ async fn standings_png(
         .map_err(|e| crate::service::ServiceError::System(format!("drawing standings: {e}")))
 }
 
-impl Service {
-    /// The standings of tournament `id` after round `round`, for the announcement of its end
-    /// (worded when it is said or sent, the same whenever that is): as text, and as a
-    /// picture. `None` when there is no such tournament.
-    pub(in crate::service) async fn standings_after(
-        &self,
-        id: crate::store::TournamentId,
-        round: u32,
-    ) -> Result<Option<(Text, (String, Vec<u8>))>> {
-        let Some(t) = self.store.tournament(id).await? else {
-            return Ok(None);
-        };
-        let mut tx = self.store.begin().await?;
-        let entrants = tx.entrants(t.id).await?;
-        let mut games = tx.games(t.id).await?;
-        games.retain(|g| g.round <= round);
-        let standings = standings_of(&t, &entrants, &games);
-        let text = standings_lines(&mut tx, &entrants, &standings, ANNOUNCED_LINES).await?;
-        let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
-        let names = Names(tx.names(&users).await?);
-        tx.rollback().await?;
-        let when = match t.state {
-            TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
-            _ => format!("after round {round}"),
-        };
-        // The picture shows the first page; the rest are a command away.
-        let (first, _, pages) = page_of(&standings, 1);
-        let top = match pages {
-            1 => String::new(),
-            _ => format!(", the first {PAGE_LINES} of {}", standings.lines.len()),
-        };
-        let title = format!("{} — {when}{top}", t.name);
-        let png = standings_png(title, &entrants, &first, &names).await?;
-        let file = format!("tournament-{}-standings.png", t.id);
-        Ok(Some((text, (file, png))))
-    }
+/// The standings of tournament `id` after round `round`, for the announcement of its end
+/// (worded when it is said or sent, the same whenever that is): as text, and as a
+/// picture. `None` when there is no such tournament.
+pub(in crate::service) async fn standings_after(
+    store: &Store,
+    id: crate::store::TournamentId,
+    round: u32,
+) -> Result<Option<(Text, (String, Vec<u8>))>> {
+    let Some(t) = store.tournament(id).await? else {
+        return Ok(None);
+    };
+    let mut tx = store.begin().await?;
+    let entrants = tx.entrants(t.id).await?;
+    let mut games = tx.games(t.id).await?;
+    games.retain(|g| g.round <= round);
+    let standings = standings_of(&t, &entrants, &games);
+    let text = standings_lines(&mut tx, &entrants, &standings, ANNOUNCED_LINES).await?;
+    let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
+    let names = Names(tx.names(&users).await?);
+    tx.rollback().await?;
+    let when = match t.state {
+        TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
+        _ => format!("after round {round}"),
+    };
+    // The picture shows the first page; the rest are a command away.
+    let (first, _, pages) = page_of(&standings, 1);
+    let top = match pages {
+        1 => String::new(),
+        _ => format!(", the first {PAGE_LINES} of {}", standings.lines.len()),
+    };
+    let title = format!("{} — {when}{top}", t.name);
+    let png = standings_png(title, &entrants, &first, &names).await?;
+    let file = format!("tournament-{}-standings.png", t.id);
+    Ok(Some((text, (file, png))))
+}
 
+impl Tournaments {
     /// Page `page` (from 1) of the standings of the latest tournament of this channel, as
     /// text and a picture.
     pub async fn tournament_standings(&self, place: Place, page: u32) -> Result<Reply> {

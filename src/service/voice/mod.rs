@@ -10,11 +10,17 @@ use crate::service::text::Text;
 use crate::service::Names;
 use crate::store::{MatchId, SideChoice, UserId};
 
-mod context;
+mod board;
+mod ladder;
 mod play;
 mod rules;
 mod tournament;
 
+pub(in crate::service) use board::{board_caption, games_list, no_games, no_match_yet};
+pub(in crate::service) use ladder::{
+    computer_figures, history, leaderboard, no_rated_matches, no_such_ladder_page, player_figures,
+    PlayerFigures, VacationFigures,
+};
 pub(in crate::service) use play::{battle_result_line, battle_status, caption, rating_words};
 pub use rules::rules_text;
 
@@ -52,7 +58,7 @@ pub(in crate::service) fn reply(events: &[Event], names: &Names, reader: &Reader
     reply_with(events, names, reader, &|_| None)
 }
 
-fn reply_with(
+pub(in crate::service) fn reply_with(
     events: &[Event],
     names: &Names,
     reader: &Reader,

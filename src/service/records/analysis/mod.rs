@@ -14,3 +14,45 @@ mod request;
 mod work;
 
 pub use request::{progress_text, AnalysisAnswer};
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::computer::analysis::Budget;
+use crate::service::notices::clock::Clock;
+use crate::service::notices::Outbox;
+use crate::service::thinking::Thinking;
+use crate::store::Store;
+
+/// Analyses of finished matches: asked for, judged position by position under the
+/// computer's search places, shown as they progress and reported when done.
+pub(crate) struct Analysis {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    outbox: Arc<Outbox>,
+    thinking: Thinking,
+    analysis_signal: Arc<Notify>,
+    /// How hard an analysis looks at each position.
+    analysis_budget: Budget,
+}
+
+impl Analysis {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        outbox: Arc<Outbox>,
+        thinking: Thinking,
+        analysis_signal: Arc<Notify>,
+        analysis_budget: Budget,
+    ) -> Analysis {
+        Analysis {
+            store,
+            clock,
+            outbox,
+            thinking,
+            analysis_signal,
+            analysis_budget,
+        }
+    }
+}

@@ -2,16 +2,18 @@
 //! with the better move, and a line per player and battle, all of it as text too (for the
 //! console and screen readers).
 
+use super::Analysis;
 use crate::computer::analysis::{
     capture_plies, mistakes, raw_of, review, Judgement, MoveReview, DECIDED, MISTAKE,
 };
 use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
+use crate::service::names_of;
 use crate::service::outcome::Reply;
 use crate::service::text::Text;
 use crate::service::voice::battle_result_line;
-use crate::service::{Names, Service};
+use crate::service::Names;
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
 /// Mistakes listed per player and battle.
@@ -19,7 +21,7 @@ const LISTED: usize = 2;
 /// Mistakes marked on the graph per player and battle.
 const MARKED: usize = 3;
 
-impl Service {
+impl Analysis {
     /// The report of match `id`'s finished analysis.
     pub async fn analysis_report_of(&self, id: MatchId) -> Result<Reply> {
         match self.store.load_match(id).await? {
@@ -29,7 +31,7 @@ impl Service {
     }
 
     pub(super) async fn analysis_report(&self, m: &StoredMatch) -> Result<Reply> {
-        let names = self.names(m).await?;
+        let names = names_of(&self.store, m).await?;
         let stored = self.store.judgements(m.id).await?;
         let m = m.clone();
         // Replaying the battles and drawing the graph take a moment of CPU: not on the

@@ -1,10 +1,12 @@
 //! Asking for a match's analysis, and where it stands.
 
+use super::Analysis;
 use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
+use crate::service::records::replays::match_for_record;
 use crate::service::refusal::Refusal;
 use crate::service::text::Text;
-use crate::service::{Place, Service};
+use crate::service::Place;
 use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
 
 /// The answer to a request for an analysis.
@@ -22,11 +24,11 @@ pub enum AnalysisAnswer {
     },
 }
 
-impl Service {
+impl Analysis {
     /// The analysis of match `id` (the latest in this channel by default): its report when
     /// finished, else where it stands, asking for it first if nobody had.
     pub async fn analysis(&self, place: Place, id: Option<MatchId>) -> Result<AnalysisAnswer> {
-        let m = self.match_for_record(place, id).await?;
+        let m = match_for_record(&self.store, place, id).await?;
         if m.state == MatchState::Active {
             return refuse(Refusal::AnalysisDuringPlay(m.id));
         }
@@ -36,7 +38,12 @@ impl Service {
         }
         let status = self
             .store
-            .request_analysis(m.id, positions, self.analysis_budget.nodes, self.now())
+            .request_analysis(
+                m.id,
+                positions,
+                self.analysis_budget.nodes,
+                self.clock.now(),
+            )
             .await?;
         if status.finished_at.is_some() {
             return Ok(AnalysisAnswer::Report(self.analysis_report(&m).await?));
@@ -70,11 +77,6 @@ impl Service {
             .set_analysis_message(id, channel, message)
             .await?)
     }
-
-    /// Notified whenever an analysis is asked for, so the worker need not wait for its round.
-    pub fn analysis_signal(&self) -> std::sync::Arc<tokio::sync::Notify> {
-        self.analysis_signal.clone()
-    }
 }
 
 /// "Analysing match #3: 40 of 212 positions judged (18 %)."
@@ -99,10 +101,10 @@ pub(super) fn positions_of(m: &StoredMatch) -> u32 {
         .sum()
 }
 
-impl Service {
+impl Analysis {
     /// The analyses whose progress message has something new to show and may be edited now.
     pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
-        Ok(self.store.analyses_to_show(self.now()).await?)
+        Ok(self.store.analyses_to_show(self.clock.now()).await?)
     }
 
     /// Claims the posting of match `id`'s progress message in `channel`: false when another
@@ -125,7 +127,7 @@ impl Service {
         id: MatchId,
         failure: &crate::service::DeliveryFailure,
     ) -> Result<()> {
-        let now = self.now();
+        let now = self.clock.now();
         match failure {
             crate::service::DeliveryFailure::Transient {
                 reason,
@@ -154,7 +156,7 @@ impl Service {
 
     /// Claims the showing of match `id`'s finished report: true for exactly one caller.
     pub async fn claim_analysis_report(&self, id: MatchId) -> Result<bool> {
-        Ok(self.store.claim_report(id, self.now()).await?)
+        Ok(self.store.claim_report(id, self.clock.now()).await?)
     }
 
     /// The report of match `id`'s analysis is shown: the thread it was shown in is closed if
@@ -171,7 +173,7 @@ impl Service {
         let Some(m) = self.store.load_match(id).await? else {
             return Ok(());
         };
-        self.close_thread_if_idle(id, m.guild, channel).await
+        self.outbox.close_thread_if_idle(id, m.guild, channel).await
     }
 
     /// The report could not be shown: a later round tries again.

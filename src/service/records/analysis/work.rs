@@ -1,23 +1,51 @@
 //! The worker's rounds: judging the positions of claimed analyses.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::Duration;
+use tokio::sync::watch;
 
+use super::Analysis;
 use crate::computer::analysis::{judge, judge_move};
 use crate::service::error::Result;
-use crate::service::Service;
 use crate::store::{MatchId, StoredJudgement};
 
 /// How long a process may go without saving a judgement before another may take the
 /// analysis over (a judgement takes well under a second).
 const LEASE_SECONDS: i64 = 60;
 
-impl Service {
+impl Analysis {
+    /// The judging worker: judges analyses one position a round (so shutdown never waits for
+    /// more than one search), at once when one is asked for, else every few seconds.
+    pub(crate) async fn run_judging(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let signal = self.analysis_signal.clone();
+        loop {
+            let woken = signal.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            match self.analyse_some(1).await {
+                Ok(judged) if judged > 0 => {
+                    if *stop.borrow() {
+                        return;
+                    }
+                    continue;
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "an analysis could not go on; trying again"),
+            }
+            tokio::select! {
+                _ = &mut woken => {}
+                _ = tokio::time::sleep(std::time::Duration::from_secs(3)) => {}
+                _ = stop.changed() => return,
+            }
+        }
+    }
+
     /// Judges up to `max` positions of the longest-waiting analysis no process holds;
     /// returns how many it judged (0 when nothing waits).
     pub async fn analyse_some(&self, max: usize) -> Result<usize> {
-        let now = self.now();
+        let now = self.clock.now();
         let lease = now + Duration::seconds(LEASE_SECONDS);
         let Some(id) = self.store.claim_analysis(now, lease).await? else {
             return Ok(0);
@@ -68,7 +96,8 @@ impl Service {
             let budget = self.analysis_budget;
             let after = scores.get(&(battle, ply + 1)).copied();
             let judgement = self
-                .think(move || match played {
+                .thinking
+                .run(move || match played {
                     Some(played) => {
                         let after =
                             after.unwrap_or_else(|| judge(&position.after(&played), &budget).score);
@@ -84,14 +113,14 @@ impl Service {
                 best: judgement.best.map(|mv| mv.to_string()),
                 depth: judgement.depth,
             };
-            let lease = self.now() + Duration::seconds(LEASE_SECONDS);
+            let lease = self.clock.now() + Duration::seconds(LEASE_SECONDS);
             self.store.save_judgement(id, &stored, lease).await?;
             scores.insert((battle, ply), judgement.score);
             judged += 1;
         }
         let complete = judged == left;
         if complete {
-            self.store.finish_analysis(id, self.now()).await?;
+            self.store.finish_analysis(id, self.clock.now()).await?;
             tracing::info!(match_id = %id, "analysis finished");
         } else {
             self.store.release_analysis(id).await?;

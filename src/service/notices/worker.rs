@@ -1,0 +1,166 @@
+//! The delivery worker: hands the outbox's notices to a [`Deliverer`] as they fall due and
+//! settles each by what it reports. A way of telling players (Discord's channels and direct
+//! messages, or any other) is one implementation of the trait; what a failure means for the
+//! notice (try again later, or never, and the match's clock paused) is decided here, once.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use super::delivery::{Delivery, DeliveryFailure};
+use super::Outbox;
+use crate::store::Recipient;
+
+/// Notices claimed per round, and deliveries under way at most.
+const BATCH: i64 = 20;
+
+/// A way of telling players.
+pub trait Deliverer: Send + Sync + 'static {
+    /// Sends `delivery` to its reader (or, for a notice that closes a thread, closes it);
+    /// returns the id of its last message where the way has ids, or why it failed.
+    fn deliver(
+        &self,
+        delivery: &Delivery,
+    ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send;
+}
+
+impl Outbox {
+    /// Delivers what the outbox holds as it falls due, woken early whenever notices are
+    /// queued or a delivery ends. Readers are served side by side, each reader's notices in
+    /// order: the store hands out a reader's next notice only once the one before it is
+    /// settled, so a delivery still in flight (a slow or hung request) holds up its own
+    /// reader and nobody else's.
+    pub(crate) async fn run<D: Deliverer>(
+        self: Arc<Self>,
+        deliverer: D,
+        every: Duration,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        let deliverer = Arc::new(deliverer);
+        let queued = self.outbox_signal.clone();
+        let mut in_flight = InFlight::default();
+        loop {
+            in_flight.start_due(&self, &deliverer).await;
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = queued.notified() => {}
+                Some(done) = in_flight.tasks.join_next_with_id() => in_flight.ended(done),
+                _ = stop.changed() => break,
+            }
+        }
+        // Deliveries under way finish (each request is bounded by the client's timeout), so
+        // none is cut off between its post and its record.
+        while let Some(done) = in_flight.tasks.join_next_with_id().await {
+            in_flight.ended(done);
+        }
+    }
+
+    /// Sends one notice and records how it went.
+    async fn deliver_one(&self, deliverer: &impl Deliverer, delivery: &Delivery) {
+        let outcome = match deliverer.deliver(delivery).await {
+            Ok(last) => {
+                if let (Some(shot), Recipient::Channel(channel)) =
+                    (delivery.reply.board, delivery.to)
+                {
+                    if let Err(e) = self.board_posted(channel, shot, last).await {
+                        tracing::warn!(error = %e, "could not record where a board was posted");
+                    }
+                }
+                self.delivered(delivery).await
+            }
+            Err(failure) => {
+                match &failure {
+                    DeliveryFailure::Permanent { reason }
+                        if matches!(delivery.to, Recipient::Dm(_)) =>
+                    {
+                        tracing::info!(
+                            notice = delivery.id, %reason,
+                            "a direct message cannot be delivered; it goes to the channel"
+                        )
+                    }
+                    DeliveryFailure::Permanent { reason } => tracing::warn!(
+                        to = ?delivery.to, notice = delivery.id, %reason,
+                        "a notice cannot be delivered; its match's clock is paused"
+                    ),
+                    DeliveryFailure::Transient { reason, .. } => tracing::info!(
+                        to = ?delivery.to, notice = delivery.id,
+                        attempt = delivery.attempt, %reason, "a notice will be tried again"
+                    ),
+                }
+                self.delivery_failed(delivery, &failure).await
+            }
+        };
+        if let Err(e) = outcome {
+            // The lease runs out and the notice is taken up again; its nonce keeps a second
+            // send from doubling it.
+            tracing::warn!(notice = delivery.id, error = %e, "could not record a delivery");
+        }
+    }
+}
+
+/// The deliveries under way, one task a reader.
+#[derive(Default)]
+struct InFlight {
+    tasks: JoinSet<()>,
+    readers: HashMap<tokio::task::Id, Recipient>,
+}
+
+impl InFlight {
+    /// Starts every notice that is due now, up to [`BATCH`] deliveries under way at once.
+    async fn start_due<D: Deliverer>(&mut self, outbox: &Arc<Outbox>, deliverer: &Arc<D>) {
+        loop {
+            let room = BATCH - self.tasks.len() as i64;
+            if room <= 0 {
+                return;
+            }
+            let batch = match outbox.claim_deliveries(room).await {
+                Ok(batch) => batch,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read the outbox; trying again");
+                    return;
+                }
+            };
+            if batch.is_empty() {
+                return;
+            }
+            let full = batch.len() as i64 >= room;
+            let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
+            for delivery in batch {
+                by_reader.entry(delivery.to).or_default().push(delivery);
+            }
+            for (reader, queue) in by_reader {
+                // Only a notice whose lease ran out while its delivery hangs here comes back
+                // for a reader under way; it waits for that lease to run out again.
+                if self.readers.values().any(|r| *r == reader) {
+                    continue;
+                }
+                let outbox = outbox.clone();
+                let deliverer = deliverer.clone();
+                let task = self.tasks.spawn(async move {
+                    for delivery in &queue {
+                        outbox.deliver_one(&*deliverer, delivery).await;
+                    }
+                });
+                self.readers.insert(task.id(), reader);
+            }
+            if !full {
+                return;
+            }
+        }
+    }
+
+    fn ended(&mut self, done: Result<(tokio::task::Id, ()), tokio::task::JoinError>) {
+        let id = match done {
+            Ok((id, ())) => id,
+            Err(e) => {
+                tracing::error!(error = %e, "a delivery task ended abnormally");
+                e.id()
+            }
+        };
+        self.readers.remove(&id);
+    }
+}

@@ -1,0 +1,309 @@
+//! The house's shape, read from the code's own paths: no two modules of the library import
+//! each other (directly or around a circle), the pure layers (`game`, `tournament`,
+//! `computer`, `render`, `input`) name no outer one, and no source file is over 600 lines.
+//!
+//! A module is a file under `src/` (a `mod.rs` stands for its folder; `src/bin` is left
+//! out). Module `a` depends on `b` when `a`'s text names a path `crate::…`, `super::…` or
+//! `self::…` (one level of `use` braces expanded) whose longest module prefix is `b`. A
+//! folder re-exporting what its own child defines is no circle: a pair of a module and its
+//! ancestor is left out, as are test modules and comments.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+type Module = Vec<String>;
+
+const MAX_LINES: usize = 600;
+const PURE: [&str; 5] = ["game", "tournament", "computer", "render", "input"];
+const OUTER: [&str; 6] = [
+    "service", "store", "discord", "console", "postgres", "config",
+];
+
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "bin") {
+                source_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module a file under `src` is: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`.
+fn module_of(src: &Path, file: &Path) -> Module {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut parts: Module = rel
+        .with_extension("")
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    if parts == ["lib"] || parts == ["main"] {
+        parts.clear();
+    }
+    parts
+}
+
+/// The code of a file without its comments and its trailing `mod tests`.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests {") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if rest.starts_with("//") {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            rest = &rest[end..];
+        } else if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(rest.len(), |e| e + 2);
+            rest = &rest[end..];
+        } else if rest.starts_with('"') {
+            // A string literal names no module (a poise attribute's string is a path poise
+            // resolves in the same module family, kept as code).
+            let end = rest[1..].find('"').map_or(rest.len(), |e| e + 2);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Every path starting `crate`, `super` or `self` in `code`, with `use a::{b, c::d}` read as
+/// `a::b` and `a::c::d`.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut paths = Vec::new();
+    let bytes: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .find(|s| code_at(&bytes, i, s) && (i == 0 || !is_word(bytes[i - 1])));
+        let Some(_) = starts else {
+            i += 1;
+            continue;
+        };
+        let mut path = Vec::new();
+        let mut word = String::new();
+        let mut j = i;
+        loop {
+            while j < bytes.len() && is_word(bytes[j]) {
+                word.push(bytes[j]);
+                j += 1;
+            }
+            path.push(std::mem::take(&mut word));
+            if code_at(&bytes, j, "::{") {
+                // One level of braces: each item joins the path so far.
+                let close = (j..bytes.len())
+                    .find(|&k| bytes[k] == '}')
+                    .unwrap_or(bytes.len());
+                let inner: String = bytes[j + 3..close].iter().collect();
+                for item in inner.split(',') {
+                    let item = item.split(" as ").next().unwrap_or("").trim();
+                    if !item.is_empty() && item != "self" && !item.contains('{') {
+                        let mut p = path.clone();
+                        p.extend(item.split("::").map(|s| s.trim().to_string()));
+                        paths.push(p);
+                    }
+                }
+                j = close;
+                path.clear();
+                break;
+            }
+            if code_at(&bytes, j, "::") && j + 2 < bytes.len() && is_word(bytes[j + 2]) {
+                j += 2;
+                continue;
+            }
+            break;
+        }
+        if !path.is_empty() {
+            paths.push(path);
+        }
+        i = j.max(i + 1);
+    }
+    paths
+}
+
+fn code_at(chars: &[char], at: usize, s: &str) -> bool {
+    s.chars()
+        .enumerate()
+        .all(|(k, c)| chars.get(at + k) == Some(&c))
+}
+
+/// The module `path` (seen from `here`) names: its longest prefix that is a module.
+fn target(path: &[String], here: &Module, modules: &BTreeSet<Module>) -> Option<Module> {
+    let mut full: Module = Vec::new();
+    let mut rest = path;
+    if rest.first().is_some_and(|p| p == "crate") {
+        rest = &rest[1..];
+    } else {
+        full = here.clone();
+        while let Some(first) = rest.first() {
+            match first.as_str() {
+                "super" => {
+                    full.pop();
+                }
+                "self" => {}
+                _ => break,
+            }
+            rest = &rest[1..];
+        }
+    }
+    full.extend(rest.iter().cloned());
+    (1..=full.len())
+        .rev()
+        .map(|k| full[..k].to_vec())
+        .find(|m| modules.contains(m))
+}
+
+fn is_ancestor(a: &Module, b: &Module) -> bool {
+    a.len() < b.len() && b[..a.len()] == a[..]
+}
+
+struct House {
+    edges: BTreeMap<Module, BTreeSet<Module>>,
+    long_files: Vec<(String, usize)>,
+}
+
+fn read_house() -> House {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    let modules: BTreeSet<Module> = files.iter().map(|f| module_of(&src, f)).collect();
+    let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut long_files = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a source file");
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            long_files.push((file.display().to_string(), lines));
+        }
+        if file.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let here = module_of(&src, file);
+        for path in paths_in(&code_of(&text)) {
+            if let Some(to) = target(&path, &here, &modules) {
+                if to != here && !is_ancestor(&to, &here) && !is_ancestor(&here, &to) {
+                    edges.entry(here.clone()).or_default().insert(to);
+                }
+            }
+        }
+    }
+    House { edges, long_files }
+}
+
+/// The strongly connected components of more than one module (Tarjan's algorithm).
+fn circles(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<Module, usize>,
+        low: BTreeMap<Module, usize>,
+        stack: Vec<Module>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit(w: &mut Walk, v: &Module) {
+        let n = w.index.len();
+        w.index.insert(v.clone(), n);
+        w.low.insert(v.clone(), n);
+        w.stack.push(v.clone());
+        for next in w.edges.get(v).into_iter().flatten() {
+            if !w.index.contains_key(next) {
+                visit(w, next);
+                let low = w.low[v].min(w.low[next]);
+                w.low.insert(v.clone(), low);
+            } else if w.stack.contains(next) {
+                let low = w.low[v].min(w.index[next]);
+                w.low.insert(v.clone(), low);
+            }
+        }
+        if w.low[v] == w.index[v] {
+            let mut component = Vec::new();
+            while let Some(m) = w.stack.pop() {
+                let done = &m == v;
+                component.push(m.join("::"));
+                if done {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                w.found.push(component);
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !walk.index.contains_key(v) {
+            visit(&mut walk, v);
+        }
+    }
+    walk.found
+}
+
+#[test]
+fn no_two_modules_import_each_other_around_any_circle() {
+    let house = read_house();
+    let found = circles(&house.edges);
+    assert!(found.is_empty(), "import circles: {found:?}");
+    // The reading finds what it looks for: the service's facade depends on its concerns.
+    let facade = house
+        .edges
+        .get(&vec!["service".to_string(), "facade".to_string()]);
+    assert!(facade.is_some_and(|to| !to.is_empty()), "no edges read");
+}
+
+#[test]
+fn a_circle_is_found_when_there_is_one() {
+    let m = |s: &str| s.split("::").map(String::from).collect::<Module>();
+    let mut edges = BTreeMap::new();
+    edges.insert(m("a::x"), BTreeSet::from([m("b")]));
+    edges.insert(m("b"), BTreeSet::from([m("c")]));
+    edges.insert(m("c"), BTreeSet::from([m("a::x")]));
+    edges.insert(m("d"), BTreeSet::from([m("a::x")]));
+    assert_eq!(circles(&edges), vec![vec!["a::x", "b", "c"]]);
+    let modules: BTreeSet<Module> = [m("a"), m("a::x"), m("b")].into();
+    let code = code_of("use super::{x, b::C};\n// crate::b\nfn f() { crate::b::g(); }");
+    let found: Vec<_> = paths_in(&code)
+        .iter()
+        .filter_map(|p| target(p, &m("a::y"), &modules))
+        .collect();
+    assert_eq!(found, vec![m("a::x"), m("a"), m("b")]);
+}
+
+#[test]
+fn the_pure_layers_name_no_outer_one() {
+    let house = read_house();
+    let mut up = Vec::new();
+    for (from, to) in &house.edges {
+        if PURE.contains(&from[0].as_str()) {
+            for t in to.iter().filter(|t| OUTER.contains(&t[0].as_str())) {
+                up.push(format!("{} -> {}", from.join("::"), t.join("::")));
+            }
+        }
+    }
+    assert!(up.is_empty(), "pure layers name outer ones: {up:?}");
+}
+
+#[test]
+fn no_source_file_is_over_600_lines() {
+    let house = read_house();
+    assert!(house.long_files.is_empty(), "{:?}", house.long_files);
+}
