@@ -91,6 +91,28 @@ pub struct NoticeRecord {
 }
 
 impl Tx {
+    /// Lets the direct messages of match `id` that wait for the board of battle `battle`
+    /// after `plies` moves go now. Only those about this board or an earlier one: a later
+    /// move's may be queued already, and its own message is still to come.
+    pub async fn release_dms_waiting_for(
+        &mut self,
+        (id, battle, plies): (MatchId, u8, u32),
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query!(
+            "UPDATE notices SET due_at = $2
+             WHERE match_id = $1 AND state = 'pending' AND due_at > $2 AND dm_user_id IS NOT NULL
+               AND (board_battle::INT, board_plies) <= ($3, $4)",
+            id.db(),
+            now,
+            i32::from(battle),
+            plies as i32,
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
     /// Queues a notice; it is posted only if this transaction commits.
     pub async fn queue_notice(&mut self, notice: &NewNotice) -> Result<i64> {
         let (channel, dm) = notice.to.columns();

@@ -19,7 +19,7 @@ impl Store {
         message: Option<u64>,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.begin().await?;
         if let Some(message) = message {
             sqlx::query!(
                 "INSERT INTO board_posts (match_id, battle, plies, channel_id, message_id, posted_at)
@@ -31,22 +31,10 @@ impl Store {
                 message as i64,
                 now,
             )
-            .execute(&mut *tx)
+            .execute(&mut *tx.tx)
             .await?;
         }
-        // Only the DMs about this board or an earlier one: a later move's may be queued
-        // already, and its own message is still to come.
-        sqlx::query!(
-            "UPDATE notices SET due_at = $2
-             WHERE match_id = $1 AND state = 'pending' AND due_at > $2 AND dm_user_id IS NOT NULL
-               AND (board_battle::INT, board_plies) <= ($3, $4)",
-            id.db(),
-            now,
-            i32::from(battle),
-            plies as i32,
-        )
-        .execute(&mut *tx)
-        .await?;
+        tx.release_dms_waiting_for((id, battle, plies), now).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -7,9 +7,7 @@ use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::names_of;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::text::count;
-use crate::service::text::Text;
-use crate::service::voice::{battle_result_line, caption};
+use crate::service::voice::{self, battle_result_line, caption};
 use crate::service::{Names, Place};
 use crate::store::{MatchId, Store, StoredMatch};
 
@@ -21,18 +19,8 @@ impl Records {
         let record = game_record(&m, &names);
         let text = record.to_text();
         let moves: usize = m.game.battles().iter().map(|b| b.moves().len()).sum();
-        Ok(Reply::public(
-            Text::from("Record of ")
-                .strong(format!("match #{}", m.id))
-                .plain(format!(
-                    " ({}, {}): {} v {}.",
-                    m.variant.title(),
-                    crate::service::text::count(moves as i64, "move", "moves"),
-                    names.of(m.players[0]),
-                    names.of(m.players[1])
-                )),
-        )
-        .attach(format!("thud-match-{}.txt", m.id), text.into_bytes()))
+        Ok(Reply::public(voice::record_caption(&m, &names, moves))
+            .attach(format!("thud-match-{}.txt", m.id), text.into_bytes()))
     }
 
     /// A battle of a match (the current or last one by default) as an animated GIF of at
@@ -65,12 +53,7 @@ impl Records {
             });
         }
         let names = names_of(&self.store, &m).await?;
-        let status = b
-            .result()
-            .map(|r| battle_result_line(m.variant, number, &r))
-            .unwrap_or_else(|| {
-                format!("{} so far", count(b.moves().len() as i64, "move", "moves"))
-            });
+        let status = voice::replay_status(m.variant, number, b);
         // The caption is the last frame's (the frames before say who is to move there): a
         // battle over shows no one to move.
         let caption = caption(&m, &names, number, status, b.is_over());
@@ -92,22 +75,7 @@ impl Records {
                 })
             }
         };
-        let text = if span.is_whole() {
-            Text::prose(&format!(
-                "Replay of battle {number} of **match #{}**: {}.",
-                m.id,
-                crate::service::text::count(span.total_moves as i64, "move", "moves"),
-            ))
-        } else {
-            Text::prose(&format!(
-                "Replay of battle {number} of **match #{}**: moves {} to {} of {} (the whole battle would be larger than the {} MiB a file may have here).",
-                m.id,
-                span.first_move,
-                span.last_move,
-                span.total_moves,
-                limit / (1024 * 1024)
-            ))
-        };
+        let text = voice::replay_caption(m.id, number, &span, limit);
         Ok(Reply::public(text).attach(format!("thud-match-{}-battle-{number}.gif", m.id), gif))
     }
 }

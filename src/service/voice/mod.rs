@@ -10,19 +10,30 @@ use crate::service::text::Text;
 use crate::service::Names;
 use crate::store::{MatchId, SideChoice, UserId};
 
+mod analysis;
 mod board;
 mod ladder;
 mod play;
+mod records;
 mod rules;
+mod standings;
 mod tournament;
 
+pub(in crate::service) use analysis::{
+    analysed_battle, analysis_heading, graph_title, mistake_line, mistakes_summary,
+    scores_every_ten_plies,
+};
 pub(in crate::service) use board::{board_caption, games_list, no_games, no_match_yet};
 pub(in crate::service) use ladder::{
     computer_figures, history, leaderboard, no_rated_matches, no_such_ladder_page, player_figures,
     PlayerFigures, VacationFigures,
 };
 pub(in crate::service) use play::{battle_result_line, battle_status, caption, rating_words};
+pub(in crate::service) use records::{record_caption, replay_caption, replay_status};
 pub use rules::rules_text;
+pub(in crate::service) use standings::{
+    entrant_name, legend, standings_table, standings_text, Layout,
+};
 
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,8 +45,8 @@ pub(in crate::service) enum Reader {
     Dm { play_at: Option<(MatchId, String)> },
 }
 
-/// Says `events` to `reader`, one line each, in order, each followed by what `more` adds to it (a tournament's standings after a
-/// round's end, read from the store by [`context`]).
+/// Says `events` to `reader`, one line each, in order, each followed by what `more` adds to
+/// it (a tournament's standings after a round's end, loaded by `service::wording`).
 fn say_with(
     events: &[Event],
     names: &Names,

@@ -4,7 +4,7 @@
 
 use super::Analysis;
 use crate::computer::analysis::{
-    capture_plies, mistakes, raw_of, review, Judgement, MoveReview, DECIDED, MISTAKE,
+    capture_plies, mistakes, raw_of, review, Judgement, DECIDED, MISTAKE,
 };
 use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
@@ -12,7 +12,7 @@ use crate::service::error::{Result, ServiceError};
 use crate::service::names_of;
 use crate::service::outcome::Reply;
 use crate::service::text::Text;
-use crate::service::voice::battle_result_line;
+use crate::service::voice;
 use crate::service::Names;
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
@@ -43,20 +43,7 @@ impl Analysis {
 }
 
 fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
-    let mut lines = vec![Text::new()
-        .strong(format!("Analysis of match #{}", m.id))
-        .plain(format!(
-            " ({}): {} v {}. Every position judged by the engine; {}. A mistake loses at least {} by the engine's look and by a deeper look at both moves.",
-            m.variant.title(),
-            names.of(m.players[0]),
-            names.of(m.players[1]),
-            if m.variant.wins_by_objective() {
-                "a score is the engine's judgement from the dwarfs' side, in points (±100 when the battle is decided; above 0 the dwarfs are better)"
-            } else {
-                "a score is the final margin the engine expects, in points from the dwarfs' side (a dwarf 1, a troll 4; above 0 the dwarfs lead)"
-            },
-            points(f64::from(MISTAKE) / 100.0, 0),
-        ))];
+    let mut lines = vec![voice::analysis_heading(m, names)];
     let mut panels = Vec::new();
     for (i, battle) in m.game.battles().iter().enumerate() {
         if battle.moves().is_empty() {
@@ -67,20 +54,17 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
         let reviews = review(battle.start(), battle.moves(), &judgements);
         let dwarfs = names.of(m.player(Seat::commanding(Side::Dwarfs, number)));
         let trolls = names.of(m.player(Seat::commanding(Side::Trolls, number)));
-        let outcome = battle
-            .result()
-            .map(|r| battle_result_line(m.variant, number, &r))
-            .unwrap_or_else(|| "unfinished when the match ended".to_string());
-        lines.push(
-            Text::new()
-                .strong(format!("Battle {number}"))
-                .plain(format!(" ({dwarfs} dwarfs, {trolls} trolls): {outcome}.")),
-        );
+        lines.push(voice::analysed_battle(
+            m.variant,
+            number,
+            (&dwarfs, &trolls),
+            battle.result(),
+        ));
         let mut marked = Vec::new();
         for (side, name) in [(Side::Dwarfs, &dwarfs), (Side::Trolls, &trolls)] {
-            lines.push(summary(&reviews, side, name));
+            lines.push(voice::mistakes_summary(&reviews, side, name));
             for r in mistakes(&reviews, side, MISTAKE, LISTED) {
-                lines.push(mistake_line(&r));
+                lines.push(voice::mistake_line(&r));
             }
             marked.extend(
                 mistakes(&reviews, side, MISTAKE, MARKED)
@@ -93,12 +77,9 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
         if let (Some(result), Some(last)) = (battle.result(), scores.last_mut()) {
             *last = result_for_dwarfs(&result, m.variant);
         }
-        lines.push(Text::from(format!(
-            "Score every 10 plies (points, dwarfs' side): {}.",
-            every_tenth(&scores)
-        )));
+        lines.push(voice::scores_every_ten_plies(&scores));
         panels.push(GraphBattle {
-            title: format!("Battle {number} · {dwarfs} (dwarfs) v {trolls} (trolls)"),
+            title: voice::graph_title(number, &dwarfs, &trolls),
             scores,
             captures: capture_plies(&reviews),
             mistakes: marked,
@@ -137,48 +118,6 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
         .collect()
 }
 
-/// "alice (dwarfs): 40 moves, 0.31 points lost a move on average, 2 mistakes."
-fn summary(reviews: &[MoveReview], side: Side, name: &str) -> Text {
-    let own: Vec<&MoveReview> = reviews.iter().filter(|r| r.side == side).collect();
-    let moves = own.len();
-    let lost: i64 = own.iter().map(|r| r.cost as i64).sum();
-    let average = lost as f64 / moves.max(1) as f64 / 100.0;
-    let count = own
-        .iter()
-        .filter(|r| r.cost >= MISTAKE && r.better.is_some())
-        .count();
-    let mistakes = match count {
-        0 => "no mistakes".to_string(),
-        1 => "1 mistake".to_string(),
-        n => format!("{n} mistakes"),
-    };
-    Text::new()
-        .strong(format!("{name} ({side})"))
-        .plain(format!(
-            ": {moves} {}, {} lost a move on average, {mistakes}.",
-            if moves == 1 { "move" } else { "moves" },
-            points(average, 2)
-        ))
-}
-
-/// "· ply 23 `TI6-H7` lost 4.0 points; better `TI6-J6`"
-fn mistake_line(r: &MoveReview) -> Text {
-    let mut line = Text::from(format!("  · ply {} ", r.ply))
-        .code(r.played.to_string())
-        .plain(format!(" lost {}", points(r.cost as f64 / 100.0, 1)));
-    if let Some(better) = r.better {
-        line = line.plain("; better ").code(better.to_string());
-    }
-    line
-}
-
-/// "1 point", "0.31 points", "2.8 points": singular only for exactly one as written.
-fn points(value: f64, decimals: usize) -> String {
-    let written = format!("{value:.decimals$}");
-    let one = written.parse::<f64>().is_ok_and(|v| v == 1.0);
-    format!("{written} {}", if one { "point" } else { "points" })
-}
-
 /// The result of a finished battle from the dwarfs' side, on the judgements' scale.
 fn result_for_dwarfs(result: &BattleResult, variant: Variant) -> i32 {
     if variant.wins_by_objective() {
@@ -190,22 +129,4 @@ fn result_for_dwarfs(result: &BattleResult, variant: Variant) -> i32 {
     } else {
         100 * (result.score.dwarfs as i32 - result.score.trolls as i32)
     }
-}
-
-/// "ply 0 +0.0, ply 10 −1.3, …"
-fn every_tenth(scores: &[i32]) -> String {
-    let mut said: Vec<String> = scores
-        .iter()
-        .enumerate()
-        .step_by(10)
-        .map(|(ply, s)| format!("ply {ply} {:+.1}", *s as f64 / 100.0))
-        .collect();
-    let last = scores.len().saturating_sub(1);
-    if last % 10 != 0 {
-        said.push(format!(
-            "end (ply {last}) {:+.1}",
-            scores[last] as f64 / 100.0
-        ));
-    }
-    said.join(", ")
 }
