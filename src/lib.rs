@@ -5,7 +5,7 @@ pub mod config;
 pub mod console;
 pub mod discord;
 pub mod game;
-pub mod input;
+pub(crate) mod input;
 pub mod postgres;
 pub mod render;
 pub mod service;
