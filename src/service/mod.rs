@@ -41,14 +41,14 @@ pub use notices::timekeeping::TickReport;
 pub use notices::worker::Deliverer;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::LadderScope;
-pub use records::analysis::{progress_text, AnalysisAnswer};
+pub use records::analysis::AnalysisAnswer;
 pub use refusal::Refusal;
 pub use text::{Span, Text, TimeStyle};
 pub use tournaments::{
     Announcement, Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
     TournamentTick,
 };
-pub use voice::rules_text;
+pub use voice::{progress_text, rules_text};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -207,9 +207,7 @@ impl Channels {
         crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
         record_game_result(&mut tx, id).await?;
         tx.commit().await?;
-        let mut reply = Reply::private(format!(
-            "Match #{id} is stopped. It is recorded but not rated."
-        ));
+        let mut reply = Reply::private(voice::stopped_unreachable(id));
         reply.spend_buttons = true;
         Ok(reply.saved())
     }

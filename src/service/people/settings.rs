@@ -8,7 +8,7 @@ use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::see;
-use crate::service::text::Text;
+use crate::service::voice;
 use crate::service::Actor;
 use crate::store::{BoardStyle, Notify};
 
@@ -46,18 +46,7 @@ impl People {
             see(&self.store, actor, self.clock.now()).await?;
             self.store.save_settings(actor.id, &settings).await?;
         }
-        let hear = match settings.notify {
-            Notify::Channel => "a ping in the match's channel",
-            Notify::Dm => "a direct message (the channel message does not ping you)",
-            Notify::Both => "a ping in the match's channel and a direct message",
-        };
-        Ok(Reply::private(Text::prose(&format!(
-            "{} board style **{}**, theme **{}**, notify **{}**: your turns and reminders reach you by {hear}.",
-            if changed { "Saved:" } else { "Your settings:" },
-            settings.board_style.name(),
-            settings.theme,
-            settings.notify.name(),
-        ))))
+        Ok(Reply::private(voice::settings_said(&settings, changed)))
     }
 
     /// The rules of a variant (classic by default), for `/thud rules`.

@@ -15,7 +15,8 @@ use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::text::{duration_words, Text};
+use crate::service::text::duration_words;
+use crate::service::voice;
 use crate::service::Actor;
 use crate::store::{MatchId, Recipient, StoreError, Tx, UserId};
 
@@ -71,21 +72,11 @@ impl People {
         self.announce_to(&mut tx, &matches, away, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::private(
-            Text::from("You are on vacation until ")
-                .time(until)
-                .plain(" (")
-                .relative(until)
-                .plain(format!(
-                    "). Your clocks in {} stand still; your opponents are told. End it early with ",
-                    crate::service::text::count(matches.len() as i64, "match", "matches"),
-                ))
-                .code("/thud vacation end")
-                .plain(format!(
-                    "; only the time you take counts against your {} a year.",
-                    duration_words(allowance)
-                )),
-        ))
+        Ok(Reply::private(voice::on_vacation(
+            until,
+            matches.len(),
+            allowance,
+        )))
     }
 
     /// `actor` comes back early.
@@ -100,10 +91,8 @@ impl People {
         let left = self.config.vacation_per_year - tx.vacation_used(actor.id, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::private(format!(
-            "Welcome back: your clocks run again, each deadline moved on by the time you were away. \
-             You have {} of vacation left in the last year.",
-            duration_words(left.max(Duration::zero()))
+        Ok(Reply::private(voice::back_from_vacation(
+            left.max(Duration::zero()),
         )))
     }
 

@@ -6,7 +6,7 @@ use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
-use crate::service::text::Text;
+use crate::service::voice;
 use crate::service::Actor;
 use crate::store::{GuildId, OrganiserRole};
 
@@ -70,17 +70,9 @@ impl Tournaments {
                 None
             }
         };
-        let who = match &role {
-            Some(role) => Text::from(
-                "Tournament organisers here are the members with the Manage Server permission and the members of the ",
-            )
-            .strong(&role.name)
-            .plain(" role: they create, start and cancel tournaments."),
-            None => Text::from(
-                "Tournament organisers here are the members with the Manage Server permission: they create, start and cancel tournaments.",
-            ),
-        };
-        Ok(Reply::private(who))
+        Ok(Reply::private(voice::organisers_here(
+            role.as_ref().map(|r| r.name.as_str()),
+        )))
     }
 
     /// Discord says role `role` of `guild` was renamed to `name`, or deleted (`None`): the

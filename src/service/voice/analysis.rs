@@ -6,7 +6,7 @@ use crate::computer::analysis::{MoveReview, MISTAKE};
 use crate::game::{BattleResult, Side, Variant};
 use crate::service::text::Text;
 use crate::service::Names;
-use crate::store::StoredMatch;
+use crate::store::{AnalysisStatus, StoredMatch};
 
 use super::battle_result_line;
 
@@ -114,4 +114,16 @@ fn every_tenth(scores: &[i32]) -> String {
         ));
     }
     said.join(", ")
+}
+
+/// "Analysing match #3: 40 of 212 positions judged (18 %)."
+pub fn progress_text(status: &AnalysisStatus) -> Text {
+    let percent = status.judged as u64 * 100 / status.positions.max(1) as u64;
+    Text::new()
+        .strong(format!("Analysing match #{}", status.match_id))
+        .plain(format!(
+            ": {} of {} positions judged ({percent} %).",
+            status.judged.min(status.positions),
+            status.positions
+        ))
 }

@@ -13,12 +13,14 @@ use crate::store::{MatchId, SideChoice, UserId};
 mod analysis;
 mod board;
 mod ladder;
+mod people;
 mod play;
 mod records;
 mod rules;
 mod standings;
 mod tournament;
 
+pub use analysis::progress_text;
 pub(in crate::service) use analysis::{
     analysed_battle, analysis_heading, graph_title, mistake_line, mistakes_summary,
     scores_every_ten_plies,
@@ -27,6 +29,9 @@ pub(in crate::service) use board::{board_caption, games_list, no_games, no_match
 pub(in crate::service) use ladder::{
     computer_figures, history, leaderboard, no_rated_matches, no_such_ladder_page, player_figures,
     PlayerFigures, VacationFigures,
+};
+pub(in crate::service) use people::{
+    back_from_vacation, on_vacation, organisers_here, settings_said, stopped_unreachable,
 };
 pub(in crate::service) use play::{battle_result_line, battle_status, caption, rating_words};
 pub(in crate::service) use records::{record_caption, replay_caption, replay_status};

@@ -13,7 +13,7 @@ mod report;
 mod request;
 mod work;
 
-pub use request::{progress_text, AnalysisAnswer};
+pub use request::AnalysisAnswer;
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@ use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
 use crate::service::records::replays::match_for_record;
 use crate::service::refusal::Refusal;
-use crate::service::text::Text;
+use crate::service::voice::progress_text;
 use crate::service::Place;
 use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
 
@@ -77,18 +77,6 @@ impl Analysis {
             .set_analysis_message(id, channel, message)
             .await?)
     }
-}
-
-/// "Analysing match #3: 40 of 212 positions judged (18 %)."
-pub fn progress_text(status: &AnalysisStatus) -> Text {
-    let percent = status.judged as u64 * 100 / status.positions.max(1) as u64;
-    Text::new()
-        .strong(format!("Analysing match #{}", status.match_id))
-        .plain(format!(
-            ": {} of {} positions judged ({percent} %).",
-            status.judged.min(status.positions),
-            status.positions
-        ))
 }
 
 /// Positions to judge: every position of every battle that has moves.
