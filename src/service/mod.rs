@@ -153,8 +153,6 @@ pub struct Service {
     analysis: Arc<Analysis>,
     channels: Channels,
     timekeeper: Arc<Timekeeper>,
-    /// Kept to build the analysis again under another budget.
-    thinking: Thinking,
     signals: Signals,
 }
 
@@ -242,7 +240,6 @@ impl Service {
             analysis,
             channels,
             timekeeper,
-            thinking,
             signals,
         }
     }
@@ -250,14 +247,7 @@ impl Service {
     /// The same service judging each position of an analysis under `budget` (tests and
     /// benchmarks shrink it).
     pub fn with_analysis_budget(mut self, budget: crate::computer::analysis::Budget) -> Service {
-        self.analysis = Arc::new(Analysis::new(
-            self.store.clone(),
-            self.clock.clone(),
-            self.outbox.clone(),
-            self.thinking.clone(),
-            self.signals.analysis.clone(),
-            budget,
-        ));
+        self.analysis = Arc::new(self.analysis.with_budget(budget));
         self
     }
 

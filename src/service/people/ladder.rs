@@ -173,9 +173,10 @@ impl Ladder {
             None
         };
         let against_computer = self.store.record_against_computer(player.id).await?;
-        let head_to_head = match viewer.id != player.id {
-            true => Some(self.store.head_to_head(viewer.id, player.id).await?),
-            false => None,
+        let head_to_head = if viewer.id != player.id {
+            Some(self.store.head_to_head(viewer.id, player.id).await?)
+        } else {
+            None
         };
         Ok(Reply::public(voice::player_figures(
             &voice::PlayerFigures {

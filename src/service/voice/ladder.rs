@@ -99,20 +99,18 @@ pub(in crate::service) struct PlayerFigures<'a> {
 pub(in crate::service) fn player_figures(figures: &PlayerFigures) -> Text {
     let mut text = Text::new().strong(figures.name).line();
     for (title, r, rank) in &figures.standings {
-        {
-            text.push_str(&format!(
-                "{title}: rating {} (±{:.0}), rank {rank} · {} · {}W {}D {}L · points {} won, {} conceded (net {})\n",
-                shown(r),
-                r.deviation,
-                count(r.games as i64, "match", "matches"),
-                r.wins,
-                r.draws,
-                r.losses,
-                r.points_for,
-                r.points_against,
-                net(r)
-            ));
-        }
+        text.push_str(&format!(
+            "{title}: rating {} (±{:.0}), rank {rank} · {} · {}W {}D {}L · points {} won, {} conceded (net {})\n",
+            shown(r),
+            r.deviation,
+            count(r.games as i64, "match", "matches"),
+            r.wins,
+            r.draws,
+            r.losses,
+            r.points_for,
+            r.points_against,
+            net(r)
+        ));
     }
     if figures.playing > 0 {
         text.push_str(&format!(

@@ -27,6 +27,7 @@ use crate::store::Store;
 
 /// Analyses of finished matches: asked for, judged position by position under the
 /// computer's search places, shown as they progress and reported when done.
+#[derive(Clone)]
 pub(crate) struct Analysis {
     store: Store,
     clock: Arc<dyn Clock>,
@@ -54,5 +55,12 @@ impl Analysis {
             analysis_signal,
             analysis_budget,
         }
+    }
+
+    /// The same analysis judging each position under `budget`.
+    pub(crate) fn with_budget(&self, budget: Budget) -> Analysis {
+        let mut analysis = self.clone();
+        analysis.analysis_budget = budget;
+        analysis
     }
 }
