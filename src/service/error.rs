@@ -1,7 +1,6 @@
-//! Refusals a player causes, and failures of the system.
+//! Refusals a player causes, and failures of the system (worded in `voice/refusals.rs`).
 
 use super::refusal::Refusal;
-use super::text::Text;
 use crate::store::StoreError;
 
 /// Why the service did not do what was asked.
@@ -27,21 +26,6 @@ impl From<Refusal> for ServiceError {
 }
 
 impl ServiceError {
-    /// What to tell the player.
-    pub fn player_message(&self) -> Text {
-        match self {
-            ServiceError::Refused(r) => r.text(),
-            ServiceError::System(_) => Text::from(
-                "Sorry, something went wrong on our side and nothing was changed. Please try again in a moment.",
-            ),
-            ServiceError::Unsure(_) => Text::from(
-                "Sorry, something went wrong on our side while saving this, and it may have gone through. Look at ",
-            )
-            .code("/thud board")
-            .plain(" before trying again."),
-        }
-    }
-
     pub fn is_refusal(&self) -> bool {
         matches!(self, ServiceError::Refused(_))
     }

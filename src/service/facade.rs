@@ -9,6 +9,7 @@ use tokio::sync::watch;
 use super::*;
 use crate::game::Variant;
 use crate::render::Theme;
+use crate::service::flow::told::Told;
 use crate::store::{
     AnalysisStatus, BoardStyle, Challenge, ChallengeId, MatchId, Notify, TournamentId,
 };
@@ -17,48 +18,63 @@ impl Service {
     delegate! {
         to self.matches {
             /// `actor` proposes ending the current battle.
+            #[expr($.map(Told::worded))]
             pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Reply>;
             /// `actor` answers the open proposal; `pressed` names the proposal when answered by
             /// button, so a stale button is refused.
+            #[expr($.map(Told::worded))]
             pub async fn answer_end(&self, place: Place, actor: &Actor, agree: bool, pressed: Option<(MatchId, i64)>) -> Result<Reply>;
             /// The board of the match in play here (or of the last one played here), with the score,
             /// whose turn it is and the deadline. Spectators may look too.
+            #[expr($.map(Told::worded))]
             pub async fn board(&self, place: Place, viewer: &Actor, style: Option<BoardStyle>) -> Result<Reply>;
             /// `actor`'s matches in play on this server, with opponent, whose turn and time left, and
             /// from every server the matches the bot cannot reach, with buttons to resume or stop them.
+            #[expr($.map(Told::worded))]
             pub async fn my_games(&self, place: Place, actor: &Actor, everywhere: bool) -> Result<Reply>;
             /// `challenger` invites `opponent` to a match in this channel.
+            #[expr($.map(Told::worded))]
             pub async fn challenge(&self, place: Place, challenger: &Actor, opponent: &Actor, options: &ChallengeOptions) -> Result<Reply>;
             /// The open challenge `actor` could accept here, without accepting it: lets a front-end
             /// check before it opens a thread for the match.
             pub async fn challenge_to_accept(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Challenge>;
             /// The opponent accepts; battle 1 begins in a `room` of its own (a thread in the channel
             /// of the challenge, opened once the challenge is closed) or in the channel itself.
+            #[expr($.map(Told::worded))]
             pub async fn accept(&self, place: Place, actor: &Actor, id: Option<ChallengeId>, room: Option<Room<'_>>) -> Result<Reply>;
             /// The opponent declines.
+            #[expr($.map(Told::worded))]
             pub async fn decline(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply>;
             /// The challenger withdraws.
+            #[expr($.map(Told::worded))]
             pub async fn cancel(&self, place: Place, actor: &Actor, id: Option<ChallengeId>) -> Result<Reply>;
             /// `challenger` plays `computer` (the bot's own account) at `level` (default 3): the match
             /// begins at once, here or in a `room` of its own (a thread). It is never rated.
+            #[expr($.map(Told::worded))]
             pub async fn challenge_computer(&self, place: Place, challenger: &Actor, computer: &Actor, level: Option<u8>, options: &ChallengeOptions, room: Option<Room<'_>>) -> Result<Reply>;
             /// Plays the computer's moves that are due, one round of at most a few matches; returns
             /// how many it played. The clock worker and the console call it whenever woken.
             pub async fn play_computer_turns(&self) -> Result<usize>;
             /// Asks `actor` to confirm resigning: a private message with a Confirm button.
+            #[expr($.map(Told::worded))]
             pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply>;
             /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
+            #[expr($.map(Told::worded))]
             pub async fn resign(&self, place: Place, actor: &Actor, confirmed: Option<MatchId>) -> Result<Reply>;
             /// `actor` claims the match because the opponent let the deadline pass.
+            #[expr($.map(Told::worded))]
             pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Reply>;
             /// A moderator stops the match in this channel; it is recorded and unrated.
+            #[expr($.map(Told::worded))]
             pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply>;
             /// `actor` plays a move in this channel's match.
+            #[expr($.map(Told::worded))]
             pub async fn play(&self, place: Place, actor: &Actor, request: &MoveRequest) -> Result<Reply>;
             /// `actor` asks for a rematch of match `id`, here: a challenge to the other player (the
             /// other player accepts as for any challenge), or against the computer a new match at once
             /// at the same level, in a `room` of its own if one opens. Whoever commanded the dwarfs first in
             /// match `id` commands the trolls first in the rematch.
+            #[expr($.map(Told::worded))]
             pub async fn rematch(&self, place: Place, actor: &Actor, id: MatchId, room: Option<Room<'_>>) -> Result<Reply>;
             /// Squares holding a piece of the player's that can make a `verb` move.
             pub async fn suggest_from(&self, place: Place, actor: &Actor, verb: Verb, typed: &str) -> Vec<Choice>;

@@ -292,6 +292,7 @@ async fn names_of(store: &Store, m: &StoredMatch) -> Result<Names> {
 }
 
 /// Display names by id, with a fallback for players never seen.
+#[derive(Default)]
 struct Names(HashMap<UserId, String>);
 
 impl Names {

@@ -192,21 +192,6 @@ impl Reply {
         });
         self
     }
-
-    /// The answers to end proposal `proposal` of match `match_id`: every proposal, a person's
-    /// or the computer's, offers the same two.
-    pub(super) fn with_answers_to(self, match_id: MatchId, proposal: i64) -> Reply {
-        self.button(
-            Action::AgreeEnd { match_id, proposal },
-            "Agree",
-            ButtonStyle::Success,
-        )
-        .button(
-            Action::KeepPlaying { match_id, proposal },
-            "Keep playing",
-            ButtonStyle::Secondary,
-        )
-    }
 }
 
 /// A board to draw with a message, perhaps when it is sent later: battle `battle` of a match
@@ -242,14 +227,6 @@ pub fn channel_link(guild: GuildId, channel: ChannelId) -> String {
 /// A link to one message.
 pub fn message_link(guild: GuildId, channel: ChannelId, message: u64) -> String {
     format!("https://discord.com/channels/{guild}/{channel}/{message}")
-}
-
-/// `reply`, announcing the end of match `id`, with a button to play it again and one to
-/// look back at it with the engine.
-pub fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
-    reply
-        .button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
-        .button(Action::Analyse(id), "Analyse", ButtonStyle::Secondary)
 }
 
 #[cfg(test)]

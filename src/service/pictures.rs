@@ -155,28 +155,28 @@ pub(super) fn start_drawing(
     tokio::task::spawn_blocking(move || board.draw(&renderer))
 }
 
-/// Waits for a drawing started before a commit and adds it to `reply`. After a commit nothing
-/// may turn the answer into a failure, so a board that could not be drawn is left out.
+/// Waits for a drawing started before a commit and adds it to `reply` (left out if it could
+/// not be drawn, as in [`drawn_after_commit`]).
 pub(super) async fn attach_after_commit(drawing: JoinHandle<DrawnBoard>, reply: Reply) -> Reply {
-    match drawing.await {
-        Ok(board) => board.onto(reply),
-        Err(e) => {
-            tracing::error!(error = %e, "a board could not be drawn; answering without it");
-            reply
-        }
-    }
+    let drawn = drawn_after_commit(vec![drawing]).await;
+    drawn
+        .into_iter()
+        .fold(reply, |reply, board| board.onto(reply))
 }
 
-/// As [`attach_after_commit`] for each drawing in turn (the last one's board is the one the
-/// reply is about).
-pub(super) async fn attach_all_after_commit(
-    drawings: Vec<JoinHandle<DrawnBoard>>,
-    mut reply: Reply,
-) -> Reply {
+/// Waits for drawings started before a commit. After a commit nothing may turn the answer
+/// into a failure, so a board that could not be drawn is left out.
+pub(super) async fn drawn_after_commit(drawings: Vec<JoinHandle<DrawnBoard>>) -> Vec<DrawnBoard> {
+    let mut drawn = Vec::with_capacity(drawings.len());
     for drawing in drawings {
-        reply = attach_after_commit(drawing, reply).await;
+        match drawing.await {
+            Ok(board) => drawn.push(board),
+            Err(e) => {
+                tracing::error!(error = %e, "a board could not be drawn; answering without it")
+            }
+        }
     }
-    reply
+    drawn
 }
 
 /// Waits for a drawing started with [`start_drawing`].

@@ -6,18 +6,17 @@ use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::computer::computer_actor;
 use crate::service::flow::progress::{match_in_play, seat_of};
-use crate::service::outcome::Reply;
+use crate::service::flow::told::{News, Told};
 use crate::service::pictures::start_drawing;
-use crate::service::pictures::{attach_all_after_commit, board_to_show, next_battle_board};
+use crate::service::pictures::{board_to_show, drawn_after_commit, next_battle_board};
 use crate::service::refusal::Refusal;
-use crate::service::voice::{self, Reader};
 use crate::service::{names_in, Actor, Names, Place};
 use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 
 impl Matches {
     /// `actor` proposes ending the current battle.
-    pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Told> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
@@ -59,12 +58,10 @@ impl Matches {
         };
         if let Some(computer) = m.computer {
             return self
-                .computer_answers(place, &m, computer, &names, proposed)
+                .computer_answers(place, &m, computer, names, proposed)
                 .await;
         }
-        Ok(voice::reply(&[proposed], &names, &Reader::Channel)
-            .saved()
-            .mention(other))
+        Ok(Told::happened(vec![proposed], names).pinging(Some(other)))
     }
 
     /// The computer answers at once the proposal just made in its match `m`, after thinking
@@ -74,34 +71,34 @@ impl Matches {
         place: Place,
         m: &StoredMatch,
         computer: ComputerSeat,
-        names: &Names,
+        names: Names,
         proposed: Event,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let assessment = self.computer_answer(m).await?;
         let agree = assessment.as_ref().is_some_and(|a| a.agree_to_end);
-        let me = computer_actor(computer, names);
-        let mut reply = match self.answer_end(place, &me, agree, None).await {
-            Ok(reply) => reply,
+        let me = computer_actor(computer, &names);
+        let mut told = match self.answer_end(place, &me, agree, None).await {
+            Ok(told) => told,
             // The proposal stands (saved above); the player can still move or withdraw.
             Err(e) => {
                 tracing::warn!(match_id = %m.id, error = %e, "the computer could not answer a proposal");
                 let silent = Event::NoAnswerYet { player: me.id };
-                return Ok(voice::reply(&[proposed, silent], names, &Reader::Channel).saved());
+                return Ok(Told::happened(vec![proposed, silent], names));
             }
         };
-        let mut events = vec![proposed];
-        for mut event in std::mem::take(&mut reply.events) {
-            if let Event::EndDeclined { reason, .. } = &mut event {
-                *reason = assessment.as_ref().and_then(|a| a.reason.clone());
+        // One message: the proposal, then the answer with the computer's reason for it.
+        if let News::Happened(answer) = &mut told.news {
+            let mut events = vec![proposed];
+            for mut event in std::mem::take(answer) {
+                if let Event::EndDeclined { reason, .. } = &mut event {
+                    *reason = assessment.as_ref().and_then(|a| a.reason.clone());
+                }
+                events.push(event);
             }
-            events.push(event);
+            *answer = events;
         }
-        let worded = voice::reply(&events, names, &Reader::Channel);
-        reply.text = worded.text;
-        reply.buttons = worded.buttons;
-        reply.events = events;
-        reply.mentions.clear();
-        Ok(reply)
+        told.ping.clear();
+        Ok(told)
     }
 
     /// `actor` answers the open proposal; `pressed` names the proposal when answered by
@@ -112,7 +109,7 @@ impl Matches {
         actor: &Actor,
         agree: bool,
         pressed: Option<(MatchId, i64)>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         self.agree_or_decline(place, actor, agree, pressed, false)
             .await
     }
@@ -125,7 +122,7 @@ impl Matches {
         agree: bool,
         pressed: Option<(MatchId, i64)>,
         crossed: bool,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let mut m = match_in_play(&mut tx, place.channel).await?;
@@ -160,11 +157,8 @@ impl Matches {
                 battle: m.game.battle_number(),
                 reason: None,
             };
-            let mut reply = voice::reply(&[declined], &names, &Reader::Channel)
-                .saved()
-                .mention(proposal.proposer);
-            reply.spend_buttons = pressed.is_some();
-            return Ok(reply);
+            let told = Told::happened(vec![declined], names).pinging(Some(proposal.proposer));
+            return Ok(told.spending(pressed.is_some()));
         }
         let battle_row = m.current_battle().clone();
         let progress = match m.game.end_battle_by_agreement() {
@@ -196,8 +190,7 @@ impl Matches {
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        let mut reply = said.reply(&names);
-        reply.spend_buttons = pressed.is_some();
-        Ok(attach_all_after_commit(drawings, reply).await)
+        let boards = drawn_after_commit(drawings).await;
+        Ok(said.told(names).spending(pressed.is_some()).showing(boards))
     }
 }

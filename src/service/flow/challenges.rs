@@ -6,16 +6,16 @@ use super::Matches;
 use crate::game::{Seat, Side, Variant};
 use crate::service::error::{refuse, Result};
 use crate::service::events::{Event, Occasion};
-use crate::service::flow::room::{open_room, room_name, Room};
+use crate::service::flow::room::{open_room, Room};
+use crate::service::flow::told::Told;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::notices::notify::tell_turn;
 use crate::service::outcome::BoardShot;
-use crate::service::outcome::Reply;
 use crate::service::pictures::start_drawing;
-use crate::service::pictures::{attach_after_commit, board_to_show};
+use crate::service::pictures::{board_to_show, drawn_after_commit};
 use crate::service::refusal::Refusal;
 use crate::service::see;
-use crate::service::voice::{self, Reader};
+use crate::service::voice::room_name;
 use crate::service::{Actor, Names, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
@@ -44,7 +44,7 @@ impl Matches {
         challenger: &Actor,
         opponent: &Actor,
         options: &ChallengeOptions,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let variant = options.variant.unwrap_or_default();
         let side = options.side.unwrap_or_default();
         let days = options.days()?;
@@ -104,9 +104,7 @@ impl Matches {
             ]
             .into(),
         );
-        Ok(voice::reply(&[challenged], &names, &Reader::Channel)
-            .saved()
-            .mention(opponent.id))
+        Ok(Told::happened(vec![challenged], names).pinging(Some(opponent.id)))
     }
 
     /// The open challenge `actor` could accept here, without accepting it: lets a front-end
@@ -134,7 +132,7 @@ impl Matches {
         actor: &Actor,
         id: Option<ChallengeId>,
         room: Option<Room<'_>>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let challenge = self.challenge_to_accept(place, actor, id).await?;
         see(&self.store, actor, self.clock.now()).await?;
         let challenger = self.store.name_of(challenge.challenger).await?;
@@ -189,11 +187,10 @@ impl Matches {
             challenge.days_per_move,
         )
         .await?;
-        let mut reply = self
+        let told = self
             .open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
             .await?;
-        reply.spend_buttons = id.is_some();
-        Ok(reply)
+        Ok(told.spending(id.is_some()))
     }
 
     /// Announces battle 1 of match `match_id` (inserted, its clock set, in `tx`) and asks the
@@ -208,7 +205,7 @@ impl Matches {
         place: Place,
         accepted_by: Option<crate::store::UserId>,
         occasion: Occasion,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let now = self.clock.now();
         let m = tx.lock_match(match_id).await?.ok_or_else(|| {
             crate::service::ServiceError::System(format!("match {match_id} vanished"))
@@ -265,7 +262,7 @@ impl Matches {
                 accepted_by,
                 occasion,
             };
-            return Ok(voice::reply(&[elsewhere], &names, &Reader::Channel).saved());
+            return Ok(Told::happened(vec![elsewhere], names));
         }
         let drawing = start_drawing(
             &self.renderer,
@@ -274,11 +271,8 @@ impl Matches {
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         self.wake_computer();
-        let mut opening = voice::reply(&events, &names, &Reader::Channel);
-        if let Some(first) = ping {
-            opening = opening.mention(first);
-        }
-        Ok(attach_after_commit(drawing, opening).await.saved())
+        let board = drawn_after_commit(vec![drawing]).await;
+        Ok(Told::happened(events, names).pinging(ping).showing(board))
     }
 
     /// The opponent declines.
@@ -287,7 +281,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         id: Option<ChallengeId>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let challenge = self
             .find_challenge(place, actor, id, Role::Opponent, "decline")
             .await?;
@@ -306,7 +300,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         id: Option<ChallengeId>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let challenge = self
             .find_challenge(place, actor, id, Role::Challenger, "cancel")
             .await?;
@@ -325,7 +319,7 @@ impl Matches {
         state: ChallengeState,
         from_button: bool,
         closed_by: impl Fn(&Challenge) -> Event,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let mut tx = self.store.begin().await?;
         let Some(closed) = tx
             .close_challenge(challenge.id, state, self.clock.now())
@@ -335,9 +329,7 @@ impl Matches {
         };
         let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);
         tx.commit().await?;
-        let mut reply = voice::reply(&[closed_by(&closed)], &names, &Reader::Channel).saved();
-        reply.spend_buttons = from_button;
-        Ok(reply)
+        Ok(Told::happened(vec![closed_by(&closed)], names).spending(from_button))
     }
 
     /// The challenge `id`, or the newest open one here where `actor` plays `role`.

@@ -20,11 +20,12 @@ use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::events::{Event, Occasion};
 use crate::service::flow::play::moved;
 use crate::service::flow::progress::side_of;
-use crate::service::flow::room::{open_room, room_name, Room};
+use crate::service::flow::room::{open_room, Room};
+use crate::service::flow::told::Told;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
-use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
+use crate::service::voice::room_name;
 use crate::service::{Actor, ChallengeOptions, Names, Place};
 use crate::store::{
     ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, Recipient, SideChoice, StoreError,
@@ -55,7 +56,7 @@ impl Matches {
         level: Option<u8>,
         options: &ChallengeOptions,
         room: Option<Room<'_>>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let level = match level {
             None => Level::DEFAULT,
             Some(n) => match Level::new(n) {

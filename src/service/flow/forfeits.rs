@@ -4,9 +4,8 @@ use crate::game::Seat;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::progress::{match_in_play, seat_of, Said};
-use crate::service::outcome::{Action, ButtonStyle, Reply};
+use crate::service::flow::told::{News, Told};
 use crate::service::refusal::Refusal;
-use crate::service::voice::{self, Reader};
 use crate::service::{names_in, Actor, Names, Place};
 use chrono::{DateTime, Utc};
 
@@ -16,22 +15,17 @@ use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
 
 impl Matches {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
-    pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Told> {
         let m = match self.store.active_match_in(place.channel).await? {
             Some(m) => m,
             None => return refuse(Refusal::NoMatchHere),
         };
         seat_of(&m, actor)?;
-        let what = if has_moved(&m, actor.id) {
-            "Resigning forfeits the whole match (both battles) to your opponent, and counts as a loss. Are you sure?"
-        } else {
-            "You have not made a move in this match yet: resigning now aborts it, unrated, and it counts for neither player (in a tournament your opponent wins the game, still unrated). Are you sure?"
+        let prompt = News::ResignPrompt {
+            match_id: m.id,
+            moved: has_moved(&m, actor.id),
         };
-        Ok(Reply::private(what).button(
-            Action::ConfirmResign(m.id),
-            "Confirm resignation",
-            ButtonStyle::Danger,
-        ))
+        Ok(Told::new(prompt, Names::default()))
     }
 
     /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
@@ -40,7 +34,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         confirmed: Option<MatchId>,
-    ) -> Result<Reply> {
+    ) -> Result<Told> {
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         if confirmed.is_some_and(|id| id != m.id) {
@@ -58,13 +52,11 @@ impl Matches {
             )
             .await?;
         tx.commit().await?;
-        let mut reply = said.reply(&names);
-        reply.spend_buttons = confirmed.is_some();
-        Ok(reply)
+        Ok(said.told(names).spending(confirmed.is_some()))
     }
 
     /// `actor` claims the match because the opponent let the deadline pass.
-    pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Told> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
@@ -80,7 +72,7 @@ impl Matches {
         let names = names_in(&mut tx, &m).await?;
         if let Some(said) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
             tx.commit().await?;
-            return Ok(said.reply(&names));
+            return Ok(said.told(names));
         }
         let waiting = seat_of(&m, actor)?;
         let said = self
@@ -97,11 +89,11 @@ impl Matches {
             )
             .await?;
         tx.commit().await?;
-        Ok(said.reply(&names))
+        Ok(said.told(names))
     }
 
     /// A moderator stops the match in this channel; it is recorded and unrated.
-    pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
+    pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Told> {
         if !is_moderator {
             return refuse(Refusal::NotAModerator);
         }
@@ -120,7 +112,7 @@ impl Matches {
             match_id: m.id,
             by: actor.id,
         };
-        Ok(voice::reply(&[aborted], &names, &Reader::Channel).saved())
+        Ok(Told::happened(vec![aborted], names))
     }
 
     /// A match whose late player never made a move is aborted, unrated, rather than won on

@@ -11,6 +11,7 @@ pub(super) mod progress;
 pub(super) mod rematch;
 pub(super) mod room;
 pub(super) mod suggestions;
+pub(super) mod told;
 
 use std::sync::Arc;
 

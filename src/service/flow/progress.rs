@@ -8,11 +8,11 @@ use super::Matches;
 use crate::game::{MatchResult, Progress, Seat, Side};
 use crate::service::error::{self, Result, ServiceError};
 use crate::service::events::Event;
+use crate::service::flow::told::Told;
 use crate::service::notices::delivery::Notice;
 use crate::service::notices::notify;
-use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::{notices, voice, Actor, Names};
+use crate::service::{notices, Actor, Names};
 use crate::store::{ChannelId, Finish, StoredMatch, TurnClock, Tx, UserId};
 
 impl Matches {
@@ -157,13 +157,9 @@ impl Said {
         Notice::new(self.events, None).pinging(self.ping)
     }
 
-    /// The channel's message: what happened, the ping, the buttons that answer it.
-    pub(in crate::service) fn reply(&self, names: &Names) -> Reply {
-        let mut reply = voice::reply(&self.events, names, &voice::Reader::Channel).saved();
-        if let Some(next) = self.ping {
-            reply = reply.mention(next);
-        }
-        reply
+    /// The answer in the match's channel: what happened, pinging as the notice would.
+    pub(in crate::service) fn told(self, names: Names) -> Told {
+        Told::happened(self.events, names).pinging(self.ping)
     }
 }
 

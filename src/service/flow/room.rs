@@ -26,11 +26,3 @@ pub(in crate::service) async fn open_room(
         None => channel,
     }
 }
-
-/// The name of a match's room, as the channel list shows it (Discord allows 100 characters).
-pub(in crate::service) fn room_name(first: &str, second: &str) -> String {
-    format!("Thud: {first} vs {second}")
-        .chars()
-        .take(100)
-        .collect()
-}

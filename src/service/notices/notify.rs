@@ -8,7 +8,7 @@ use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Delivery, Notice};
 use crate::service::notices::worded::{queue, NoticeBody};
 use crate::service::outcome::{BoardShot, Reply};
-use crate::service::text::Text;
+use crate::service::voice;
 use crate::service::Place;
 use crate::store::{MatchState, NoticeState, Recipient, StoredMatch, Tx, UserId};
 
@@ -129,13 +129,7 @@ async fn worded_in_channel(
         .await?
         .remove(&player)
         .unwrap_or_default();
-    let mut text = Text::new()
-        .player(player, name)
-        .plain(": ")
-        .then(delivery.reply.text.clone());
-    if hint {
-        text = text.line().then(crate::service::voice::dms_closed_hint());
-    }
+    let text = voice::dm_said_in_channel(player, name, delivery.reply.text.clone(), hint);
     let mut reply = Reply::public(text).mention(player);
     reply.board = delivery.reply.board;
     Ok(reply)

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::service::error::Result;
 use crate::service::notices::queue::{queue_body, Settled};
-use crate::service::outcome::{offer_rematch, BoardShot, Button, Reply};
+use crate::service::outcome::{BoardShot, Button, Reply};
 use crate::service::text::Text;
+use crate::service::voice::offer_rematch;
 use crate::service::Place;
 use crate::store::{MatchId, Recipient, Tx, UserId};
 

@@ -1,14 +1,13 @@
 //! A match's record as text, and a battle's replay as an animated picture.
 
 use super::Records;
-use crate::game::{GameRecord, Seat, Side};
 use crate::render::Theme;
 use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::names_of;
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
-use crate::service::voice::{self, battle_result_line, caption};
-use crate::service::{Names, Place};
+use crate::service::voice::{self, caption};
+use crate::service::Place;
 use crate::store::{MatchId, Store, StoredMatch};
 
 impl Records {
@@ -16,7 +15,7 @@ impl Records {
     pub async fn record(&self, place: Place, id: Option<MatchId>) -> Result<Reply> {
         let m = match_for_record(&self.store, place, id).await?;
         let names = names_of(&self.store, &m).await?;
-        let record = game_record(&m, &names);
+        let record = voice::game_record(&m, &names);
         let text = record.to_text();
         let moves: usize = m.game.battles().iter().map(|b| b.moves().len()).sum();
         Ok(Reply::public(voice::record_caption(&m, &names, moves))
@@ -82,55 +81,6 @@ impl Records {
 
 /// Discord's upload limit for a file when the interaction does not say (10 MiB).
 const DEFAULT_UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
-
-/// The record of a stored match with its tags.
-pub(in crate::service) fn game_record(m: &StoredMatch, names: &Names) -> GameRecord {
-    let mut tags = vec![
-        ("Event".to_string(), format!("thudbot match #{}", m.id)),
-        ("First".to_string(), names.of(m.players[0])),
-        ("Second".to_string(), names.of(m.players[1])),
-        ("DaysPerMove".to_string(), m.days_per_move.to_string()),
-        ("Started".to_string(), m.created_at.to_rfc3339()),
-    ];
-    if let Some(at) = m.finished_at {
-        tags.push(("Finished".to_string(), at.to_rfc3339()));
-    }
-    for (i, b) in m.game.battles().iter().enumerate() {
-        let number = i as u8 + 1;
-        let who = format!(
-            "{} (dwarfs) v {} (trolls)",
-            names.of(m.player(Seat::commanding(Side::Dwarfs, number))),
-            names.of(m.player(Seat::commanding(Side::Trolls, number)))
-        );
-        let result = b
-            .result()
-            .map(|r| format!(": {}", battle_result_line(m.variant, number, &r)))
-            .unwrap_or_default();
-        tags.push((format!("Battle{number}"), format!("{who}{result}")));
-    }
-    let result = match (m.state, m.game.result()) {
-        (crate::store::MatchState::Aborted, _) => "aborted".to_string(),
-        (_, Some(r)) => {
-            let totals = format!("{}-{}", r.total(Seat::First), r.total(Seat::Second));
-            match (r.winner, r.forfeited_by) {
-                // A forfeit wins the match whatever the points of the battles finished.
-                (Some(w), Some(loser)) => format!(
-                    "{} wins by forfeit ({} forfeited)",
-                    names.of(m.player(w)),
-                    names.of(m.player(loser))
-                ),
-                (Some(w), None) => format!("{} wins {totals}", names.of(m.player(w))),
-                (None, _) => format!("draw {totals}"),
-            }
-        }
-        (_, None) => "in play".to_string(),
-    };
-    tags.push(("Result".to_string(), result));
-    GameRecord {
-        tags,
-        game: m.game.clone(),
-    }
-}
 
 /// The match `id` of this server, or the latest one played in this channel.
 pub(in crate::service) async fn match_for_record(

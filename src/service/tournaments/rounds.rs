@@ -12,6 +12,7 @@ use crate::game::Seat;
 use crate::service::error::Result;
 use crate::service::events::{EarlyEnd, Event, Paired, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
+use crate::service::voice;
 use crate::service::Place;
 use crate::store::{
     Entrant, Finish, GameOutcome, MatchId, MatchState, Recipient, StoredTournament, TournamentGame,
@@ -96,11 +97,7 @@ impl Tournaments {
                     }));
                 }
                 Err(e) => {
-                    let why = if too_few(players) {
-                        format!("only {players} joined")
-                    } else {
-                        e.to_string()
-                    };
+                    let why = voice::cancelled_for(too_few(players).then_some(players), &e);
                     tx.end_tournament(t.id, TournamentState::Cancelled, Some(&why), now)
                         .await?;
                     lines.push(told(TournamentEvent::CalledOff {

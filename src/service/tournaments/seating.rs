@@ -10,6 +10,7 @@ use crate::service::error::{Result, ServiceError};
 use crate::service::events::{Occasion, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::refusal::Refusal;
+use crate::service::voice;
 use crate::service::{Place, Room};
 use crate::store::{
     ChannelId, Conflict, Entrant, GuildId, MatchId, NewMatch, Recipient, StoreError,
@@ -63,7 +64,7 @@ impl Tournaments {
                 tournament,
                 guild: t.guild,
                 channel: t.channel,
-                title: format!("{} · game {game}", t.name),
+                title: voice::game_room_name(&t.name, game),
                 players: [a.user, b.user],
             });
         }
@@ -94,7 +95,7 @@ impl Tournaments {
             return Ok(None);
         }
         tx.commit().await?;
-        let Some(channel) = room(t.channel, format!("{} · game {game}", t.name)).await else {
+        let Some(channel) = room(t.channel, voice::game_room_name(&t.name, game)).await else {
             self.seating_failed(&t, game).await?;
             return Ok(None);
         };

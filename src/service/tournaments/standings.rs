@@ -4,11 +4,9 @@
 use super::refuse_tournament;
 use super::Tournaments;
 use crate::render::{table_png, Table};
-use crate::service::error::{refuse, Result};
+use crate::service::error::Result;
 use crate::service::outcome::Reply;
-use crate::service::refusal::Refusal;
 use crate::service::refusal::TournamentRefusal as Why;
-use crate::service::text::count;
 use crate::service::text::Text;
 use crate::service::voice;
 use crate::service::{Names, Place};
@@ -97,17 +95,10 @@ pub(in crate::service) async fn standings_after(
     let names = Names(tx.names(&users).await?);
     let text = voice::standings_text(&entrants, &names, &standings, ANNOUNCED_LINES);
     tx.rollback().await?;
-    let when = match t.state {
-        TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
-        _ => format!("after round {round}"),
-    };
     // The picture shows the first page; the rest are a command away.
-    let (first, _, pages) = page_of(&standings, 1);
-    let top = match pages {
-        1 => String::new(),
-        _ => format!(", the first {PAGE_LINES} of {}", standings.lines.len()),
-    };
-    let title = format!("{} — {when}{top}", t.name);
+    let (first, _, _) = page_of(&standings, 1);
+    let title =
+        voice::announced_standings_title(&t, round, first.lines.len(), standings.lines.len());
     let png = standings_png(title, &entrants, &first, &names).await?;
     let file = format!("tournament-{}-standings.png", t.id);
     Ok(Some((text, (file, png))))
@@ -134,46 +125,19 @@ impl Tournaments {
         let all = standings_of(&t, &entrants, &games);
         let pages = all.lines.len().div_ceil(PAGE_LINES).max(1) as u32;
         if page > pages {
-            return refuse(Refusal::Input(format!(
-                "The standings of {} have {}; there is no page {page}.",
-                t.name,
-                count(pages, "page", "pages")
-            )));
+            return refuse_tournament(Why::NoSuchStandingsPage {
+                name: t.name.clone(),
+                pages,
+                page,
+            });
         }
         let (standings, page, pages) = page_of(&all, page);
-        let state = match t.state {
-            TournamentState::Open => format!("taking players ({} so far)", entrants.len()),
-            TournamentState::Running => format!(
-                "round {} of {}",
-                t.current_round,
-                t.rounds.unwrap_or(t.current_round)
-            ),
-            TournamentState::Finished => "finished".into(),
-            TournamentState::Cancelled => "cancelled".into(),
-        };
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
         let body = voice::standings_text(&entrants, &names, &standings, PAGE_LINES);
         tx.rollback().await?;
-        let paged = match pages {
-            1 => String::new(),
-            _ => format!(", page {page} of {pages}"),
-        };
-        let title = format!("{} — {state}{paged}", t.name);
+        let (title, text) = voice::standings_page(&t, entrants.len(), body, (page, pages));
         let png = standings_png(title, &entrants, &standings, &names).await?;
-        let mut text = Text::new()
-            .strong(format!("{} — standings, {state}{paged}", t.name))
-            .line()
-            .then(body)
-            .line()
-            .plain(voice::legend(t.format, voice::Layout::ByRound));
-        if page < pages {
-            text = text
-                .line()
-                .plain("More: ")
-                .code(format!("/thud tournament standings page:{}", page + 1))
-                .plain(".");
-        }
         Ok(Reply::public(text).attach(format!("tournament-{}-standings.png", t.id), png))
     }
 }

@@ -127,3 +127,17 @@ pub fn progress_text(status: &AnalysisStatus) -> Text {
             status.positions
         ))
 }
+
+/// The answer to a request for an analysis under way: where it stands, and whether a message
+/// the bot edits as it goes shows its progress (`shown_elsewhere`).
+pub(in crate::service) fn analysis_under_way(
+    status: &AnalysisStatus,
+    shown_elsewhere: bool,
+) -> Text {
+    if shown_elsewhere {
+        progress_text(status)
+            .plain(" Its progress is shown in the message the bot edits as it goes.")
+    } else {
+        progress_text(status)
+    }
+}

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::service::events::{Departure, Event, Occasion, TournamentEvent};
-use crate::service::outcome::{offer_rematch, Action, ButtonStyle, Reply};
+use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
 use crate::store::{MatchId, SideChoice, UserId};
@@ -16,14 +16,15 @@ mod ladder;
 mod people;
 mod play;
 mod records;
+mod refusals;
 mod rules;
 mod standings;
 mod tournament;
 
 pub use analysis::progress_text;
 pub(in crate::service) use analysis::{
-    analysed_battle, analysis_heading, graph_title, mistake_line, mistakes_summary,
-    scores_every_ten_plies,
+    analysed_battle, analysis_heading, analysis_under_way, graph_title, mistake_line,
+    mistakes_summary, scores_every_ten_plies,
 };
 pub(in crate::service) use board::{board_caption, games_list, no_games, no_match_yet};
 pub(in crate::service) use ladder::{
@@ -33,12 +34,15 @@ pub(in crate::service) use ladder::{
 pub(in crate::service) use people::{
     back_from_vacation, on_vacation, organisers_here, settings_said, stopped_unreachable,
 };
-pub(in crate::service) use play::{battle_result_line, battle_status, caption, rating_words};
-pub(in crate::service) use records::{record_caption, replay_caption, replay_status};
+pub(in crate::service) use play::{
+    battle_result_line, battle_status, caption, rating_words, resign_prompt, room_name,
+};
+pub(in crate::service) use records::{game_record, record_caption, replay_caption, replay_status};
 pub use rules::rules_text;
 pub(in crate::service) use standings::{
-    entrant_name, legend, standings_table, standings_text, Layout,
+    announced_standings_title, entrant_name, standings_page, standings_table, standings_text,
 };
+pub(in crate::service) use tournament::{cancelled_for, game_room_name};
 
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +93,7 @@ pub(in crate::service) fn reply_with(
                 proposal,
                 to_computer: false,
                 ..
-            } => reply = reply.with_answers_to(match_id, proposal),
+            } => reply = with_answers_to(reply, match_id, proposal),
             Event::MatchOver { match_id, .. } => reply = offer_rematch(reply, match_id),
             Event::Tournament(TournamentEvent::Created { id, .. }) => {
                 reply = reply.button(Action::JoinTournament(id), "Join", ButtonStyle::Success)
@@ -105,6 +109,30 @@ pub(in crate::service) fn reply_with(
     }
     reply.events = events.to_vec();
     reply
+}
+
+/// `reply` with the answers to end proposal `proposal` of match `match_id`: every proposal, a
+/// person's or the computer's, offers the same two.
+fn with_answers_to(reply: Reply, match_id: MatchId, proposal: i64) -> Reply {
+    reply
+        .button(
+            Action::AgreeEnd { match_id, proposal },
+            "Agree",
+            ButtonStyle::Success,
+        )
+        .button(
+            Action::KeepPlaying { match_id, proposal },
+            "Keep playing",
+            ButtonStyle::Secondary,
+        )
+}
+
+/// `reply`, announcing the end of match `id`, with a button to play it again and one to
+/// look back at it with the engine.
+pub(in crate::service) fn offer_rematch(reply: Reply, id: MatchId) -> Reply {
+    reply
+        .button(Action::Rematch(id), "Rematch", ButtonStyle::Primary)
+        .button(Action::Analyse(id), "Analyse", ButtonStyle::Secondary)
 }
 
 /// The line saying `event`, or `None` for an event that says nothing.
@@ -380,7 +408,7 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
 }
 
 /// Said once to a player whose direct messages Discord refused.
-pub(in crate::service) fn dms_closed_hint() -> Text {
+fn dms_closed_hint() -> Text {
     Text::from(
         "(I could not send you this as a direct message: Discord refused it. To get turn \
          notices by DM, allow direct messages from members of this server in its Privacy \
@@ -388,6 +416,22 @@ pub(in crate::service) fn dms_closed_hint() -> Text {
     )
     .code("/thud settings notify:channel")
     .plain(".)")
+}
+
+/// What a direct message Discord refused said (`said`), told to `player` in the channel
+/// instead, with the hint on opening their DMs the first time (`hint`).
+pub(in crate::service) fn dm_said_in_channel(
+    player: UserId,
+    name: String,
+    said: Text,
+    hint: bool,
+) -> Text {
+    let text = Text::new().player(player, name).plain(": ").then(said);
+    if hint {
+        text.line().then(dms_closed_hint())
+    } else {
+        text
+    }
 }
 
 /// "1 day per move", "3 days per move".

@@ -4,9 +4,10 @@
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
 use crate::render::Caption;
 use crate::service::events::{Event, Occasion, ShownRating};
+use crate::service::outcome::{Action, ButtonStyle, Reply};
 use crate::service::text::Text;
 use crate::service::Names;
-use crate::store::{MatchState, StoredMatch};
+use crate::store::{MatchId, MatchState, StoredMatch};
 
 use super::{level_title, per_move, Reader};
 
@@ -428,4 +429,27 @@ pub(in crate::service) fn battle_status(m: &StoredMatch, names: &Names, index: u
             None => "Battle over".to_string(),
         },
     }
+}
+
+/// Asks a player to confirm resigning match `match_id`; `moved` when they have made a move in
+/// it (else resigning aborts it).
+pub(in crate::service) fn resign_prompt(match_id: MatchId, moved: bool) -> Reply {
+    let what = if moved {
+        "Resigning forfeits the whole match (both battles) to your opponent, and counts as a loss. Are you sure?"
+    } else {
+        "You have not made a move in this match yet: resigning now aborts it, unrated, and it counts for neither player (in a tournament your opponent wins the game, still unrated). Are you sure?"
+    };
+    Reply::private(what).button(
+        Action::ConfirmResign(match_id),
+        "Confirm resignation",
+        ButtonStyle::Danger,
+    )
+}
+
+/// The name of a match's room, as the channel list shows it (Discord allows 100 characters).
+pub(in crate::service) fn room_name(first: &str, second: &str) -> String {
+    format!("Thud: {first} vs {second}")
+        .chars()
+        .take(100)
+        .collect()
 }

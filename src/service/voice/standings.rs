@@ -5,7 +5,7 @@
 use crate::render::Table;
 use crate::service::text::Text;
 use crate::service::Names;
-use crate::store::Entrant;
+use crate::store::{Entrant, StoredTournament, TournamentState};
 use crate::tournament::{Cell, Format, HalfPoints, Standings, TieBreaks};
 
 /// Entrant `seed` as the standings name them: withdrawn players are marked.
@@ -211,4 +211,63 @@ pub(in crate::service) fn standings_text(
             .plain(".");
     }
     text
+}
+
+/// The title of the standings picture announced after round `round` of `t`, which shows the
+/// first `shown` of `total` players.
+pub(in crate::service) fn announced_standings_title(
+    t: &StoredTournament,
+    round: u32,
+    shown: usize,
+    total: usize,
+) -> String {
+    let when = match t.state {
+        TournamentState::Finished if round >= t.current_round => "final standings".to_string(),
+        _ => format!("after round {round}"),
+    };
+    let top = if shown < total {
+        format!(", the first {shown} of {total}")
+    } else {
+        String::new()
+    };
+    format!("{} — {when}{top}", t.name)
+}
+
+/// Page `page` of `pages` of the standings of `t` (with `entrants` players), `body` its
+/// lines: the picture's title and the message.
+pub(in crate::service) fn standings_page(
+    t: &StoredTournament,
+    entrants: usize,
+    body: Text,
+    (page, pages): (u32, u32),
+) -> (String, Text) {
+    let state = match t.state {
+        TournamentState::Open => format!("taking players ({entrants} so far)"),
+        TournamentState::Running => format!(
+            "round {} of {}",
+            t.current_round,
+            t.rounds.unwrap_or(t.current_round)
+        ),
+        TournamentState::Finished => "finished".into(),
+        TournamentState::Cancelled => "cancelled".into(),
+    };
+    let paged = match pages {
+        1 => String::new(),
+        _ => format!(", page {page} of {pages}"),
+    };
+    let title = format!("{} — {state}{paged}", t.name);
+    let mut text = Text::new()
+        .strong(format!("{} — standings, {state}{paged}", t.name))
+        .line()
+        .then(body)
+        .line()
+        .plain(legend(t.format, Layout::ByRound));
+    if page < pages {
+        text = text
+            .line()
+            .plain("More: ")
+            .code(format!("/thud tournament standings page:{}", page + 1))
+            .plain(".");
+    }
+    (title, text)
 }

@@ -291,3 +291,17 @@ fn departure_announced(departure: Departure) -> &'static str {
         Departure::Banned => "was banned from this server and is withdrawn from",
     }
 }
+
+/// The name of the room of game `game` of tournament `name` (Discord allows 100 characters).
+pub(in crate::service) fn game_room_name(name: &str, game: i64) -> String {
+    format!("{name} · game {game}").chars().take(100).collect()
+}
+
+/// Why a tournament that could not start was cancelled, as kept with it: only `too_few`
+/// joined, or what its format could not do.
+pub(in crate::service) fn cancelled_for(too_few: Option<usize>, e: &FormatError) -> String {
+    match too_few {
+        Some(players) => format!("only {players} joined"),
+        None => e.to_string(),
+    }
+}

@@ -5,7 +5,7 @@ use crate::service::error::{refuse, Result};
 use crate::service::outcome::Reply;
 use crate::service::records::replays::match_for_record;
 use crate::service::refusal::Refusal;
-use crate::service::voice::progress_text;
+use crate::service::voice::analysis_under_way;
 use crate::service::Place;
 use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
 
@@ -50,12 +50,7 @@ impl Analysis {
         }
         self.analysis_signal.notify_one();
         let show_progress = status.progress.is_none();
-        let text = if show_progress {
-            progress_text(&status)
-        } else {
-            progress_text(&status)
-                .plain(" Its progress is shown in the message the bot edits as it goes.")
-        };
+        let text = analysis_under_way(&status, !show_progress);
         Ok(AnalysisAnswer::UnderWay {
             reply: Reply::private(text),
             match_id: m.id,
