@@ -5,10 +5,12 @@
 
 mod analysis;
 mod line;
+mod printer;
 mod shown;
 mod tournament;
 mod values;
 
+use printer::Printer;
 use values::{not_a_count, parse_side, parse_variant, parse_yes_no};
 
 pub use line::{options_of, parse, Line, LineError};
@@ -131,37 +133,26 @@ impl<'a> Console<'a> {
         Ok(())
     }
 
-    /// Prints what the outbox holds, as the bot would post it: the console's delivery worker.
+    /// Prints what the outbox holds, as the bot would post it: one round of the delivery
+    /// worker, through the console's own way of telling players.
     async fn deliver(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        loop {
-            let batch = match self.service.claim_deliveries(50).await {
-                Ok(batch) => batch,
-                Err(e) => return writeln!(out, "! the outbox failed: {}", e.player_message()),
-            };
-            if batch.is_empty() {
-                return Ok(());
-            }
-            for d in batch {
-                if d.closes_thread {
-                    // The console has no threads to archive.
-                    let _ = self.service.delivered(&d).await;
-                    continue;
-                }
-                match d.to {
-                    Recipient::Dm(player) => self.print_dm(player, &d.reply, out).await?,
-                    Recipient::Channel(channel) => {
-                        let at = Place {
-                            guild: d.guild,
-                            channel,
-                        };
-                        self.print(at, None, &d.reply, out).await?
-                    }
-                }
-                if let Err(e) = self.service.delivered(&d).await {
-                    writeln!(out, "! the outbox failed: {}", e.player_message())?;
+        let printer = Printer::default();
+        if let Err(e) = self.service.deliver_due(&printer).await {
+            writeln!(out, "! the outbox failed: {}", e.player_message())?;
+        }
+        for d in printer.take() {
+            match d.to {
+                Recipient::Dm(player) => self.print_dm(player, &d.reply, out).await?,
+                Recipient::Channel(channel) => {
+                    let at = Place {
+                        guild: d.guild,
+                        channel,
+                    };
+                    self.print(at, None, &d.reply, out).await?
                 }
             }
         }
+        Ok(())
     }
 
     /// The player called `name`, made up on first use.

@@ -35,7 +35,7 @@ use tokio::sync::{watch, RwLock};
 use tokio::task::JoinHandle;
 
 use crate::config::{Config, Shards};
-use crate::service::{Actor, Place, Service, ServiceError};
+use crate::service::{Actor, Place, Refusal, Service, ServiceError};
 use crate::store::{ChannelId, GuildId, UserId};
 
 /// How the bot behaves on Discord.
@@ -351,7 +351,7 @@ fn venue(ctx: Context<'_>) -> Result<Venue, ServiceError> {
 fn place(ctx: Context<'_>) -> Result<Place, ServiceError> {
     let guild = ctx
         .guild_id()
-        .ok_or(ServiceError::Refused(crate::service::Refusal::NotInAServer))?;
+        .ok_or(ServiceError::Refused(Refusal::NotInAServer))?;
     Ok(Place {
         guild: GuildId(guild.get()),
         channel: ChannelId(ctx.channel_id().get()),
@@ -372,13 +372,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             tracing::error!(event = event.snake_case_name(), %error, "could not handle an event");
         }
         poise::FrameworkError::ArgumentParse { ctx, input, .. } => {
-            let text = match input {
-                Some(input) => format!(
-                    "`{}` is not a value this option takes.",
-                    crate::service::echo(&input)
-                ),
-                None => "One of the options could not be read.".to_string(),
+            let why = Refusal::NotAnOptionValue {
+                given: input.map(|given| crate::service::echo(&given)),
             };
+            let text = markup::markdown(&why.text());
             let _ = ctx
                 .send(poise::CreateReply::default().content(text).ephemeral(true))
                 .await;

@@ -12,7 +12,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::Permissions;
 
-use crate::service::{Refusal, Reply, Service, Text};
+use crate::service::{boards_shown_as_text, file_not_attached, Refusal, Reply, Service};
 use crate::store::{ChannelId, GuildId};
 
 /// The name of the hint given once in a channel where boards go out as text.
@@ -150,30 +150,15 @@ pub fn without_files(mut reply: Reply, hint_given: bool) -> Reply {
                 board_as_text = true;
             }
             _ => {
-                text = text.line().then(
-                    Text::prose("The file ")
-                        .code(file.filename)
-                        .plain(" is not attached: ")
-                        .then(grant_attach_files()),
-                );
+                text = text.line().then(file_not_attached(file.filename));
             }
         }
     }
     if board_as_text && !hint_given {
-        text = text.line().then(
-            Text::prose("(Boards are shown as text here. ").then(grant_attach_files().plain(")")),
-        );
+        text = text.line().then(boards_shown_as_text());
     }
     reply.text = text;
     reply
-}
-
-/// Says which permission the bot lacks to attach files, and who can grant it.
-fn grant_attach_files() -> Text {
-    Text::prose(
-        "thudbot may not attach files in this channel. A moderator can allow it **Attach Files** \
-         in the channel's permissions.",
-    )
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::organisers::{is_organiser, standing};
 use super::{actor, answer, place, Context, Error};
 use crate::service::{
     Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
-    TournamentRefusal,
+    TournamentRefusal, Unseatable,
 };
 use crate::store::{GuildId, UserId};
 use crate::tournament::Format;
@@ -219,11 +219,7 @@ async fn organisers(
     let s = &ctx.data().service;
     answer(ctx, async {
         let change = match (role, clear.unwrap_or(false)) {
-            (Some(_), true) => {
-                return Err(ServiceError::Refused(Refusal::Input(
-                    "Name a role, or clear the one named, not both.".into(),
-                )))
-            }
+            (Some(_), true) => return Err(ServiceError::Refused(Refusal::RoleNamedAndCleared)),
             (Some(role), false) => OrganiserRoleChange::Name {
                 id: role.id.get(),
                 name: role.name,
@@ -249,18 +245,14 @@ pub(super) fn tournament_home(
     use serenity::{ChannelType, Permissions};
     let place = match kind {
         Some(ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread) => {
-            Some("a thread or forum post, and its games' threads cannot be opened inside it")
+            Some(Unseatable::InAThread)
         }
-        Some(ChannelType::News) => {
-            Some("an announcement channel, whose threads are announcement threads")
-        }
+        Some(ChannelType::News) => Some(Unseatable::Announcements),
         Some(ChannelType::Text) | None => None,
-        Some(_) => Some("not a text channel"),
+        Some(_) => Some(Unseatable::NotText),
     };
     if let Some(place) = place {
-        return Err(TournamentRefusal::CannotSeatGames {
-            why: format!("this is {place}; create the tournament in an ordinary text channel"),
-        });
+        return Err(TournamentRefusal::CannotSeatGames(place));
     }
     let needed = [
         (Permissions::VIEW_CHANNEL, "View Channel"),
@@ -271,21 +263,17 @@ pub(super) fn tournament_home(
             "Send Messages in Threads",
         ),
     ];
-    let missing: Vec<&str> = needed
+    let missing: Vec<String> = needed
         .iter()
         .filter(|(p, _)| granted.is_some_and(|g| !g.contains(*p)))
-        .map(|(_, name)| *name)
+        .map(|(_, name)| name.to_string())
         .collect();
     if missing.is_empty() {
         return Ok(());
     }
-    Err(TournamentRefusal::CannotSeatGames {
-        why: format!(
-            "the bot lacks {} in this channel; each game is played in a thread the bot opens here, so grant {} to the bot's role",
-            missing.join(", "),
-            if missing.len() == 1 { "it" } else { "them" }
-        ),
-    })
+    Err(TournamentRefusal::CannotSeatGames(Unseatable::Missing(
+        missing,
+    )))
 }
 
 /// Opens a thread of the tournament's channel for each paired game and begins its match

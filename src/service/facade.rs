@@ -276,8 +276,9 @@ impl Service {
     }
 }
 
-/// The workers, each a future to spawn: they live with the concern they drive, and the bot
-/// and the console start them alike.
+/// The workers, each a future to spawn: they live with the concern they drive. The bot spawns
+/// them; the console runs one round of each after every line (`tick`, `play_computer_turns`,
+/// `analyse_some`, `deliver_due`), the same work in an order it can print.
 impl Service {
     /// The clock worker: what is due on the clock, every `every` and after downtime.
     pub fn clock_worker(
@@ -302,6 +303,12 @@ impl Service {
         stop: watch::Receiver<bool>,
     ) -> impl Future<Output = ()> + Send + 'static {
         self.analysis.clone().run_judging(stop)
+    }
+
+    /// One round of the delivery worker, for a front-end that needs its output in order (the
+    /// console): every notice due now through `deliverer`, one at a time; returns how many.
+    pub async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<usize> {
+        self.outbox.deliver_due(deliverer).await
     }
 
     /// The delivery worker: the outbox's notices through `deliverer` as they fall due.

@@ -42,13 +42,13 @@ pub use notices::worker::Deliverer;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::LadderScope;
 pub use records::analysis::AnalysisAnswer;
-pub use refusal::Refusal;
+pub use refusal::{Refusal, Unseatable};
 pub use text::{Span, Text, TimeStyle};
 pub use tournaments::{
     Announcement, Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
     TournamentTick,
 };
-pub use voice::{progress_text, rules_text};
+pub use voice::{boards_shown_as_text, file_not_attached, progress_text, rules_text};
 
 use std::collections::HashMap;
 use std::sync::Arc;

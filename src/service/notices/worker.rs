@@ -13,6 +13,7 @@ use tokio::task::JoinSet;
 
 use super::delivery::{Delivery, DeliveryFailure};
 use super::Outbox;
+use crate::service::error::Result;
 use crate::store::Recipient;
 
 /// Notices claimed per round, and deliveries under way at most.
@@ -56,6 +57,23 @@ impl Outbox {
         // none is cut off between its post and its record.
         while let Some(done) = in_flight.tasks.join_next_with_id().await {
             in_flight.ended(done);
+        }
+    }
+
+    /// Delivers every notice due now through `deliverer`, one at a time in the order the
+    /// store hands them out, and returns how many: the delivery worker's round for a
+    /// front-end that needs its output in order (the console).
+    pub(crate) async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<usize> {
+        let mut delivered = 0;
+        loop {
+            let batch = self.claim_deliveries(BATCH).await?;
+            if batch.is_empty() {
+                return Ok(delivered);
+            }
+            for delivery in &batch {
+                self.deliver_one(deliverer, delivery).await;
+                delivered += 1;
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 mod tournament;
-pub use tournament::TournamentRefusal;
+pub use tournament::{TournamentRefusal, Unseatable};
 
 use crate::store::MatchId;
 
@@ -178,6 +178,13 @@ pub enum Refusal {
     VacationLeft {
         left: String,
     },
+
+    /// An option's value could not be read (`given`, when the front-end has it).
+    NotAnOptionValue {
+        given: Option<String>,
+    },
+    /// The organisers' role was both named and cleared.
+    RoleNamedAndCleared,
 
     /// A front-end's own reading of its input failed (the console's line syntax, say).
     Input(String),

@@ -41,10 +41,8 @@ pub enum TournamentRefusal {
     Format(FormatError),
     /// The bot runs without match threads, and a tournament's games need one each.
     NeedsThreads,
-    /// The tournament's games could never be seated in this channel: `why`, and what to do.
-    CannotSeatGames {
-        why: String,
-    },
+    /// The tournament's games could never be seated in this channel.
+    CannotSeatGames(Unseatable),
     /// A correction names a match that is not a game of this tournament.
     NotAGameHere(MatchId),
     /// A correction names a winner who did not play the game.
@@ -63,4 +61,17 @@ pub enum TournamentRefusal {
         pages: u32,
         page: u32,
     },
+}
+
+/// Why no game of a tournament could be seated in a channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unseatable {
+    /// A thread or forum post: its games' threads cannot be opened inside it.
+    InAThread,
+    /// An announcement channel, whose threads are announcement threads.
+    Announcements,
+    /// Not a text channel at all.
+    NotText,
+    /// The bot lacks these permissions (named as Discord names them) in the channel.
+    Missing(Vec<String>),
 }

@@ -34,6 +34,7 @@ pub(in crate::service) use ladder::{
 pub(in crate::service) use people::{
     back_from_vacation, on_vacation, organisers_here, settings_said, stopped_unreachable,
 };
+pub use people::{boards_shown_as_text, file_not_attached};
 pub(in crate::service) use play::{
     battle_result_line, battle_status, caption, rating_words, resign_prompt, room_name,
 };

@@ -1,5 +1,6 @@
 //! What the bot says to a player about themselves and their server: their settings, their
-//! vacation, who organises tournaments there, a match the bot could not reach stopped.
+//! vacation, who organises tournaments there, a match the bot could not reach stopped, the
+//! files it may not attach there.
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -72,4 +73,25 @@ pub(in crate::service) fn stopped_unreachable(id: MatchId) -> Text {
     Text::from(format!(
         "Match #{id} is stopped. It is recorded but not rated."
     ))
+}
+
+/// A file left off a message because the bot may not attach files in the channel.
+pub fn file_not_attached(filename: String) -> Text {
+    Text::prose("The file ")
+        .code(filename)
+        .plain(" is not attached: ")
+        .then(grant_attach_files())
+}
+
+/// Said once in a channel where the bot may not attach files: boards come as text.
+pub fn boards_shown_as_text() -> Text {
+    Text::prose("(Boards are shown as text here. ").then(grant_attach_files().plain(")"))
+}
+
+/// Says which permission the bot lacks to attach files, and who can grant it.
+fn grant_attach_files() -> Text {
+    Text::prose(
+        "thudbot may not attach files in this channel. A moderator can allow it **Attach Files** \
+         in the channel's permissions.",
+    )
 }

@@ -2,7 +2,7 @@
 //! [`Refusal`]) or fails.
 
 use crate::service::error::ServiceError;
-use crate::service::refusal::{Refusal, TournamentRefusal};
+use crate::service::refusal::{Refusal, TournamentRefusal, Unseatable};
 use crate::service::text::{count, Text};
 
 impl Refusal {
@@ -126,6 +126,9 @@ impl Refusal {
             VacationUsed { allowance } => format!("You have taken your {allowance} of vacation in the last year.").into(),
             VacationLeft { left } => format!("You have {left} of vacation left in the last year; ask for at most that.").into(),
 
+            NotAnOptionValue { given: Some(given) } => Text::new().code(given).plain(" is not a value this option takes."),
+            NotAnOptionValue { given: None } => "One of the options could not be read.".into(),
+            RoleNamedAndCleared => "Name a role, or clear the one named, not both.".into(),
             Input(text) => text.as_str().into(),
         }
     }
@@ -153,7 +156,7 @@ impl TournamentRefusal {
             BadRoundFactor(f) => format!("A round lasts 1 to 50 times the days a move, not {f}.").into(),
             StartsInThePast => "The start time has passed; choose a later one, or start it by hand.".into(),
             Format(e) => format!("{}.", first_upper(&e.to_string())).into(),
-            CannotSeatGames { why } => format!("A tournament cannot run here: {why}.").into(),
+            CannotSeatGames(why) => format!("A tournament cannot run here: {}.", unseatable(why)).into(),
             NotAGameHere(id) => format!("Match #{id} is not a game of this tournament.").into(),
             NotAPlayerOfTheGame(id) => format!("The winner must be one of the two players of match #{id}, or leave the winner out for a draw.").into(),
             GameUndecided(id) => format!("Match #{id} is still being played; its result counts the moment it ends, and can be corrected after that.").into(),
@@ -193,4 +196,25 @@ impl ServiceError {
             .plain(" before trying again."),
         }
     }
+}
+
+/// Why a tournament's games cannot be seated in a channel, and what to do.
+fn unseatable(why: &Unseatable) -> String {
+    let place = match why {
+        Unseatable::InAThread => {
+            "a thread or forum post, and its games' threads cannot be opened inside it"
+        }
+        Unseatable::Announcements => {
+            "an announcement channel, whose threads are announcement threads"
+        }
+        Unseatable::NotText => "not a text channel",
+        Unseatable::Missing(missing) => {
+            return format!(
+                "the bot lacks {} in this channel; each game is played in a thread the bot opens here, so grant {} to the bot's role",
+                missing.join(", "),
+                if missing.len() == 1 { "it" } else { "them" }
+            )
+        }
+    };
+    format!("this is {place}; create the tournament in an ordinary text channel")
 }

@@ -5,6 +5,7 @@ use crate::game::Side;
 use crate::game::Variant;
 use crate::service::events::ShownRating;
 use crate::service::events::TournamentEvent;
+use crate::service::refusal::Refusal;
 use chrono::TimeZone;
 
 fn names() -> Names {
@@ -187,4 +188,49 @@ fn a_side_with_no_pieces_left_is_said_to_be_captured_not_stuck() {
         &Reader::Channel,
     );
     assert!(stuck.contains("the dwarfs have no legal move"), "{stuck}");
+}
+
+#[test]
+fn a_channel_no_game_can_be_seated_in_is_named_with_what_to_do() {
+    use crate::service::refusal::{TournamentRefusal, Unseatable};
+    let said = |why| Refusal::Tournament(TournamentRefusal::CannotSeatGames(why)).to_string();
+    assert_eq!(
+        said(Unseatable::NotText),
+        "A tournament cannot run here: this is not a text channel; create the tournament in an ordinary text channel."
+    );
+    assert!(said(Unseatable::InAThread).contains("a thread or forum post"));
+    assert!(said(Unseatable::Announcements).contains("an announcement channel"));
+    let one = said(Unseatable::Missing(vec!["Send Messages".into()]));
+    assert!(
+        one.contains("lacks Send Messages in this channel") && one.contains("grant it "),
+        "{one}"
+    );
+    let two = said(Unseatable::Missing(vec![
+        "View Channel".into(),
+        "Create Public Threads".into(),
+    ]));
+    assert!(
+        two.contains("lacks View Channel, Create Public Threads") && two.contains("grant them "),
+        "{two}"
+    );
+}
+
+#[test]
+fn an_option_value_that_cannot_be_read_is_echoed_as_code() {
+    let given = Refusal::NotAnOptionValue {
+        given: Some("x`y".into()),
+    };
+    assert_eq!(
+        given.text().spans(),
+        [
+            crate::service::text::Span::Code("x`y".into()),
+            crate::service::text::Span::Plain(" is not a value this option takes.".into()),
+        ]
+    );
+    let unknown = Refusal::NotAnOptionValue { given: None };
+    assert_eq!(unknown.to_string(), "One of the options could not be read.");
+    assert_eq!(
+        Refusal::RoleNamedAndCleared.to_string(),
+        "Name a role, or clear the one named, not both."
+    );
 }
