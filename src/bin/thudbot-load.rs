@@ -21,6 +21,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use thudbot::game::{Match, Move, MoveText};
 use thudbot::render::Renderer;
+use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ChallengeOptions, MoveRequest, Place, Service, ServiceConfig, SystemClock,
 };

@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use super::{refused, Console, Line};
+use crate::service::commands::*;
 use crate::service::{progress_text, Action, Actor, AnalysisAnswer, Place, Reply, ServiceError};
 use crate::store::MatchId;
 

@@ -22,6 +22,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::game::Variant;
 use crate::render::Theme;
+use crate::service::commands::*;
 use crate::service::{
     echo, Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope, MoveRequest, Place,
     Reply, Service, ServiceError, Verb,

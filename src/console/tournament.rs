@@ -7,6 +7,7 @@ use std::io::Write;
 use chrono::{DateTime, Utc};
 
 use super::{refused, Console, Line};
+use crate::service::commands::*;
 use crate::service::{Actor, Place, Reply, Room, ServiceError, TournamentOptions};
 use crate::store::{ChannelId, MatchId};
 use crate::tournament::Format;

@@ -5,6 +5,7 @@
 
 use super::tournament::organise;
 use super::{actor, answer, place, Context, Error};
+use crate::service::commands::*;
 
 /// Stop stuck matches and organise tournaments (Manage Server unless the server says otherwise)
 #[poise::command(

@@ -16,6 +16,7 @@ use tokio::sync::watch;
 
 use super::delivery::{classify, missing_permissions, Discord};
 use super::{answer, permissions, place, post, Context, Data, Error};
+use crate::service::commands::*;
 use crate::service::{
     progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,
 };

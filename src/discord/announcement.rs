@@ -6,6 +6,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::post;
+use crate::service::commands::*;
 use crate::service::{Event, Reply, Service, TournamentEvent};
 use crate::store::{ChannelId, TournamentId};
 

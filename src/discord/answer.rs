@@ -13,6 +13,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::{permissions, place, post, Context, Data, Error};
+use crate::service::commands::*;
 use crate::service::{Place, Reply, ServiceError};
 use crate::store::ChannelId;
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use poise::serenity_prelude as serenity;
 
 use super::{place, Context};
+use crate::service::commands::*;
 use crate::service::{Actor, Choice, Verb};
 use crate::store::UserId;
 

@@ -12,6 +12,7 @@ use poise::serenity_prelude as serenity;
 use super::answer::{announce_instead, answer_or_defer, board_shown, reply_or_apology, Ack, Shown};
 use super::rooms::thread_room;
 use super::{permissions, post, Data, Error, Venue};
+use crate::service::commands::*;
 use crate::service::{Action, Actor, Place, Refusal, Reply, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 

@@ -7,6 +7,7 @@ use super::autocomplete::{complete_capture, complete_from, complete_notation, co
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::tournament::tournament;
 use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
+use crate::service::commands::*;
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::{permissions, post};
+use crate::service::commands::*;
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
 

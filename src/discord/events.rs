@@ -7,6 +7,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::Data;
+use crate::service::commands::*;
 use crate::service::Departure;
 use crate::store::{ChannelId, GuildId, UserId};
 

@@ -1,6 +1,7 @@
 //! Who may organise tournaments in a server: members who manage it, or hold the role it named.
 
 use super::{place, Context};
+use crate::service::commands::*;
 use crate::service::ServiceError;
 
 /// Whether the member manages the server, and the ids of their roles, as Discord sent them

@@ -12,6 +12,7 @@ use tokio::sync::watch;
 use super::choices::VariantOption;
 use super::organisers::{is_organiser, standing};
 use super::{actor, answer, place, Context, Error};
+use crate::service::commands::*;
 use crate::service::{
     Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
     TournamentRefusal, Unseatable,

@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::organisers::is_organiser;
 use super::{actor, actor_of, answer, place, Context, Error};
+use crate::service::commands::*;
 use crate::store::{MatchId, UserId};
 
 /// Correct a finished game's result: name the winner, or leave it out for a draw (organisers only)

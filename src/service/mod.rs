@@ -10,6 +10,7 @@
 //! clock and the outbox), `people` (ladders, vacations, settings), `records` (records, replays,
 //! analyses) and `tournaments`; the modules at this level are what they all share.
 
+pub mod commands;
 mod error;
 mod events;
 mod facade;

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use chrono::Duration as Span;
+use thudbot::service::commands::*;
 use thudbot::service::{Actor, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId};
 

@@ -4,6 +4,7 @@
 use crate::common::{
     alice, assert_event, bob, carol, deliver_all, ok, place, refusal, service, TestService,
 };
+use thudbot::service::commands::*;
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
 };

@@ -5,6 +5,7 @@
 use crate::common::{alice, bob, ok, place, refusal, service};
 use crate::service::{button, current, start_match, to_move};
 use thudbot::game::{BattleEnd, Score};
+use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, Event, MoveRequest, Place, Refusal, Reply, Service};
 
 /// The (match, proposal) the Agree button of `reply` answers.

@@ -4,6 +4,7 @@
 
 use crate::common::{alice, bob, ok, place, refusal, service, TestService};
 use thudbot::computer::analysis::Budget;
+use thudbot::service::commands::*;
 use thudbot::service::{
     AnalysisAnswer, ChallengeOptions, MoveRequest, Refusal, Reply, Service, ServiceConfig,
     ServiceError,

@@ -7,6 +7,7 @@ use crate::common::{
 };
 use chrono::Duration;
 use thudbot::game::{Piece, Side};
+use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ChallengeOptions, Clock, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
     ServiceError,

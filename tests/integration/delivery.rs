@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::common::{alice, bob, deliver_all, place, refusal, service, TestService};
 use chrono::{DateTime, Duration, Utc};
+use thudbot::service::commands::*;
 use thudbot::service::{
     Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Refusal,
     Reply, Service, ServiceConfig, ServiceError,

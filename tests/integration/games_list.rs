@@ -1,6 +1,7 @@
 //! `/thud games`: this server's matches or every server's, the player's own moves first.
 
 use crate::common::{alice, assert_event, bob, carol, ok, place, service, TestService};
+use thudbot::service::commands::*;
 use thudbot::service::{Actor, ChallengeOptions, Event, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId, MatchId, Recipient, SideChoice};
 

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::common::{alice, bob, deliver_all, ok, place, start_time};
+use thudbot::service::commands::*;
 use thudbot::service::{
     ChallengeOptions, Event, ManualClock, MoveRequest, Notice, Service, ServiceConfig,
 };

@@ -3,6 +3,7 @@
 
 use crate::common::{alice, bob, deliver_all, ok, place, service, start_time, TestService};
 use chrono::Duration;
+use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest};
 use thudbot::store::SideChoice;
 

@@ -7,6 +7,7 @@ use crate::common::{alice, bob, ok, place, service, start_time};
 use crate::service::{button, current, play, start_match};
 use crate::tournaments::{options, organiser, player, seat_all, HALL};
 use thudbot::game::GameRecord;
+use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, Event};
 use thudbot::store::{MatchState, Scope};
 use thudbot::tournament::Format;

@@ -3,6 +3,7 @@
 
 use crate::common::{alice, assert_event, bob, carol, match_winner, place, service, GUILD};
 use thudbot::game::{BattleEnd, GameRecord, Move, Points, Position, Side};
+use thudbot::service::commands::*;
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Delivery, Event, LadderScope, MoveRequest, Occasion, Place,
     Refusal, Reply, Service, ServiceError, Span, Verb,

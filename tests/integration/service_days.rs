@@ -7,6 +7,7 @@ use crate::common::{
 };
 use chrono::Duration;
 use thudbot::game::{Seat, Variant};
+use thudbot::service::commands::*;
 use thudbot::service::{
     Action, ChallengeOptions, Event, Refusal, Service, ServiceConfig, Span, Verb,
 };

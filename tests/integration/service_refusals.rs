@@ -3,6 +3,7 @@
 
 use crate::common::{alice, assert_event, bob, carol, place, service};
 use chrono::Duration;
+use thudbot::service::commands::*;
 use thudbot::service::{Action, ChallengeOptions, Event, MoveRequest, Refusal, Verb};
 use thudbot::store::{ChannelId, Recipient};
 

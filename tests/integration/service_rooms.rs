@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use thudbot::service::commands::*;
 use thudbot::service::{Action, ChallengeOptions, Refusal, Room};
 use thudbot::store::ChannelId;
 

@@ -5,6 +5,7 @@ use crate::common::{
     alice, assert_event, assert_no_event, bob, match_winner, place, service, GUILD,
 };
 use thudbot::game::{BattleEnd, GameRecord, Move, Points, Side, Variant};
+use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest, Place, Refusal, Reply, Service};
 use thudbot::store::{Scope, SideChoice};
 

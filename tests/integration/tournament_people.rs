@@ -3,6 +3,7 @@
 //! who left the server or were banned from it withdrawn.
 
 use chrono::Duration;
+use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, Departure, OrganiserRoleChange, Place, Service, TournamentOptions, TournamentRefusal,
 };

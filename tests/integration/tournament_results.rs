@@ -2,6 +2,7 @@
 //! it ends, and nothing later (a withdrawal) overturns it; a forfeit by a player who never
 //! moved is the round's result but rates nobody.
 
+use thudbot::service::commands::*;
 use thudbot::service::{Actor, Event};
 use thudbot::store::{GameOutcome, Scope};
 use thudbot::tournament::{Format, Pairing};

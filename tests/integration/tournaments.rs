@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::Duration;
+use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, MoveRequest, Place, Refusal, Service, ServiceConfig, TournamentOptions,
     TournamentRefusal,

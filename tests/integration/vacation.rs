@@ -5,6 +5,7 @@ use crate::common::{
     alice, assert_event, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
+use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest, Refusal};
 use thudbot::store::{ChannelId, Recipient, SideChoice, StoredMatch};
 

@@ -9,6 +9,7 @@ use chrono::Duration;
 use proptest::prelude::*;
 use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};
 use thudbot::game::{Battle, Move, Position, Side, Variant};
+use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, ChallengeOptions, Event, Refusal};
 use thudbot::store::{Finish, MatchState, Scope, SideChoice, UserId};
 

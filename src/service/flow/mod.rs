@@ -27,7 +27,7 @@ use crate::store::Store;
 /// A match from challenge to result: every change to a match runs in one transaction that
 /// locks it first, says what happened as events, and queues what is told unasked. It rates
 /// finished matches through the ladder and leaves tournaments to the concern above it.
-pub(crate) struct Matches {
+pub struct Matches {
     store: Store,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,

@@ -1,6 +1,6 @@
 //! What a match command tells the player who gave it, before it is worded. The match flow
-//! decides, commits and draws; the facade has the voice word the result afterwards
-//! (`wording.rs`), so the flow holds no sentence.
+//! decides, commits and draws; its command trait (`commands/matches.rs`) has the voice word
+//! the result afterwards (`wording.rs`), so the flow holds no sentence.
 
 use std::collections::HashMap;
 
@@ -12,7 +12,7 @@ use crate::service::Names;
 use crate::store::{MatchId, MatchSummary, StoredMatch, UserId, Vacation};
 
 /// The answer to a match command, with all the voice needs to word it.
-pub(crate) struct Told {
+pub struct Told {
     pub(in crate::service) news: News,
     /// The names of everyone the news names, read in the command's transaction.
     pub(in crate::service) names: Names,

@@ -23,7 +23,7 @@ use crate::store::Store;
 /// The outbox: notices are queued (by the free functions of `delivery`, in the transaction
 /// of the change they report), claimed and prepared for a front-end's deliverer (worded then,
 /// boards drawn then), and settled by what the deliverer reports.
-pub(crate) struct Outbox {
+pub struct Outbox {
     store: Store,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,

@@ -25,7 +25,7 @@ use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, Sto
 use crate::store::{Settings, Store};
 
 /// What becomes of matches (and tournaments) in channels the bot can no longer reach.
-pub(crate) struct Channels {
+pub struct Channels {
     store: Store,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,

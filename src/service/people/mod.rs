@@ -13,7 +13,7 @@ use crate::service::ServiceConfig;
 use crate::store::Store;
 
 /// Ratings and what is read from them: the leaderboards, a player's figures and history.
-pub(crate) struct Ladder {
+pub struct Ladder {
     store: Store,
     clock: Arc<dyn Clock>,
     config: ServiceConfig,
@@ -30,7 +30,7 @@ impl Ladder {
 }
 
 /// A player's own settings and time away.
-pub(crate) struct People {
+pub struct People {
     store: Store,
     clock: Arc<dyn Clock>,
     config: ServiceConfig,

@@ -9,7 +9,7 @@ use crate::render::Renderer;
 use crate::store::Store;
 
 /// A finished or running match as a record and a replay.
-pub(crate) struct Records {
+pub struct Records {
     store: Store,
     renderer: Arc<Renderer>,
 }

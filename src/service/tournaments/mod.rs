@@ -47,7 +47,7 @@ use crate::store::Store;
 
 /// Tournaments: entries, rounds paired and decided, games seated as matches (through the
 /// match flow below), standings, and what their organisers may do.
-pub(crate) struct Tournaments {
+pub struct Tournaments {
     store: Store,
     clock: Arc<dyn Clock>,
     outbox_signal: Arc<Notify>,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use thudbot::render::Renderer;
+use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ManualClock, Place, Refusal, Reply, Service, ServiceConfig, ServiceError,
 };

@@ -28,7 +28,7 @@ use crate::store::Store;
 /// Analyses of finished matches: asked for, judged position by position under the
 /// computer's search places, shown as they progress and reported when done.
 #[derive(Clone)]
-pub(crate) struct Analysis {
+pub struct Analysis {
     store: Store,
     clock: Arc<dyn Clock>,
     outbox: Arc<Outbox>,
