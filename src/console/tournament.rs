@@ -8,9 +8,11 @@ use chrono::{DateTime, Utc};
 
 use super::{refused, Console, Line};
 use crate::service::commands::*;
-use crate::service::{Actor, Place, Reply, Room, ServiceError, TournamentOptions};
+use crate::service::{
+    Actor, Place, Refusal, Reply, Room, ServiceError, TournamentOptions, TournamentRefusal,
+};
 use crate::store::{ChannelId, MatchId};
-use crate::tournament::Format;
+use crate::tournament::{Format, FormatError};
 
 /// Where the console seats tournament game `n`: channel `GAME_CHANNELS + n`.
 pub const GAME_CHANNELS: u64 = 10_000;
@@ -36,7 +38,7 @@ impl Console<'_> {
         match line.get("action").unwrap_or_default() {
             "create" => {
                 let format = match line.get("format") {
-                    Some(f) => f.parse::<Format>().map_err(|e| refused(e.to_string()))?,
+                    Some(f) => f.parse::<Format>().map_err(format_refused)?,
                     None => Format::Swiss { rounds: None },
                 };
                 let format = match format {
@@ -44,9 +46,7 @@ impl Console<'_> {
                         rounds: number("rounds")?,
                     },
                     Format::RoundRobin if line.get("rounds").is_some() => {
-                        return Err(refused(
-                            crate::tournament::FormatError::RoundsForRoundRobin.to_string(),
-                        ))
+                        return Err(format_refused(FormatError::RoundsForRoundRobin))
                     }
                     other => other,
                 };
@@ -128,4 +128,9 @@ impl Console<'_> {
         }
         Ok(())
     }
+}
+
+/// A format that does not fit, refused as the bot refuses it.
+fn format_refused(why: FormatError) -> ServiceError {
+    ServiceError::Refused(Refusal::Tournament(TournamentRefusal::Format(why)))
 }

@@ -25,27 +25,27 @@ pub enum Format {
     Swiss { rounds: Option<u32> },
 }
 
-/// Why a format does not fit a number of players.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+/// Why a format does not fit a number of players (worded by the service's voice).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FormatError {
-    #[error("a tournament needs at least {MIN_PLAYERS} players; it has {0}")]
+    /// Fewer than [`MIN_PLAYERS`]: the players there are.
     TooFewPlayers(usize),
-    #[error("a round robin takes at most {MAX_ROUND_ROBIN} players; it has {0} (a Swiss takes up to {MAX_SWISS})")]
+    /// More than [`MAX_ROUND_ROBIN`] for a round robin.
     TooManyForRoundRobin(usize),
-    #[error("a Swiss takes at most {MAX_SWISS} players; it has {0}")]
+    /// More than [`MAX_SWISS`] for a Swiss.
     TooManyForSwiss(usize),
-    #[error("a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {0}")]
+    /// Swiss rounds asked for outside 1 to `MAX_SWISS_ROUNDS`.
     BadRounds(u32),
-    #[error("with {players} players a Swiss can have at most {most} rounds without a rematch, not {rounds}")]
+    /// More Swiss rounds than the players allow without a rematch.
     RoundsForPlayers {
         players: usize,
         rounds: u32,
         most: u32,
     },
-    #[error("a round robin's rounds follow from its players (everyone meets everyone once): leave rounds out")]
+    /// Rounds asked for a round robin, whose rounds follow from its players.
     RoundsForRoundRobin,
-    #[error("unknown format `{0}`: say round-robin or swiss")]
+    /// A format's name that is none of ours.
     Unknown(String),
 }
 

@@ -4,6 +4,7 @@
 use crate::service::error::ServiceError;
 use crate::service::refusal::{Refusal, TournamentRefusal, Unseatable};
 use crate::service::text::{count, Text};
+use crate::tournament::{FormatError, MAX_ROUND_ROBIN, MAX_SWISS, MAX_SWISS_ROUNDS, MIN_PLAYERS};
 
 impl Refusal {
     /// The sentence the player reads.
@@ -155,7 +156,7 @@ impl TournamentRefusal {
             BadDays(d) => format!("{d} days a move is not offered; choose 1, 2, 3, 5, 7, 10 or 14.").into(),
             BadRoundFactor(f) => format!("A round lasts 1 to 50 times the days a move, not {f}.").into(),
             StartsInThePast => "The start time has passed; choose a later one, or start it by hand.".into(),
-            Format(e) => format!("{}.", first_upper(&e.to_string())).into(),
+            Format(e) => format!("{}.", first_upper(&format_error(e))).into(),
             CannotSeatGames(why) => format!("A tournament cannot run here: {}.", unseatable(why)).into(),
             NotAGameHere(id) => format!("Match #{id} is not a game of this tournament.").into(),
             NotAPlayerOfTheGame(id) => format!("The winner must be one of the two players of match #{id}, or leave the winner out for a draw.").into(),
@@ -217,4 +218,31 @@ fn unseatable(why: &Unseatable) -> String {
         }
     };
     format!("this is {place}; create the tournament in an ordinary text channel")
+}
+
+/// Why a format does not fit the players, as a clause.
+pub(in crate::service) fn format_error(e: &FormatError) -> String {
+    match e {
+        FormatError::TooFewPlayers(n) => {
+            format!("a tournament needs at least {MIN_PLAYERS} players; it has {n}")
+        }
+        FormatError::TooManyForRoundRobin(n) => format!(
+            "a round robin takes at most {MAX_ROUND_ROBIN} players; it has {n} (a Swiss takes up to {MAX_SWISS})"
+        ),
+        FormatError::TooManyForSwiss(n) => {
+            format!("a Swiss takes at most {MAX_SWISS} players; it has {n}")
+        }
+        FormatError::BadRounds(n) => {
+            format!("a Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {n}")
+        }
+        FormatError::RoundsForPlayers {
+            players,
+            rounds,
+            most,
+        } => format!(
+            "with {players} players a Swiss can have at most {most} rounds without a rematch, not {rounds}"
+        ),
+        FormatError::RoundsForRoundRobin => "a round robin's rounds follow from its players (everyone meets everyone once): leave rounds out".into(),
+        FormatError::Unknown(name) => format!("unknown format `{name}`: say round-robin or swiss"),
+    }
 }

@@ -96,7 +96,7 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
         TournamentEvent::CalledOff { name, why } => {
             let why = match why {
                 FormatError::TooFewPlayers(joined) => format!("only {joined} joined"),
-                other => other.to_string(),
+                other => super::refusals::format_error(other),
             };
             Text::new()
                 .strong(format!("{name} is called off"))
@@ -302,6 +302,6 @@ pub(in crate::service) fn game_room_name(name: &str, game: i64) -> String {
 pub(in crate::service) fn cancelled_for(too_few: Option<usize>, e: &FormatError) -> String {
     match too_few {
         Some(players) => format!("only {players} joined"),
-        None => e.to_string(),
+        None => super::refusals::format_error(e),
     }
 }
