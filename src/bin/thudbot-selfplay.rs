@@ -314,10 +314,13 @@ fn judge_battles(
             );
         }
         eprintln!(
-            "battle {seed}: {} positions judged in {:.1} s, {} mistakes flagged",
+            "battle {seed}: {} positions judged in {:.1} s, {} flagged",
             positions.len(),
             began.elapsed().as_secs_f64(),
-            flagged.len()
+            match flagged.len() {
+                1 => "1 mistake".to_string(),
+                n => format!("{n} mistakes"),
+            }
         );
     }
     std::fs::write(out, csv).map_err(|e| format!("cannot write {}: {e}", out.display()))
