@@ -61,6 +61,11 @@ pub const DEEPER: u64 = 4;
 
 /// Judges `position` under `budget`.
 pub fn judge(position: &Position, budget: &Budget) -> Judgement {
+    judge_within(position, budget, 32)
+}
+
+/// [`judge`], searching no deeper than `depth` plies.
+fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
     if let Some(winner) = position.objective_reached() {
         let score = for_dwarfs(winner, DECIDED);
         return Judgement {
@@ -72,7 +77,7 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
         };
     }
     let settings = Settings {
-        depth: 32,
+        depth,
         time: NO_CLOCK,
         nodes: budget.nodes.max(1),
         temperature: 0,
@@ -167,14 +172,31 @@ pub fn confirm(
         judgement.best = Some(*played);
         return judgement;
     };
-    let of_played = judge(&position.after(played), &deeper).raw;
-    let of_better = judge(&position.after(&better), &deeper).raw;
+    let (of_played, of_better) = alike(&position.after(played), &position.after(&better), &deeper);
     judgement.best = if for_dwarfs(side, of_better - of_played) < MISTAKE {
         Some(*played)
     } else {
         Some(better)
     };
     judgement
+}
+
+/// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
+/// its budget stopped a ply deeper than the other sees one more move of one side, which moves
+/// its score by a margin no move made, so the deeper one is searched again to the shallower's
+/// depth.
+fn alike(a: &Position, b: &Position, budget: &Budget) -> (i32, i32) {
+    let (of_a, of_b) = (judge(a, budget), judge(b, budget));
+    // A position over (depth 0) scores its result, whatever the other's depth.
+    if of_a.depth == 0 || of_b.depth == 0 || of_a.depth == of_b.depth {
+        return (of_a.raw, of_b.raw);
+    }
+    let depth = of_a.depth.min(of_b.depth);
+    if of_a.depth > depth {
+        (judge_within(a, budget, depth).raw, of_b.raw)
+    } else {
+        (of_a.raw, judge_within(b, budget, depth).raw)
+    }
 }
 
 /// Search scores of forced Koom Valley wins (30,000 less the distance) become ±[`DECIDED`].
@@ -351,6 +373,34 @@ mod tests {
         assert!(
             after.score - judged.score >= MISTAKE,
             "{judged:?} {after:?}"
+        );
+    }
+
+    #[test]
+    fn two_moves_are_compared_at_one_depth() {
+        // Two positions after different first moves, under a budget that stops their searches
+        // at different depths: both are scored at the shallower one.
+        let start = crate::game::Variant::Classic.start();
+        let budget = Budget { nodes: 8_000 };
+        let mut depths = Vec::new();
+        for mv in start.legal_moves().into_iter().step_by(8) {
+            let after = start.after(&mv);
+            depths.push((judge(&after, &budget).depth, after));
+        }
+        let deepest = depths.iter().max_by_key(|(d, _)| *d).expect("moves");
+        let shallowest = depths.iter().min_by_key(|(d, _)| *d).expect("moves");
+        assert!(
+            deepest.0 > shallowest.0,
+            "every search reached depth {}",
+            deepest.0
+        );
+        let (a, b) = alike(&deepest.1, &shallowest.1, &budget);
+        assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
+        assert_eq!(b, judge(&shallowest.1, &budget).raw);
+        assert_ne!(
+            a,
+            judge(&deepest.1, &budget).raw,
+            "the deeper score was kept"
         );
     }
 
