@@ -2,7 +2,7 @@
 //! and the console prints them in order once the round is over.
 
 use std::future::Future;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use crate::service::{Deliverer, Delivery, DeliveryFailure};
 
@@ -15,10 +15,12 @@ pub(super) struct Printer {
 impl Printer {
     /// The notices delivered since the last call, in order.
     pub(super) fn take(&self) -> Vec<Delivery> {
-        match self.delivered.lock() {
-            Ok(mut delivered) => std::mem::take(&mut *delivered),
-            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
-        }
+        std::mem::take(
+            &mut *self
+                .delivered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 }
 
@@ -29,10 +31,10 @@ impl Deliverer for Printer {
     ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send {
         // The console has no threads to archive; everything else is printed.
         if !delivery.closes_thread {
-            match self.delivered.lock() {
-                Ok(mut delivered) => delivered.push(delivery.clone()),
-                Err(poisoned) => poisoned.into_inner().push(delivery.clone()),
-            }
+            self.delivered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(delivery.clone());
         }
         std::future::ready(Ok(None))
     }

@@ -45,8 +45,8 @@ impl Service {
     }
 
     /// One round of the delivery worker, for a front-end that needs its output in order (the
-    /// console): every notice due now through `deliverer`, one at a time; returns how many.
-    pub async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<usize> {
+    /// console): every notice due now through `deliverer`, one at a time.
+    pub async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<()> {
         self.outbox.deliver_due(deliverer).await
     }
 

@@ -61,18 +61,16 @@ impl Outbox {
     }
 
     /// Delivers every notice due now through `deliverer`, one at a time in the order the
-    /// store hands them out, and returns how many: the delivery worker's round for a
-    /// front-end that needs its output in order (the console).
-    pub(crate) async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<usize> {
-        let mut delivered = 0;
+    /// store hands them out: the delivery worker's round for a front-end that needs its
+    /// output in order (the console).
+    pub(crate) async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<()> {
         loop {
             let batch = self.claim_deliveries(BATCH).await?;
             if batch.is_empty() {
-                return Ok(delivered);
+                return Ok(());
             }
             for delivery in &batch {
                 self.deliver_one(deliverer, delivery).await;
-                delivered += 1;
             }
         }
     }

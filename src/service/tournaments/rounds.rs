@@ -18,9 +18,7 @@ use crate::store::{
     Entrant, Finish, GameOutcome, MatchId, MatchState, Recipient, StoredTournament, TournamentGame,
     TournamentState, Tx, UserId,
 };
-use crate::tournament::{
-    pair_swiss, round_robin, Contender, Format, Pairing, Unpairable, MIN_PLAYERS,
-};
+use crate::tournament::{pair_swiss, round_robin, Contender, Format, Pairing, Unpairable};
 
 /// What one tick did to tournaments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,7 +95,7 @@ impl Tournaments {
                     }));
                 }
                 Err(e) => {
-                    let why = voice::cancelled_for(too_few(players).then_some(players), &e);
+                    let why = voice::called_off_because(&e);
                     tx.end_tournament(t.id, TournamentState::Cancelled, Some(&why), now)
                         .await?;
                     lines.push(told(TournamentEvent::CalledOff {
@@ -425,9 +423,4 @@ pub(super) fn asked_rounds(format: Format) -> Option<u32> {
         Format::Swiss { rounds } => rounds,
         Format::RoundRobin => None,
     }
-}
-
-/// Too few players when the start time comes: the tournament is called off.
-pub(super) fn too_few(players: usize) -> bool {
-    players < MIN_PLAYERS
 }

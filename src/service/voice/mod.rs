@@ -43,7 +43,7 @@ pub use rules::rules_text;
 pub(in crate::service) use standings::{
     announced_standings_title, entrant_name, standings_page, standings_table, standings_text,
 };
-pub(in crate::service) use tournament::{cancelled_for, game_room_name};
+pub(in crate::service) use tournament::{called_off_because, game_room_name};
 
 /// Who reads what is said.
 #[derive(Clone, Debug, PartialEq, Eq)]

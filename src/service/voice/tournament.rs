@@ -93,15 +93,9 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
             }
             text
         }
-        TournamentEvent::CalledOff { name, why } => {
-            let why = match why {
-                FormatError::TooFewPlayers(joined) => format!("only {joined} joined"),
-                other => super::refusals::format_error(other),
-            };
-            Text::new()
-                .strong(format!("{name} is called off"))
-                .plain(format!(": {why}."))
-        }
+        TournamentEvent::CalledOff { name, why } => Text::new()
+            .strong(format!("{name} is called off"))
+            .plain(format!(": {}.", called_off_because(why))),
         TournamentEvent::RoundPaired {
             name,
             round,
@@ -297,11 +291,11 @@ pub(in crate::service) fn game_room_name(name: &str, game: i64) -> String {
     format!("{name} · game {game}").chars().take(100).collect()
 }
 
-/// Why a tournament that could not start was cancelled, as kept with it: only `too_few`
-/// joined, or what its format could not do.
-pub(in crate::service) fn cancelled_for(too_few: Option<usize>, e: &FormatError) -> String {
-    match too_few {
-        Some(players) => format!("only {players} joined"),
-        None => super::refusals::format_error(e),
+/// Why a tournament that could not start was called off (as said, and as kept with it): too
+/// few joined, or what its format could not do.
+pub(in crate::service) fn called_off_because(e: &FormatError) -> String {
+    match e {
+        FormatError::TooFewPlayers(joined) => format!("only {joined} joined"),
+        other => super::refusals::format_error(other),
     }
 }
