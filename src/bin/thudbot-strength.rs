@@ -44,6 +44,9 @@ struct Args {
     /// Plies after which a battle is stopped and scored as it stands.
     #[arg(long, default_value_t = 150)]
     ply_cap: usize,
+    /// Plies without a capture after which a battle is stopped and scored (0: no such limit).
+    #[arg(long, default_value_t = 0)]
+    stall: usize,
     /// Random plies from the start that make each pair's opening.
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
@@ -172,6 +175,7 @@ struct Bench {
     weights: Weights,
     scale: f64,
     ply_cap: usize,
+    stall: usize,
     show: bool,
     clocks: BTreeMap<Player, Clock>,
 }
@@ -228,7 +232,12 @@ impl Bench {
     ) -> (i32, bool) {
         let mut position = opening.clone();
         let mut plies = self.ply_cap;
+        let mut quiet = 0;
         for ply in 0..self.ply_cap {
+            if self.stall > 0 && quiet >= self.stall {
+                plies = ply;
+                break;
+            }
             let player = match position.side_to_move() {
                 Side::Dwarfs => dwarfs,
                 Side::Trolls => trolls,
@@ -239,7 +248,10 @@ impl Bench {
                 plies = ply;
                 break;
             };
+            let pieces = position.dwarfs().len() + position.trolls().len();
             position = position.after(&mv);
+            let taken = pieces != position.dwarfs().len() + position.trolls().len();
+            quiet = if taken { 0 } else { quiet + 1 };
         }
         let finished = !position.has_legal_move();
         if self.show {
@@ -345,16 +357,21 @@ fn main() {
         weights,
         scale: args.time_scale,
         ply_cap: args.ply_cap,
+        stall: args.stall,
         show: args.show,
         clocks: BTreeMap::new(),
     };
     println!(
-        "{} pairs per pairing, {variant}, seed {}, time scale {}, {} opening plies, ply cap {} (a capped battle is scored as it stands{})",
+        "{} pairs per pairing, {variant}, seed {}, time scale {}, {} opening plies, ply cap {}{} (a capped battle is scored as it stands{})",
         args.pairs,
         args.seed,
         args.time_scale,
         args.opening_plies,
         args.ply_cap,
+        match args.stall {
+            0 => String::new(),
+            n => format!(" or {n} plies without a capture"),
+        },
         if variant.wins_by_objective() { ": a draw" } else { ": the pieces on the board" }
     );
     println!("| pairing (A vs B) | pairs won–drawn–lost by A | A won | mean margin per pair for A (95% CI) | battles capped |");
