@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use thudbot::computer::analysis::{
-    confirm, judge, margin, mistakes, review, Budget, Judgement, MISTAKE,
+    confirm_by, judge, margin, mistakes, review, Budget, Judgement, MISTAKE,
 };
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
@@ -73,6 +73,10 @@ enum Command {
         /// The standard look only (for fitting the calibration; no mistakes are judged).
         #[arg(long)]
         standard_only: bool,
+        /// What a move must lose at both looks to be a mistake, in hundredths of a point
+        /// (default: the bot's margin).
+        #[arg(long, default_value_t = MISTAKE)]
+        margin: i32,
         #[arg(long)]
         out: PathBuf,
     },
@@ -105,8 +109,9 @@ fn main() {
             nodes,
             reuse,
             standard_only,
+            margin,
             out,
-        } => judge_battles(&battles, nodes, reuse.as_ref(), standard_only, &out),
+        } => judge_battles(&battles, nodes, reuse.as_ref(), standard_only, margin, &out),
         Command::Fit { judged } => read_rows(&judged).map(|rows| fit(&rows)),
         Command::Measure { judged, knots } => {
             let knots = match knots.as_deref().map(parse_knots) {
@@ -241,6 +246,7 @@ fn judge_battles(
     nodes: u64,
     reuse: Option<&PathBuf>,
     standard_only: bool,
+    mistake: i32,
     out: &PathBuf,
 ) -> Result<(), String> {
     let budget = Budget { nodes };
@@ -282,7 +288,7 @@ fn judge_battles(
             standard_best[ply] = standard.best.map(|m| m.to_string()).unwrap_or_default();
             judgements[ply] = Some(match (moves.get(ply), &judgements.get(ply + 1)) {
                 (Some(mv), Some(Some(after))) if !standard_only => {
-                    confirm(position, standard, mv, after.score, &budget)
+                    confirm_by(position, standard, mv, after.score, &budget, mistake)
                 }
                 _ => standard,
             });
@@ -292,7 +298,7 @@ fn judge_battles(
         let mut flagged = Vec::new();
         for side in [Side::Dwarfs, Side::Trolls] {
             flagged.extend(
-                mistakes(&reviews, side, MISTAKE, usize::MAX)
+                mistakes(&reviews, side, mistake, usize::MAX)
                     .iter()
                     .map(|r| r.ply),
             );
@@ -549,9 +555,8 @@ fn measure(rows: &[Row], knots: &[Knot; 5]) {
     let (d, t) = (count(Side::Dwarfs), count(Side::Trolls));
     let battles = seeds.len().max(1) as f64;
     println!(
-        "{} battles; mistakes flagged (at least {:.2} points at both looks): dwarfs {d} ({:.2} a battle), trolls {t} ({:.2} a battle), {:.2} a side a battle",
+        "{} battles; mistakes flagged (at the margin `judge` was given): dwarfs {d} ({:.2} a battle), trolls {t} ({:.2} a battle), {:.2} a side a battle",
         seeds.len(),
-        f64::from(MISTAKE) / 100.0,
         d as f64 / battles,
         t as f64 / battles,
         (d + t) as f64 / battles / 2.0

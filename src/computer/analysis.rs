@@ -147,10 +147,22 @@ pub fn judge_move(position: &Position, played: &Move, after: i32, budget: &Budge
 /// [`judge_move`] given the `judgement` of `position` under `budget` (made before).
 pub fn confirm(
     position: &Position,
+    judgement: Judgement,
+    played: &Move,
+    after: i32,
+    budget: &Budget,
+) -> Judgement {
+    confirm_by(position, judgement, played, after, budget, MISTAKE)
+}
+
+/// [`confirm`] with another margin than [`MISTAKE`] (for measuring what a margin flags).
+pub fn confirm_by(
+    position: &Position,
     mut judgement: Judgement,
     played: &Move,
     after: i32,
     budget: &Budget,
+    mistake: i32,
 ) -> Judgement {
     if judgement.best.is_none_or(|b| b == *played) {
         return judgement;
@@ -159,7 +171,7 @@ pub fn confirm(
     // Moves are compared on the search's own scale: the calibration moves the level of the
     // score with the phase, which is no one's doing.
     let after = raw_of(&position.after(played), after);
-    if for_dwarfs(side, judgement.raw - after) < MISTAKE {
+    if for_dwarfs(side, judgement.raw - after) < mistake {
         return judgement;
     }
     let deeper = Budget {
@@ -173,7 +185,7 @@ pub fn confirm(
         return judgement;
     };
     let (of_played, of_better) = alike(&position.after(played), &position.after(&better), &deeper);
-    judgement.best = if for_dwarfs(side, of_better - of_played) < MISTAKE {
+    judgement.best = if for_dwarfs(side, of_better - of_played) < mistake {
         Some(*played)
     } else {
         Some(better)
