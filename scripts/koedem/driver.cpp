@@ -3,6 +3,8 @@
 // koedem/Thud's own (pv_search, iterative deepening from depth 1, a fresh table each move as in its
 // game loops) in a forked child, so the deadline is hard: the last finished iteration's move is
 // played when time is up.
+// Every standard and boost header its files use comes first, so the `private` trick below reaches
+// only its classes (the board's add and remove functions set a position).
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -129,7 +131,7 @@ static int64_t now_ms() {
     return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int main(int argc, char** argv) {
+int main() {
     setup_valid_squares();
     setup_center_squares();
     signal(SIGPIPE, SIG_IGN);
@@ -149,9 +151,8 @@ int main(int argc, char** argv) {
         if (pid == 0) { close(fds[0]); child_search(board, fds[1]); }
         close(fds[1]);
         std::string buf, best; int depth = 0;
-        int64_t deadline = start + ms - 15;
-        bool done = false;
-        while (!done) {
+        int64_t deadline = start + ms - 15;  // room to stop the child and answer
+        for (;;) {
             int64_t left = deadline - now_ms();
             if (left <= 0 && !best.empty()) break;
             pollfd p{fds[0], POLLIN, 0};
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
             if (r > 0) {
                 char tmp[512];
                 ssize_t n = read(fds[0], tmp, sizeof tmp);
-                if (n <= 0) { done = true; break; }
+                if (n <= 0) break;  // the child finished every depth
                 buf.append(tmp, n);
                 size_t pos;
                 while ((pos = buf.find('\n')) != std::string::npos) {

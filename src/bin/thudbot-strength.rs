@@ -248,10 +248,12 @@ impl Bench {
                 plies = ply;
                 break;
             };
-            let pieces = position.dwarfs().len() + position.trolls().len();
+            quiet = if mv.capture_count() == 0 {
+                quiet + 1
+            } else {
+                0
+            };
             position = position.after(&mv);
-            let taken = pieces != position.dwarfs().len() + position.trolls().len();
-            quiet = if taken { 0 } else { quiet + 1 };
         }
         let finished = !position.has_legal_move();
         if self.show {
