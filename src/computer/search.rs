@@ -28,6 +28,18 @@ const FUTILITY_MARGIN: i32 = 180;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
 
+/// One full iteration of [`Search::compare`]: the move played and the search's choice scored
+/// at one depth in one tree, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Compared {
+    pub depth: u8,
+    /// The move that scored best (the move played when none beat it).
+    pub best: Move,
+    pub best_score: i32,
+    /// The exact score of the move played.
+    pub played_score: i32,
+}
+
 /// What the search found at the root.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Found {
@@ -100,7 +112,7 @@ impl<'t> Search<'t> {
         let mut completed: Vec<i32> = Vec::new();
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
-            let (best, score) = self.root(&mut moves, depth as i32);
+            let (best, score, _) = self.root(&mut moves, depth as i32);
             // A move that beat alpha beat the last iteration's choice on this search's terms,
             // even when the deadline cut the iteration short.
             if let Some(best) = best {
@@ -126,6 +138,39 @@ impl<'t> Search<'t> {
             [] => found.score,
         };
         Some(found)
+    }
+
+    /// Iterative deepening as [`Search::iterate`] with `played` searched first at every
+    /// iteration, with the full window, so its exact score stands beside the best move's at the
+    /// same depth in the same tree (the others are searched against it and re-searched when
+    /// they beat it). Every iteration completed, shallowest first; `played` need not be a move
+    /// the search would consider (a troll sparing a dwarf), only a legal one.
+    pub fn compare(&mut self, max_depth: u8, order: &[Move], played: &Move) -> Vec<Compared> {
+        let mut moves = self.root_moves(order);
+        if !moves.contains(played) {
+            moves.insert(0, *played);
+        }
+        let mut completed = Vec::new();
+        for depth in 1..=max_depth.max(1) {
+            // The played move first; the rest in the last iteration's order.
+            if let Some(at) = moves.iter().position(|m| m == played) {
+                moves[..=at].rotate_right(1);
+            }
+            let (best, best_score, played_score) = self.root(&mut moves, depth as i32);
+            let Some(best) = best.filter(|_| !self.stopped) else {
+                break;
+            };
+            completed.push(Compared {
+                depth,
+                best,
+                best_score,
+                played_score,
+            });
+            if best_score.abs() > WIN_BOUND && played_score.abs() > WIN_BOUND {
+                break;
+            }
+        }
+        completed
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
@@ -159,17 +204,20 @@ impl<'t> Search<'t> {
     }
 
     /// One full-window iteration over the root moves: the move that beat the others, if the
-    /// deadline left one, moved to the front for the next iteration, with its score.
+    /// deadline left one, moved to the front for the next iteration, with its score, and the
+    /// exact score of the first move (searched with the full window).
     /// (Aspiration windows, a narrow window around the last iteration's score widened when it
     /// fails, were tried and measured worse; see docs/computer.md.)
-    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32) {
+    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32, i32) {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
+        let mut first = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             self.play(&mv);
             let mut score;
             if i == 0 {
                 score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
+                first = score;
             } else {
                 score = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, true);
                 if score > alpha && !self.stopped {
@@ -188,9 +236,9 @@ impl<'t> Search<'t> {
         match best {
             Some((i, score)) => {
                 moves[..=i].rotate_right(1);
-                (Some(moves[0]), score)
+                (Some(moves[0]), score, first)
             }
-            None => (None, alpha),
+            None => (None, alpha, first),
         }
     }
 
