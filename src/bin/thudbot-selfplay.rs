@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use thudbot::computer::analysis::{
-    confirm_by, judge, margin, mistakes, review, Budget, Judgement, MISTAKE,
+    confirm_by, judge, margin, mistakes, review, Budget, Judgement, Look, DEEPER, MISTAKE,
 };
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
@@ -77,6 +77,9 @@ enum Command {
         /// (default: the bot's margin).
         #[arg(long, default_value_t = MISTAKE)]
         margin: i32,
+        /// How many times the budget the deeper look gets (default: the bot's).
+        #[arg(long, default_value_t = DEEPER)]
+        deeper: u64,
         #[arg(long)]
         out: PathBuf,
     },
@@ -89,6 +92,10 @@ enum Command {
         /// Other knots than those compiled in, `offset:share` five times, comma-separated.
         #[arg(long)]
         knots: Option<String>,
+        /// The random plies `play` opened the battles with: those moves are not level 5's,
+        /// so their mistakes are counted apart.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
     },
 }
 
@@ -110,10 +117,21 @@ fn main() {
             reuse,
             standard_only,
             margin,
+            deeper,
             out,
-        } => judge_battles(&battles, nodes, reuse.as_ref(), standard_only, margin, &out),
+        } => {
+            let look = Look {
+                mistake: margin,
+                deeper,
+            };
+            judge_battles(&battles, nodes, reuse.as_ref(), standard_only, &look, &out)
+        }
         Command::Fit { judged } => read_rows(&judged).map(|rows| fit(&rows)),
-        Command::Measure { judged, knots } => {
+        Command::Measure {
+            judged,
+            knots,
+            opening_plies,
+        } => {
             let knots = match knots.as_deref().map(parse_knots) {
                 Some(Ok(k)) => k,
                 Some(Err(e)) => {
@@ -122,7 +140,7 @@ fn main() {
                 }
                 None => FITTED,
             };
-            read_rows(&judged).map(|rows| measure(&rows, &knots))
+            read_rows(&judged).map(|rows| measure(&rows, &knots, opening_plies))
         }
     };
     if let Err(message) = outcome {
@@ -246,9 +264,10 @@ fn judge_battles(
     nodes: u64,
     reuse: Option<&PathBuf>,
     standard_only: bool,
-    mistake: i32,
+    look: &Look,
     out: &PathBuf,
 ) -> Result<(), String> {
+    let mistake = look.mistake;
     let budget = Budget { nodes };
     let earlier: HashMap<(u64, usize), Row> = match reuse {
         Some(path) => read_rows(std::slice::from_ref(path))?
@@ -288,7 +307,7 @@ fn judge_battles(
             standard_best[ply] = standard.best.map(|m| m.to_string()).unwrap_or_default();
             judgements[ply] = Some(match (moves.get(ply), &judgements.get(ply + 1)) {
                 (Some(mv), Some(Some(after))) if !standard_only => {
-                    confirm_by(position, standard, mv, after.score, &budget, mistake)
+                    confirm_by(position, standard, mv, after.score, &budget, look)
                 }
                 _ => standard,
             });
@@ -497,7 +516,7 @@ const PHASES: [(&str, i32, i32); 4] = [
     ("end (0-12 dwarfs)", 0, 12),
 ];
 
-fn measure(rows: &[Row], knots: &[Knot; 5]) {
+fn measure(rows: &[Row], knots: &[Knot; 5], opening: usize) {
     // Recomputed from the raw score with the knots compiled in, so a new fit is measured
     // without judging again; a battle over (the last row, when no move follows) is its result.
     let knots_now = |row: &Row| -> i32 {
@@ -547,20 +566,26 @@ fn measure(rows: &[Row], knots: &[Knot; 5]) {
     );
     let mut seeds: Vec<u64> = rows.iter().map(|r| r.seed).collect();
     seeds.dedup();
-    let count = |side: Side| {
+    // Row `ply` is the position before move `ply + 1`: the first `opening` moves were random.
+    let count = |side: Side, random: bool| {
         rows.iter()
-            .filter(|r| r.side == Some(side) && r.mistake)
+            .filter(|r| r.side == Some(side) && r.mistake && (r.ply < opening) == random)
             .count()
     };
-    let (d, t) = (count(Side::Dwarfs), count(Side::Trolls));
     let battles = seeds.len().max(1) as f64;
-    println!(
-        "{} battles; mistakes flagged (at the margin `judge` was given): dwarfs {d} ({:.2} a battle), trolls {t} ({:.2} a battle), {:.2} a side a battle",
-        seeds.len(),
-        d as f64 / battles,
-        t as f64 / battles,
-        (d + t) as f64 / battles / 2.0
-    );
+    for (random, whose) in [
+        (false, "level 5's moves"),
+        (true, "the random opening moves"),
+    ] {
+        let (d, t) = (count(Side::Dwarfs, random), count(Side::Trolls, random));
+        println!(
+            "{} battles, {whose}: mistakes flagged (at the margin `judge` was given): dwarfs {d} ({:.2} a battle), trolls {t} ({:.2} a battle), {:.2} a side a battle",
+            seeds.len(),
+            d as f64 / battles,
+            t as f64 / battles,
+            (d + t) as f64 / battles / 2.0
+        );
+    }
     let finals: Vec<i32> = rows.iter().filter(|r| r.ply == 0).map(|r| r.last).collect();
     let starts: Vec<i32> = rows.iter().filter(|r| r.ply == 0).map(knots_now).collect();
     println!(

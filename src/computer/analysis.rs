@@ -152,10 +152,27 @@ pub fn confirm(
     after: i32,
     budget: &Budget,
 ) -> Judgement {
-    confirm_by(position, judgement, played, after, budget, MISTAKE)
+    confirm_by(position, judgement, played, after, budget, &Look::BOT)
 }
 
-/// [`confirm`] with another margin than [`MISTAKE`] (for measuring what a margin flags).
+/// What a move must lose to be a mistake, and how much deeper the look that confirms it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// In hundredths of a point, at both looks.
+    pub mistake: i32,
+    /// How many times the standard budget the deeper look gets.
+    pub deeper: u64,
+}
+
+impl Look {
+    /// The bot's: [`MISTAKE`] and [`DEEPER`].
+    pub const BOT: Look = Look {
+        mistake: MISTAKE,
+        deeper: DEEPER,
+    };
+}
+
+/// [`confirm`] with another [`Look`] than the bot's (for measuring what another flags).
 ///
 /// The deeper look is one search from `position` that scores the move played exactly beside
 /// its own choice at every depth, in one tree: the two moves are compared at the same depth
@@ -169,8 +186,9 @@ pub fn confirm_by(
     played: &Move,
     after: i32,
     budget: &Budget,
-    mistake: i32,
+    look: &Look,
 ) -> Judgement {
+    let mistake = look.mistake;
     if judgement.best.is_none_or(|b| b == *played) {
         return judgement;
     }
@@ -182,7 +200,7 @@ pub fn confirm_by(
         return judgement;
     }
     let deeper = Budget {
-        nodes: budget.nodes.saturating_mul(DEEPER),
+        nodes: budget.nodes.saturating_mul(look.deeper),
     };
     judgement.best = Some(deeper_choice(position, played, &deeper, mistake).unwrap_or(*played));
     judgement
