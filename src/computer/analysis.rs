@@ -177,7 +177,8 @@ impl Look {
 /// The deeper look is one search from `position` that scores the move played exactly beside
 /// its own choice at every depth, in one tree: the two moves are compared at the same depth
 /// with the same knowledge. The move is a mistake only when the last two depths the search
-/// completed, one ply apart, both find it at least `mistake` worse: a search that stops after
+/// completed, one ply apart, both find it at least `mistake` worse than the same other move
+/// (see [`steady_choice`]): a search that stops after
 /// one side's move sees that side's threats and not the answers, so a loss seen at one parity
 /// alone is the horizon's, not the move's.
 pub fn confirm_by(
@@ -221,11 +222,17 @@ fn deeper_choice(
 }
 
 /// The choice of the last of `looks` (a search's depths, shallowest first) when it and the one
-/// before it both find `played` at least `mistake` worse than their own choice.
+/// before it both chose it and found `played` at least `mistake` worse: one move shown better
+/// at two depths. (Among the dwarfs' hundred-odd moves, some other move comes out ahead by a
+/// point at one depth or the next by the noise of the search alone; the same one at both
+/// rarely does.)
 fn steady_choice(looks: &[Compared], played: &Move, mistake: i32) -> Option<Move> {
     let last = looks.last()?;
-    let worse =
-        |c: &Compared| c.best != *played && tame(c.best_score) - tame(c.played_score) >= mistake;
+    let worse = |c: &Compared| {
+        c.best == last.best
+            && c.best != *played
+            && tame(c.best_score) - tame(c.played_score) >= mistake
+    };
     looks[looks.len().saturating_sub(2)..]
         .iter()
         .all(worse)
@@ -464,14 +471,17 @@ mod tests {
         // Worse by 3 points at depth 5, level at depth 4: the horizon's, not the move's.
         let odd = [look(4, other, 100, 50), look(5, other, 100, -200)];
         assert_eq!(steady_choice(&odd, &played, MISTAKE), None);
-        // Worse by at least a mistake at both: the deepest choice is the better move, even
-        // where the two depths chose differently.
+        // Worse by at least a mistake than the same move at both: that move is the better.
         let steady = [
             look(3, third, 0, 0),
-            look(4, third, 100, 0),
+            look(4, other, 100, 0),
             look(5, other, 100, -50),
         ];
         assert_eq!(steady_choice(&steady, &played, MISTAKE), Some(other));
+        // Worse than another move at each depth, but not the same one: no move is shown
+        // better at both.
+        let wavering = [look(4, third, 100, 0), look(5, other, 100, -50)];
+        assert_eq!(steady_choice(&wavering, &played, MISTAKE), None);
         // The move played was the choice at one of the two depths.
         let chosen = [look(4, played, 100, 100), look(5, other, 300, 0)];
         assert_eq!(steady_choice(&chosen, &played, MISTAKE), None);
