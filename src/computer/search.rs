@@ -151,11 +151,14 @@ impl<'t> Search<'t> {
             moves.insert(0, *played);
         }
         let mut completed = Vec::new();
+        // Positions the last two iterations took, to foresee the next one's.
+        let mut costs = (0u64, 0u64);
         for depth in 1..=max_depth.max(1) {
             // The played move first; the rest in the last iteration's order.
             if let Some(at) = moves.iter().position(|m| m == played) {
                 moves[..=at].rotate_right(1);
             }
+            let before = self.nodes;
             let (best, best_score, played_score) = self.root(&mut moves, depth as i32);
             let Some(best) = best.filter(|_| !self.stopped) else {
                 break;
@@ -167,6 +170,17 @@ impl<'t> Search<'t> {
                 played_score,
             });
             if best_score.abs() > WIN_BOUND && played_score.abs() > WIN_BOUND {
+                break;
+            }
+            // Only completed iterations count here, so one the budget would cut short is not
+            // started: foreseen from how much the last cost more than the one before.
+            costs = (costs.1, self.nodes - before);
+            let growth = if costs.0 > 0 {
+                (costs.1 / costs.0).max(2)
+            } else {
+                4
+            };
+            if self.nodes + costs.1.saturating_mul(growth) > self.node_limit {
                 break;
             }
         }
