@@ -143,8 +143,9 @@ impl<'t> Search<'t> {
     /// Iterative deepening as [`Search::iterate`] with `played` searched first at every
     /// iteration, with the full window, so its exact score stands beside the best move's at the
     /// same depth in the same tree (the others are searched against it and re-searched when
-    /// they beat it). Every iteration completed, shallowest first; `played` need not be a move
-    /// the search would consider (a troll sparing a dwarf), only a legal one.
+    /// they beat it). Every iteration completed, shallowest first, the last two scoring the
+    /// same choice (see [`Search::rescore_choice`]); `played` need not be a move the search
+    /// would consider (a troll sparing a dwarf), only a legal one.
     pub fn compare(&mut self, max_depth: u8, order: &[Move], played: &Move) -> Vec<Compared> {
         let mut moves = self.root_moves(order);
         if !moves.contains(played) {
@@ -184,7 +185,34 @@ impl<'t> Search<'t> {
                 break;
             }
         }
+        self.rescore_choice(&mut completed, played);
         completed
+    }
+
+    /// When the last two iterations of [`Search::compare`] chose different moves, the last
+    /// one's choice is scored exactly at the depth before too and put in that iteration's
+    /// place, so both speak of one better move. The search may go half its budget over for
+    /// this (a ply shallower, one move); if even that is cut short, the move is not shown
+    /// better there.
+    fn rescore_choice(&mut self, completed: &mut [Compared], played: &Move) {
+        let [.., before, last] = completed else {
+            return;
+        };
+        if before.best == last.best || last.best == *played || before.depth == 0 {
+            return;
+        }
+        self.stopped = false;
+        self.node_limit = self.node_limit.saturating_add(self.node_limit / 2);
+        let choice = last.best;
+        self.play(&choice);
+        let score = -self.negamax(before.depth as i32 - 1, 1, -INFINITY, INFINITY, true);
+        self.take_back(&choice);
+        before.best = choice;
+        before.best_score = if self.stopped {
+            before.played_score
+        } else {
+            score
+        };
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
