@@ -12,7 +12,6 @@ use crate::game::{Move, Position, Side};
 use super::calibration::{expected_margin, search_score};
 use super::evaluation::{final_value, WIN};
 use super::level::Settings;
-use super::search::Compared;
 
 /// How hard each position is looked at: a number of positions searched, never a time, so the
 /// same position gets the same judgement on any machine under any load.
@@ -62,6 +61,11 @@ pub const DEEPER: u64 = 4;
 
 /// Judges `position` under `budget`.
 pub fn judge(position: &Position, budget: &Budget) -> Judgement {
+    judge_within(position, budget, 32)
+}
+
+/// [`judge`], searching no deeper than `depth` plies.
+fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
     if let Some(winner) = position.objective_reached() {
         let score = for_dwarfs(winner, DECIDED);
         return Judgement {
@@ -72,7 +76,15 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
             nodes: 0,
         };
     }
-    match super::think(position, &settings(position, budget), 0) {
+    let settings = Settings {
+        depth,
+        time: NO_CLOCK,
+        nodes: budget.nodes.max(1),
+        temperature: 0,
+        plain_evaluation: false,
+        weights: super::features::Weights::for_variant(position.variant()),
+    };
+    match super::think(position, &settings, 0) {
         // Over: the result as the rules count it, not a forecast.
         None => {
             let score = final_value(position);
@@ -97,18 +109,6 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
                 nodes: thought.nodes,
             }
         }
-    }
-}
-
-/// The full search's settings under `budget`.
-fn settings(position: &Position, budget: &Budget) -> Settings {
-    Settings {
-        depth: 32,
-        time: NO_CLOCK,
-        nodes: budget.nodes.max(1),
-        temperature: 0,
-        plain_evaluation: false,
-        weights: super::features::Weights::for_variant(position.variant()),
     }
 }
 
@@ -137,9 +137,9 @@ pub fn raw_of(position: &Position, score: i32) -> i32 {
 
 /// Judges `position` knowing the move `played` from it and the score `after` of the position
 /// it led to (judged under the same budget). When the search prefers another move and the
-/// move played loses at least [`MISTAKE`] by these judgements, the move gets a deeper look
-/// ([`DEEPER`] times the budget, see [`confirm`]); unless that look confirms the loss, the move
-/// played is the judgement's best: it is no mistake.
+/// move played loses at least [`MISTAKE`] by these judgements, both moves get a deeper look
+/// ([`DEEPER`] times the budget); if that look finds the move played within [`MISTAKE`] of
+/// the other, the move played is the judgement's best: it is no mistake.
 pub fn judge_move(position: &Position, played: &Move, after: i32, budget: &Budget) -> Judgement {
     confirm(position, judge(position, budget), played, after, budget)
 }
@@ -173,14 +173,6 @@ impl Look {
 }
 
 /// [`confirm`] with another [`Look`] than the bot's (for measuring what another flags).
-///
-/// The deeper look is one search from `position` that scores the move played exactly beside
-/// its own choice at every depth, in one tree: the two moves are compared at the same depth
-/// with the same knowledge. The move is a mistake only when the last two depths the search
-/// completed, one ply apart, both find it at least `mistake` worse than the same other move
-/// (see [`steady_choice`]): a search that stops after
-/// one side's move sees that side's threats and not the answers, so a loss seen at one parity
-/// alone is the horizon's, not the move's.
 pub fn confirm_by(
     position: &Position,
     mut judgement: Judgement,
@@ -203,40 +195,38 @@ pub fn confirm_by(
     let deeper = Budget {
         nodes: budget.nodes.saturating_mul(look.deeper),
     };
-    judgement.best = Some(deeper_choice(position, played, &deeper, mistake).unwrap_or(*played));
+    // The better move is the deeper look's own choice (the standard look's may not survive
+    // a deeper look), and both moves are judged alike: the position each leads to, searched
+    // with the deeper budget.
+    let Some(better) = judge(position, &deeper).best.filter(|b| b != played) else {
+        judgement.best = Some(*played);
+        return judgement;
+    };
+    let (of_played, of_better) = alike(&position.after(played), &position.after(&better), &deeper);
+    judgement.best = if for_dwarfs(side, of_better - of_played) < mistake {
+        Some(*played)
+    } else {
+        Some(better)
+    };
     judgement
 }
 
-/// The move the deeper look prefers to `played` by at least `mistake`, if it does.
-fn deeper_choice(
-    position: &Position,
-    played: &Move,
-    budget: &Budget,
-    mistake: i32,
-) -> Option<Move> {
-    steady_choice(
-        &super::compare(position, &settings(position, budget), played),
-        played,
-        mistake,
-    )
-}
-
-/// The choice of the last of `looks` (a search's depths, shallowest first) when it and the one
-/// before it both chose it and found `played` at least `mistake` worse: one move shown better
-/// at two depths. (Among the dwarfs' hundred-odd moves, some other move comes out ahead by a
-/// point at one depth or the next by the noise of the search alone; the same one at both
-/// rarely does.)
-fn steady_choice(looks: &[Compared], played: &Move, mistake: i32) -> Option<Move> {
-    let last = looks.last()?;
-    let worse = |c: &Compared| {
-        c.best == last.best
-            && c.best != *played
-            && tame(c.best_score) - tame(c.played_score) >= mistake
-    };
-    looks[looks.len().saturating_sub(2)..]
-        .iter()
-        .all(worse)
-        .then_some(last.best)
+/// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
+/// its budget stopped a ply deeper than the other sees one more move of one side, which moves
+/// its score by a margin no move made, so the deeper one is searched again to the shallower's
+/// depth.
+fn alike(a: &Position, b: &Position, budget: &Budget) -> (i32, i32) {
+    let (of_a, of_b) = (judge(a, budget), judge(b, budget));
+    // A position over (depth 0) scores its result, whatever the other's depth.
+    if of_a.depth == 0 || of_b.depth == 0 || of_a.depth == of_b.depth {
+        return (of_a.raw, of_b.raw);
+    }
+    let depth = of_a.depth.min(of_b.depth);
+    if of_a.depth > depth {
+        (judge_within(a, budget, depth).raw, of_b.raw)
+    } else {
+        (of_a.raw, judge_within(b, budget, depth).raw)
+    }
 }
 
 /// Search scores of forced Koom Valley wins (30,000 less the distance) become ±[`DECIDED`].
@@ -417,80 +407,31 @@ mod tests {
     }
 
     #[test]
-    fn the_deeper_look_scores_the_move_played_beside_its_choice_at_every_depth() {
-        let start = planted();
-        let blunder = play(&start, "TI6-H7");
-        let looks = super::super::compare(
-            &start,
-            &settings(&start, &Budget { nodes: 80_000 }),
-            &blunder,
-        );
-        assert!(looks.len() >= 3, "{looks:?}");
-        for (i, look) in looks.iter().enumerate() {
-            assert_eq!(usize::from(look.depth), i + 1, "{looks:?}");
-            // The hurl answers the blunder at every depth (a capture, seen even at the first).
-            assert_ne!(look.best, blunder, "{look:?}");
-            assert!(look.best_score - look.played_score >= 250, "{look:?}");
+    fn two_moves_are_compared_at_one_depth() {
+        // Two positions after different first moves, under a budget that stops their searches
+        // at different depths: both are scored at the shallower one.
+        let start = crate::game::Variant::Classic.start();
+        let budget = Budget { nodes: 8_000 };
+        let mut depths = Vec::new();
+        for mv in start.legal_moves().into_iter().step_by(8) {
+            let after = start.after(&mv);
+            depths.push((judge(&after, &budget).depth, after));
         }
-        assert_eq!(
-            steady_choice(&looks, &blunder, MISTAKE),
-            Some(looks[looks.len() - 1].best)
+        let deepest = depths.iter().max_by_key(|(d, _)| *d).expect("moves");
+        let shallowest = depths.iter().min_by_key(|(d, _)| *d).expect("moves");
+        assert!(
+            deepest.0 > shallowest.0,
+            "every search reached depth {}",
+            deepest.0
         );
-    }
-
-    #[test]
-    fn a_troll_sparing_a_dwarf_is_scored_though_the_search_never_plays_it() {
-        // The troll on H8 steps to G8 beside dwarfs on F7, F8 and F9 and takes only F8: not a
-        // move the search considers (it keeps the capture of all three), but a legal one.
-        let start: Position = "5/7/9/11/13/15/5d9/5d1TR6/5d9/15/13/11/9/7/5 t"
-            .parse()
-            .expect("reads");
-        let sparing = play(&start, "TH8-G8xF8");
-        let looks = super::super::compare(
-            &start,
-            &settings(&start, &Budget { nodes: 40_000 }),
-            &sparing,
+        let (a, b) = alike(&deepest.1, &shallowest.1, &budget);
+        assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
+        assert_eq!(b, judge(&shallowest.1, &budget).raw);
+        assert_ne!(
+            a,
+            judge(&deepest.1, &budget).raw,
+            "the deeper score was kept"
         );
-        assert!(looks.len() >= 2, "{looks:?}");
-        for look in &looks {
-            assert_ne!(look.best, sparing, "{look:?}");
-            assert!(look.played_score < look.best_score, "{look:?}");
-        }
-    }
-
-    #[test]
-    fn a_loss_seen_at_one_depth_alone_is_no_mistake() {
-        let moves = crate::game::Variant::Classic.start().legal_moves();
-        let (played, other, third) = (moves[0], moves[1], moves[2]);
-        let look = |depth, best, best_score, played_score| Compared {
-            depth,
-            best,
-            best_score,
-            played_score,
-        };
-        // Worse by 3 points at depth 5, level at depth 4: the horizon's, not the move's.
-        let odd = [look(4, other, 100, 50), look(5, other, 100, -200)];
-        assert_eq!(steady_choice(&odd, &played, MISTAKE), None);
-        // Worse by at least a mistake than the same move at both: that move is the better.
-        let steady = [
-            look(3, third, 0, 0),
-            look(4, other, 100, 0),
-            look(5, other, 100, -50),
-        ];
-        assert_eq!(steady_choice(&steady, &played, MISTAKE), Some(other));
-        // Worse than another move at each depth, but not the same one: no move is shown
-        // better at both.
-        let wavering = [look(4, third, 100, 0), look(5, other, 100, -50)];
-        assert_eq!(steady_choice(&wavering, &played, MISTAKE), None);
-        // The move played was the choice at one of the two depths.
-        let chosen = [look(4, played, 100, 100), look(5, other, 300, 0)];
-        assert_eq!(steady_choice(&chosen, &played, MISTAKE), None);
-        // Only the first depth completed: it alone decides.
-        assert_eq!(
-            steady_choice(&[look(1, other, 400, 0)], &played, MISTAKE),
-            Some(other)
-        );
-        assert_eq!(steady_choice(&[], &played, MISTAKE), None);
     }
 
     #[test]
@@ -503,6 +444,7 @@ mod tests {
         let deeper = Budget {
             nodes: budget.nodes * DEEPER,
         };
+        // The deeper look's own choice is what the move played is held against.
         let choice = judge(&start, &deeper).best.expect("a move");
         // The start is symmetric left to right: the mirror image of the search's choice is
         // exactly as good.
@@ -524,8 +466,9 @@ mod tests {
         assert_eq!(
             judge_move(&start, &played, told, &budget).best,
             Some(played),
-            "{:?}",
-            super::super::compare(&start, &settings(&start, &deeper), &played),
+            "the choice {} the mirror {}",
+            judge(&start.after(&choice), &deeper).score,
+            judge(&start.after(&played), &deeper).score,
         );
         // Told the truth, a move the search does not prefer keeps the search's choice.
         let honest = judge(&start.after(&played), &budget).score;

@@ -76,8 +76,12 @@ pub fn choose_move(position: &Position, level: Level, seed: u64) -> Option<Move>
 pub fn think(position: &Position, settings: &Settings, seed: u64) -> Option<Thought> {
     // The seed decides between moves the search finds equal, and level 1 and 2's mistakes.
     let mut chance = Chance::new(seed);
-    let order = shuffled(position, &mut chance);
-    let mut table = Table::new(table_bits(settings));
+    let mut order = position.legal_moves();
+    for i in (1..order.len()).rev() {
+        order.swap(i, chance.below(i + 1));
+    }
+    let bits = if settings.depth <= 2 { 16 } else { 18 };
+    let mut table = Table::new(bits);
     let mut search = Search::new(position, &mut table, settings);
     if settings.temperature > 0 {
         let scored = search.score_each(settings.depth, &order);
@@ -101,29 +105,4 @@ pub fn think(position: &Position, settings: &Settings, seed: u64) -> Option<Thou
         nodes: found.nodes,
         settled: found.settled,
     })
-}
-
-/// The search of [`think`] (seed 0) with `played` scored exactly beside the search's choice at
-/// every depth (see [`Search::compare`]): what the analysis confirms a mistake with.
-fn compare(position: &Position, settings: &Settings, played: &Move) -> Vec<search::Compared> {
-    let order = shuffled(position, &mut Chance::new(0));
-    let mut table = Table::new(table_bits(settings));
-    Search::new(position, &mut table, settings).compare(settings.depth, &order, played)
-}
-
-/// The legal moves in the seed's order: it decides between moves the search finds equal.
-fn shuffled(position: &Position, chance: &mut Chance) -> Vec<Move> {
-    let mut order = position.legal_moves();
-    for i in (1..order.len()).rev() {
-        order.swap(i, chance.below(i + 1));
-    }
-    order
-}
-
-fn table_bits(settings: &Settings) -> u32 {
-    if settings.depth <= 2 {
-        16
-    } else {
-        18
-    }
 }

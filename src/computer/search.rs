@@ -28,18 +28,6 @@ const FUTILITY_MARGIN: i32 = 180;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
 
-/// One full iteration of [`Search::compare`]: the move played and the search's choice scored
-/// at one depth in one tree, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Compared {
-    pub depth: u8,
-    /// The move that scored best (the move played when none beat it).
-    pub best: Move,
-    pub best_score: i32,
-    /// The exact score of the move played.
-    pub played_score: i32,
-}
-
 /// What the search found at the root.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Found {
@@ -112,7 +100,7 @@ impl<'t> Search<'t> {
         let mut completed: Vec<i32> = Vec::new();
         let budget = self.deadline.saturating_duration_since(self.started);
         for depth in 1..=max_depth.max(1) {
-            let (best, score, _) = self.root(&mut moves, depth as i32);
+            let (best, score) = self.root(&mut moves, depth as i32);
             // A move that beat alpha beat the last iteration's choice on this search's terms,
             // even when the deadline cut the iteration short.
             if let Some(best) = best {
@@ -138,81 +126,6 @@ impl<'t> Search<'t> {
             [] => found.score,
         };
         Some(found)
-    }
-
-    /// Iterative deepening as [`Search::iterate`] with `played` searched first at every
-    /// iteration, with the full window, so its exact score stands beside the best move's at the
-    /// same depth in the same tree (the others are searched against it and re-searched when
-    /// they beat it). Every iteration completed, shallowest first, the last two scoring the
-    /// same choice (see [`Search::rescore_choice`]); `played` need not be a move the search
-    /// would consider (a troll sparing a dwarf), only a legal one.
-    pub fn compare(&mut self, max_depth: u8, order: &[Move], played: &Move) -> Vec<Compared> {
-        let mut moves = self.root_moves(order);
-        if !moves.contains(played) {
-            moves.insert(0, *played);
-        }
-        let mut completed = Vec::new();
-        // Positions the last two iterations took, to foresee the next one's.
-        let mut costs = (0u64, 0u64);
-        for depth in 1..=max_depth.max(1) {
-            // The played move first; the rest in the last iteration's order.
-            if let Some(at) = moves.iter().position(|m| m == played) {
-                moves[..=at].rotate_right(1);
-            }
-            let before = self.nodes;
-            let (best, best_score, played_score) = self.root(&mut moves, depth as i32);
-            let Some(best) = best.filter(|_| !self.stopped) else {
-                break;
-            };
-            completed.push(Compared {
-                depth,
-                best,
-                best_score,
-                played_score,
-            });
-            if best_score.abs() > WIN_BOUND && played_score.abs() > WIN_BOUND {
-                break;
-            }
-            // Only completed iterations count here, so one the budget would cut short is not
-            // started: foreseen from how much the last cost more than the one before.
-            costs = (costs.1, self.nodes - before);
-            let growth = if costs.0 > 0 {
-                (costs.1 / costs.0).max(2)
-            } else {
-                4
-            };
-            if self.nodes + costs.1.saturating_mul(growth) > self.node_limit {
-                break;
-            }
-        }
-        self.rescore_choice(&mut completed, played);
-        completed
-    }
-
-    /// When the last two iterations of [`Search::compare`] chose different moves, the last
-    /// one's choice is scored exactly at the depth before too and put in that iteration's
-    /// place, so both speak of one better move. The search may go half its budget over for
-    /// this (a ply shallower, one move); if even that is cut short, the move is not shown
-    /// better there.
-    fn rescore_choice(&mut self, completed: &mut [Compared], played: &Move) {
-        let [.., before, last] = completed else {
-            return;
-        };
-        if before.best == last.best || last.best == *played || before.depth == 0 {
-            return;
-        }
-        self.stopped = false;
-        self.node_limit = self.node_limit.saturating_add(self.node_limit / 2);
-        let choice = last.best;
-        self.play(&choice);
-        let score = -self.negamax(before.depth as i32 - 1, 1, -INFINITY, INFINITY, true);
-        self.take_back(&choice);
-        before.best = choice;
-        before.best_score = if self.stopped {
-            before.played_score
-        } else {
-            score
-        };
     }
 
     /// The exact score of every root move at `depth`, for the levels that choose among them.
@@ -246,20 +159,17 @@ impl<'t> Search<'t> {
     }
 
     /// One full-window iteration over the root moves: the move that beat the others, if the
-    /// deadline left one, moved to the front for the next iteration, with its score, and the
-    /// exact score of the first move (searched with the full window).
+    /// deadline left one, moved to the front for the next iteration, with its score.
     /// (Aspiration windows, a narrow window around the last iteration's score widened when it
     /// fails, were tried and measured worse; see docs/computer.md.)
-    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32, i32) {
+    fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32) {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
-        let mut first = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             self.play(&mv);
             let mut score;
             if i == 0 {
                 score = -self.negamax(depth - 1, 1, -beta, -alpha, true);
-                first = score;
             } else {
                 score = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, true);
                 if score > alpha && !self.stopped {
@@ -278,9 +188,9 @@ impl<'t> Search<'t> {
         match best {
             Some((i, score)) => {
                 moves[..=i].rotate_right(1);
-                (Some(moves[0]), score, first)
+                (Some(moves[0]), score)
             }
-            None => (None, alpha, first),
+            None => (None, alpha),
         }
     }
 
