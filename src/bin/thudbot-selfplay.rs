@@ -29,6 +29,9 @@ use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS
 use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Battle, MoveText, Position, Side, Variant};
 
+/// The random plies `play` opens with unless told otherwise, and `measure` counts apart.
+const OPENING_PLIES: usize = 4;
+
 #[derive(Parser)]
 #[command(about = "Level-5 self-play: battles, judgements, calibration and mistakes")]
 struct Args {
@@ -48,7 +51,8 @@ enum Command {
         /// Positions level 5 searches a move.
         #[arg(long, default_value_t = 250_000)]
         nodes: u64,
-        #[arg(long, default_value_t = 4)]
+        /// Random plies before level 5 plays, so the battles differ.
+        #[arg(long, default_value_t = OPENING_PLIES)]
         opening_plies: usize,
         #[arg(long, default_value_t = 40)]
         stall: usize,
@@ -94,7 +98,7 @@ enum Command {
         knots: Option<String>,
         /// The random plies `play` opened the battles with: those moves are not level 5's,
         /// so their mistakes are counted apart.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = OPENING_PLIES)]
         opening_plies: usize,
     },
 }
