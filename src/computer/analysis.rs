@@ -5,6 +5,8 @@
 //! stores: [`judge`] one position at a time (so the work can stop and resume anywhere), then
 //! [`review`] turns the judgements and the moves into costs, which is instant.
 
+use std::collections::VecDeque;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::game::{Move, Position, Side};
@@ -64,8 +66,39 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
     judge_within(position, budget, 32)
 }
 
+/// The last searches made, by position, budget and depth. The deeper look at a move searches
+/// the position the move led to, which is the deeper look of the next move too, and a battle's
+/// moves are judged one after another; a search is a function of these three alone (no clock,
+/// a fresh table), so a remembered one is the same judgement, found without searching again.
+static RECENT: Mutex<VecDeque<(Position, u64, u8, Judgement)>> = Mutex::new(VecDeque::new());
+
+/// How many searches [`RECENT`] keeps: a deeper look makes three or four.
+const RECENT_SEARCHES: usize = 8;
+
 /// [`judge`], searching no deeper than `depth` plies.
 fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
+    let remembered = |recent: &VecDeque<(Position, u64, u8, Judgement)>| {
+        recent
+            .iter()
+            .find(|(p, nodes, d, _)| *nodes == budget.nodes && *d == depth && p == position)
+            .map(|&(.., judgement)| judgement)
+    };
+    // A poisoned lock only loses what was remembered: the search is made again.
+    if let Some(judgement) = RECENT.lock().ok().and_then(|recent| remembered(&recent)) {
+        return judgement;
+    }
+    let judgement = search_within(position, budget, depth);
+    if let Ok(mut recent) = RECENT.lock() {
+        if recent.len() == RECENT_SEARCHES {
+            recent.pop_front();
+        }
+        recent.push_back((position.clone(), budget.nodes, depth, judgement));
+    }
+    judgement
+}
+
+/// [`judge_within`], always searching.
+fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
     if let Some(winner) = position.objective_reached() {
         let score = for_dwarfs(winner, DECIDED);
         return Judgement {
@@ -484,16 +517,18 @@ mod tests {
             position.make(&mv);
         }
         let budget = Budget { nodes: 30_000 };
-        let first = judge(&position, &budget);
+        // Searched each time: `judge` would answer the second from the searches it remembers.
+        let first = search_within(&position, &budget, 32);
         // A second search on another thread at the same time loads the machine: the node
         // budget, not the clock, decides where each stops.
         let busy = {
             let p = position.clone();
-            std::thread::spawn(move || judge(&p, &Budget { nodes: 60_000 }))
+            std::thread::spawn(move || search_within(&p, &Budget { nodes: 60_000 }, 32))
         };
-        let second = judge(&position, &budget);
+        let second = search_within(&position, &budget, 32);
         busy.join().expect("the other search ends");
         assert_eq!(first, second);
+        assert_eq!(judge(&position, &budget), first);
         assert!(first.nodes >= 30_000, "{first:?}");
         assert!(first.best.is_some());
     }

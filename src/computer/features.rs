@@ -2,7 +2,7 @@
 //! and the weights that turn them into a score. The score is linear in the counts, so the
 //! weights can be fitted to the results of self-play (`thudbot-tune`, see docs/computer.md).
 
-use crate::game::{Direction, Piece, Position, Side, Square, SquareSet, Variant};
+use crate::game::{step_index, Cell, Direction, Position, Side, Square, SquareSet, Variant};
 
 /// How many counts the classic evaluation weighs.
 pub const FEATURES: usize = 14;
@@ -95,14 +95,14 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
     let dwarfs = pos.dwarfs();
     let trolls = pos.trolls();
     let original = pos.variant() == Variant::Original;
-    // The evaluation runs at every leaf: the trolls' squares once, not a set walk per dwarf.
-    let mut troll_squares = [pos.stone(); 8]; // any square; only the first `troll_count` are read
-    let mut troll_count = 0;
-    for t in trolls.iter().take(troll_squares.len()) {
-        troll_squares[troll_count] = t;
-        troll_count += 1;
+    // The evaluation runs at every leaf: the trolls' columns and rows once, in a fixed-size
+    // array (a far-off square where there is no troll) that the loop below runs through whole.
+    const FAR: i32 = 1_000;
+    let (mut troll_columns, mut troll_rows) = ([FAR; 8], [FAR; 8]);
+    for (i, t) in trolls.iter().take(8).enumerate() {
+        troll_columns[i] = i32::from(t.column());
+        troll_rows[i] = i32::from(t.row());
     }
-    let troll_squares = &troll_squares[..troll_count];
     for d in dwarfs {
         let n = i32::from(pos.dwarf_neighbours[d.index()]);
         f[0] += n.min(4);
@@ -113,11 +113,13 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
         if is_edge(d) {
             f[10] += 1;
         }
-        let nearest = troll_squares
+        let (column, row) = (i32::from(d.column()), i32::from(d.row()));
+        let nearest = troll_columns
             .iter()
-            .map(|&t| king_distance(t, d))
-            .min()
-            .unwrap_or(99);
+            .zip(&troll_rows)
+            .fold(FAR, |nearest, (c, r)| {
+                nearest.min((column - c).abs().max((row - r).abs()))
+            });
         if nearest == 2 || nearest == 3 {
             f[11] += 1;
         }
@@ -126,7 +128,7 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
             f[9] += 1;
         }
     }
-    f[8] = groups(dwarfs);
+    f[8] = groups(pos);
     if with_spread {
         f[SPREAD] = spread(dwarfs);
     }
@@ -136,13 +138,14 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
         let mut friends = 0;
         let mut near = false;
         for d in Direction::ALL {
-            let Some(n) = t.step(d) else { continue };
-            if trolls.contains(n) {
-                friends += 1;
+            // The padding around the board is off-board, so one step never leaves the array.
+            let n = step_index(t.index() as u8, d);
+            match pos.cells[n as usize] {
+                Cell::OffBoard => continue,
+                Cell::Troll => friends += 1,
+                _ => {}
             }
-            if let Some(far) = n.step(d) {
-                near |= trolls.contains(far);
-            }
+            near |= pos.cells[step_index(n, d) as usize] == Cell::Troll;
         }
         f[3] += friends.min(2);
         if friends == 0 && !near {
@@ -186,19 +189,28 @@ fn is_edge(sq: Square) -> bool {
 }
 
 /// How many groups the dwarfs stand in, neighbours (diagonals too) counting as one group.
-fn groups(dwarfs: SquareSet) -> i32 {
-    let mut left = dwarfs;
+fn groups(pos: &Position) -> i32 {
+    let mut left = pos.dwarfs();
     let mut count = 0;
-    let mut stack = Vec::with_capacity(32);
+    // Each square is pushed once at most, so 256 never fill.
+    let mut stack = [0u8; 256];
     while let Some(seed) = left.first() {
         count += 1;
         left.remove(seed);
-        stack.push(seed);
-        while let Some(sq) = stack.pop() {
+        stack[0] = seed.index() as u8;
+        let mut size = 1;
+        while size > 0 {
+            size -= 1;
+            let sq = stack[size];
             for d in Direction::ALL {
-                if let Some(n) = sq.step(d).filter(|&n| left.contains(n)) {
-                    left.remove(n);
-                    stack.push(n);
+                let n = step_index(sq, d);
+                if pos.cells[n as usize] == Cell::Dwarf {
+                    let n = Square::from_index_unchecked(n);
+                    if left.contains(n) {
+                        left.remove(n);
+                        stack[size] = n.index() as u8;
+                        size += 1;
+                    }
                 }
             }
         }
@@ -239,38 +251,46 @@ fn aimed_line(
     d: Direction,
     vacated: SquareSet,
 ) -> Option<(i32, i32)> {
-    let mut at = target;
+    let mut at = target.index() as u8;
     let mut distance = 0;
     loop {
-        at = at.step(d)?;
+        at = step_index(at, d);
         distance += 1;
-        let piece = pos.piece_at(at);
-        if piece.is_none() || vacated.contains(at) {
-            continue;
+        match pos.cells[at as usize] {
+            Cell::OffBoard => return None,
+            Cell::Empty => continue,
+            _ if vacated.contains(Square::from_index_unchecked(at)) => continue,
+            Cell::Dwarf => break,
+            _ => return None,
         }
-        if piece != Some(Piece::Dwarf) {
-            return None;
-        }
-        let mut line = 1;
-        let mut behind = at;
-        while let Some(next) = behind.step(d) {
-            if line >= distance || pos.piece_at(next) != Some(Piece::Dwarf) {
-                break;
-            }
-            line += 1;
-            behind = next;
-        }
-        return Some((line, distance));
     }
+    let mut line = 1;
+    let mut behind = at;
+    while line < distance {
+        let next = step_index(behind, d);
+        if pos.cells[next as usize] != Cell::Dwarf {
+            break;
+        }
+        line += 1;
+        behind = next;
+    }
+    Some((line, distance))
 }
 
 /// Whether a dwarf could be hurled onto `landing` if the troll from `origin` stood there.
 /// In classic the troll takes every dwarf beside `landing`, so none of them can answer:
 /// the hurl must come from further off.
-fn covered(pos: &Position, landing: Square, origin: Square, original: bool) -> bool {
+/// `around` are the dwarfs beside `landing`.
+fn covered(
+    pos: &Position,
+    landing: Square,
+    around: SquareSet,
+    origin: Square,
+    original: bool,
+) -> bool {
     let mut gone = SquareSet::single(origin);
     if !original {
-        gone |= pos.dwarfs_around(landing);
+        gone |= around;
     }
     Direction::ALL
         .into_iter()
@@ -281,20 +301,21 @@ fn covered(pos: &Position, landing: Square, origin: Square, original: bool) -> b
 /// no hurl can punish it.
 fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet {
     let mut found = SquareSet::EMPTY;
+    let cells = &pos.cells;
     for d in Direction::ALL {
-        let Some(first) = t.step(d) else { continue };
-        if !pos.is_empty(first) {
+        let first = step_index(t.index() as u8, d);
+        if cells[first as usize] != Cell::Empty {
             continue;
         }
         // The trolls behind make a line to shove along.
         let mut line = 1;
-        let mut back = t;
-        while let Some(b) = back.step(d.opposite()) {
-            if !pos.trolls().contains(b) {
+        let mut back = t.index() as u8;
+        loop {
+            back = step_index(back, d.opposite());
+            if cells[back as usize] != Cell::Troll {
                 break;
             }
             line += 1;
-            back = b;
         }
         if original && line < 2 {
             line = 1;
@@ -302,15 +323,17 @@ fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet 
         let mut landing = first;
         for k in 1..=line {
             if k > 1 {
-                match landing.step(d) {
-                    Some(next) if pos.is_empty(next) => landing = next,
-                    _ => break,
+                let next = step_index(landing, d);
+                if cells[next as usize] != Cell::Empty {
+                    break;
                 }
+                landing = next;
             }
-            if pos.dwarf_neighbours[landing.index()] > 0 {
+            if pos.dwarf_neighbours[landing as usize] > 0 {
                 // Dwarfs already found exposed need no second look at what answers.
+                let landing = Square::from_index_unchecked(landing);
                 let around = pos.dwarfs_around(landing);
-                if !(around - found).is_empty() && !covered(pos, landing, t, original) {
+                if !(around - found).is_empty() && !covered(pos, landing, around, t, original) {
                     found |= around;
                 }
             }

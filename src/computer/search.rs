@@ -27,6 +27,10 @@ const MAX_QUIESCENCE: usize = 8;
 const FUTILITY_MARGIN: i32 = 180;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
+/// Slots of the static values remembered (a power of two).
+const VALUES: usize = 1 << 16;
+/// An empty slot's value, which no evaluation returns.
+const NO_VALUE: i32 = i32::MIN;
 
 /// What the search found at the root.
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +61,9 @@ pub(crate) struct Search<'t> {
     lists: Vec<Vec<(i32, Move)>>,
     /// Each ply's generated moves, kept to save allocating them again at every node.
     move_lists: Vec<Vec<Move>>,
+    /// Static values by key: every iteration of the deepening evaluates again the positions
+    /// the last one did, and the evaluation is most of a search's time.
+    values: Vec<(u64, i32)>,
     nodes: u64,
     node_limit: u64,
     started: Instant,
@@ -78,6 +85,7 @@ impl<'t> Search<'t> {
             history: vec![0; 256 * 256],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            values: vec![(0, NO_VALUE); VALUES],
             nodes: 0,
             node_limit: settings.nodes,
             started,
@@ -451,8 +459,17 @@ impl<'t> Search<'t> {
     }
 
     /// The static value for the side to move.
-    fn value(&self) -> i32 {
-        self.side_value(evaluate(&self.pos, self.plain, &self.weights))
+    fn value(&mut self) -> i32 {
+        let slot = (self.key as usize) & (VALUES - 1);
+        let (key, value) = self.values[slot];
+        let for_dwarfs = if key == self.key && value != NO_VALUE {
+            value
+        } else {
+            let value = evaluate(&self.pos, self.plain, &self.weights);
+            self.values[slot] = (self.key, value);
+            value
+        };
+        self.side_value(for_dwarfs)
     }
 
     fn side_value(&self, for_dwarfs: i32) -> i32 {

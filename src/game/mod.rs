@@ -39,6 +39,9 @@ pub use score::{Points, Score};
 pub use side::Side;
 pub use square::{parse_square_list, Direction, Square, SquareError, ROW_LENGTHS, SQUARE_COUNT};
 pub use square_set::SquareSet;
+// For the evaluation's counts, which walk the padded board as move generation does.
+pub(crate) use position::Cell;
+pub(crate) use square::step_index;
 pub use unmove::{last_move_into, LastMoveError};
 pub use variant::{
     UnknownVariant, Variant, CLASSIC_START, KOOM_VALLEY_GOALS, KOOM_VALLEY_START,
