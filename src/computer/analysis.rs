@@ -70,14 +70,17 @@ pub fn judge(position: &Position, budget: &Budget) -> Judgement {
 /// the position the move led to, which is the deeper look of the next move too, and a battle's
 /// moves are judged one after another; a search is a function of these three alone (no clock,
 /// a fresh table), so a remembered one is the same judgement, found without searching again.
-static RECENT: Mutex<VecDeque<(Position, u64, u8, Judgement)>> = Mutex::new(VecDeque::new());
+static RECENT: Mutex<VecDeque<Remembered>> = Mutex::new(VecDeque::new());
+
+/// A search [`RECENT`] keeps: its position, budget's nodes, depth and judgement.
+type Remembered = (Position, u64, u8, Judgement);
 
 /// How many searches [`RECENT`] keeps: a deeper look makes three or four.
 const RECENT_SEARCHES: usize = 8;
 
 /// [`judge`], searching no deeper than `depth` plies.
 fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
-    let remembered = |recent: &VecDeque<(Position, u64, u8, Judgement)>| {
+    let remembered = |recent: &VecDeque<Remembered>| {
         recent
             .iter()
             .find(|(p, nodes, d, _)| *nodes == budget.nodes && *d == depth && p == position)

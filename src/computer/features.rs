@@ -264,17 +264,10 @@ fn aimed_line(
             _ => return None,
         }
     }
-    let mut line = 1;
-    let mut behind = at;
-    while line < distance {
-        let next = step_index(behind, d);
-        if pos.cells[next as usize] != Cell::Dwarf {
-            break;
-        }
-        line += 1;
-        behind = next;
-    }
-    Some((line, distance))
+    // The dwarf's line runs on away from `target`; no longer than the distance matters.
+    let front = Square::from_index_unchecked(at);
+    let line = pos.line_length(front, d, Cell::Dwarf, distance as u8);
+    Some((i32::from(line), distance))
 }
 
 /// Whether a dwarf could be hurled onto `landing` if the troll from `origin` stood there.
@@ -308,15 +301,7 @@ fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet 
             continue;
         }
         // The trolls behind make a line to shove along.
-        let mut line = 1;
-        let mut back = t.index() as u8;
-        loop {
-            back = step_index(back, d.opposite());
-            if cells[back as usize] != Cell::Troll {
-                break;
-            }
-            line += 1;
-        }
+        let mut line = pos.line_length(t, d.opposite(), Cell::Troll, u8::MAX);
         if original && line < 2 {
             line = 1;
         }
