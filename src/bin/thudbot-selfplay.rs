@@ -84,6 +84,10 @@ enum Command {
         /// How many times the budget the deeper look gets (default: the bot's).
         #[arg(long, default_value_t = DEEPER)]
         deeper: u64,
+        /// Makes the deeper look at every suspected move, without first scoring the two moves
+        /// alike at the standard budget (the bot's look before the screen).
+        #[arg(long)]
+        unscreened: bool,
         #[arg(long)]
         out: PathBuf,
     },
@@ -122,11 +126,13 @@ fn main() {
             standard_only,
             margin,
             deeper,
+            unscreened,
             out,
         } => {
             let look = Look {
                 mistake: margin,
                 deeper,
+                screen: !unscreened,
             };
             judge_battles(&battles, nodes, reuse.as_ref(), standard_only, &look, &out)
         }

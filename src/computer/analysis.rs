@@ -75,8 +75,8 @@ static RECENT: Mutex<VecDeque<Remembered>> = Mutex::new(VecDeque::new());
 /// A search [`RECENT`] keeps: its position, budget's nodes, depth and judgement.
 type Remembered = (Position, u64, u8, Judgement);
 
-/// How many searches [`RECENT`] keeps: a deeper look makes three or four.
-const RECENT_SEARCHES: usize = 8;
+/// How many searches [`RECENT`] keeps: a move's screen and deeper look make up to seven.
+const RECENT_SEARCHES: usize = 12;
 
 /// [`judge`], searching no deeper than `depth` plies.
 fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
@@ -173,9 +173,11 @@ pub fn raw_of(position: &Position, score: i32) -> i32 {
 
 /// Judges `position` knowing the move `played` from it and the score `after` of the position
 /// it led to (judged under the same budget). When the search prefers another move and the
-/// move played loses at least [`MISTAKE`] by these judgements, both moves get a deeper look
-/// ([`DEEPER`] times the budget); if that look finds the move played within [`MISTAKE`] of
-/// the other, the move played is the judgement's best: it is no mistake.
+/// move played loses at least [`MISTAKE`] by these judgements, the positions the two moves
+/// lead to are scored alike (at one depth) under the same budget, and if the move still loses
+/// that much, both get a deeper look ([`DEEPER`] times the budget); if either finds the move
+/// played within [`MISTAKE`] of the other, the move played is the judgement's best: it is no
+/// mistake.
 pub fn judge_move(position: &Position, played: &Move, after: i32, budget: &Budget) -> Judgement {
     confirm(position, judge(position, budget), played, after, budget)
 }
@@ -198,13 +200,17 @@ pub struct Look {
     pub mistake: i32,
     /// How many times the standard budget the deeper look gets.
     pub deeper: u64,
+    /// Whether the two moves are first scored alike at the standard budget, and the deeper
+    /// look made only when that agrees the move lost [`Look::mistake`].
+    pub screen: bool,
 }
 
 impl Look {
-    /// The bot's: [`MISTAKE`] and [`DEEPER`].
+    /// The bot's: [`MISTAKE`] and [`DEEPER`], screened.
     pub const BOT: Look = Look {
         mistake: MISTAKE,
         deeper: DEEPER,
+        screen: true,
     };
 }
 
@@ -228,6 +234,17 @@ pub fn confirm_by(
     if for_dwarfs(side, judgement.raw - after) < mistake {
         return judgement;
     }
+    // The drop across the move compares searches that may have stopped at depths of different
+    // parity, which swings the score by a tempo no move made: the two moves are first scored
+    // alike at the standard budget (the position the move led to was judged already), and
+    // the deeper look, twelve times the work, is only for a move that still loses.
+    if look.screen {
+        let standard = judgement.best.unwrap_or(*played);
+        if !loses(position, played, &standard, budget, mistake) {
+            judgement.best = Some(*played);
+            return judgement;
+        }
+    }
     let deeper = Budget {
         nodes: budget.nodes.saturating_mul(look.deeper),
     };
@@ -238,13 +255,19 @@ pub fn confirm_by(
         judgement.best = Some(*played);
         return judgement;
     };
-    let (of_played, of_better) = alike(&position.after(played), &position.after(&better), &deeper);
-    judgement.best = if for_dwarfs(side, of_better - of_played) < mistake {
-        Some(*played)
-    } else {
+    judgement.best = if loses(position, played, &better, &deeper, mistake) {
         Some(better)
+    } else {
+        Some(*played)
     };
     judgement
+}
+
+/// Whether `played` from `position` loses at least `mistake` against `better`, the positions
+/// the two lead to scored alike under `budget`.
+fn loses(position: &Position, played: &Move, better: &Move, budget: &Budget, mistake: i32) -> bool {
+    let (of_played, of_better) = alike(&position.after(played), &position.after(better), budget);
+    for_dwarfs(position.side_to_move(), of_better - of_played) >= mistake
 }
 
 /// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
@@ -361,189 +384,4 @@ pub fn mistakes(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{Battle, MoveText};
-
-    /// Trolls to move; a line of three dwarfs on column H reaches H5 to H7, so the troll on
-    /// I6 stepping onto H7 is hurled and lost.
-    const PLANTED: &str = "5/7/9/3T7/13/15/15/7R7/15/8T6/13/5d5/4d4/3d3/5 t";
-
-    fn planted() -> Position {
-        PLANTED.parse().expect("the planted position reads")
-    }
-
-    fn play(position: &Position, text: &str) -> Move {
-        let mut battle = Battle::from_position(position.clone());
-        let text: MoveText = text.parse().expect("move text");
-        battle.play(&text).expect("legal")
-    }
-
-    #[test]
-    fn the_planted_position_is_what_the_test_says() {
-        let p = planted();
-        assert_eq!(p.side_to_move(), Side::Trolls);
-        assert_eq!(p.trolls().len(), 2);
-        assert_eq!(p.dwarfs().len(), 3);
-        let blunder = play(&p, "TI6-H7");
-        let after = p.after(&blunder);
-        let hurl = play(&after, "dH4-H7xH7");
-        assert_eq!(after.after(&hurl).trolls().len(), 1);
-    }
-
-    #[test]
-    fn a_troll_walked_into_a_hurl_is_the_trolls_worst_move_and_a_better_one_is_named() {
-        let start = planted();
-        let blunder = play(&start, "TI6-H7");
-        let after = start.after(&blunder);
-        let hurl = play(&after, "dH4-H7xH7");
-        let moves = [blunder, hurl];
-        let budget = Budget { nodes: 20_000 };
-        let mut position = start.clone();
-        let mut judgements = vec![judge(&position, &budget)];
-        for mv in &moves {
-            position.make(mv);
-            judgements.push(judge(&position, &budget));
-        }
-        let reviews = review(&start, &moves, &judgements);
-        assert_eq!(reviews.len(), 2);
-        let first = reviews[0];
-        assert_eq!(first.side, Side::Trolls);
-        assert!(first.cost >= 250, "{first:?}");
-        let better = first.better.expect("a better move is named");
-        assert_ne!(better, blunder);
-        // The better move keeps the troll: after it, no hurl takes one.
-        let saved = start.after(&better);
-        let mut replies = saved.legal_moves();
-        replies.retain(|m| !m.captured().is_empty());
-        assert!(replies.iter().all(|r| saved.after(r).trolls().len() == 2));
-        // The hurl was the dwarfs' best: it costs nothing.
-        assert_eq!(reviews[1].cost, 0, "{:?}", reviews[1]);
-        assert_eq!(reviews[1].captures, 1);
-        let worst = mistakes(&reviews, Side::Trolls, 100, 3);
-        assert_eq!(worst.len(), 1);
-        assert_eq!(worst[0].played, blunder);
-        assert!(mistakes(&reviews, Side::Dwarfs, 100, 3).is_empty());
-    }
-
-    #[test]
-    fn a_deeper_look_confirms_the_troll_walked_into_a_hurl() {
-        let start = planted();
-        let blunder = play(&start, "TI6-H7");
-        let budget = Budget { nodes: 20_000 };
-        let after = judge(&start.after(&blunder), &budget);
-        let judged = judge_move(&start, &blunder, after.score, &budget);
-        let better = judged.best.expect("a move");
-        assert_ne!(better, blunder);
-        // The trolls' loss, by both looks, is at least a mistake's worth.
-        assert!(
-            after.score - judged.score >= MISTAKE,
-            "{judged:?} {after:?}"
-        );
-    }
-
-    #[test]
-    fn two_moves_are_compared_at_one_depth() {
-        // Two positions after different first moves, under a budget that stops their searches
-        // at different depths: both are scored at the shallower one.
-        let start = crate::game::Variant::Classic.start();
-        let budget = Budget { nodes: 8_000 };
-        let mut depths = Vec::new();
-        for mv in start.legal_moves().into_iter().step_by(8) {
-            let after = start.after(&mv);
-            depths.push((judge(&after, &budget).depth, after));
-        }
-        let deepest = depths.iter().max_by_key(|(d, _)| *d).expect("moves");
-        let shallowest = depths.iter().min_by_key(|(d, _)| *d).expect("moves");
-        assert!(
-            deepest.0 > shallowest.0,
-            "every search reached depth {}",
-            deepest.0
-        );
-        let (a, b) = alike(&deepest.1, &shallowest.1, &budget);
-        assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
-        assert_eq!(b, judge(&shallowest.1, &budget).raw);
-        assert_ne!(
-            a,
-            judge(&deepest.1, &budget).raw,
-            "the deeper score was kept"
-        );
-    }
-
-    #[test]
-    fn a_move_the_deeper_look_finds_as_good_is_cleared() {
-        // The standard look is told the move lost ten points (it did not): the deeper look
-        // at both moves finds the move played within a mistake of the search's choice.
-        let start = crate::game::Variant::Classic.start();
-        let budget = Budget { nodes: 30_000 };
-        let judged = judge(&start, &budget);
-        let deeper = Budget {
-            nodes: budget.nodes * DEEPER,
-        };
-        // The deeper look's own choice is what the move played is held against.
-        let choice = judge(&start, &deeper).best.expect("a move");
-        // The start is symmetric left to right: the mirror image of the search's choice is
-        // exactly as good.
-        let mirrored: String = choice
-            .to_string()
-            .chars()
-            .map(|c| match c {
-                'A'..='O' => (b'A' + (b'O' - c as u8)) as char,
-                other => other,
-            })
-            .collect();
-        let played = start
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to_string() == mirrored)
-            .expect("the mirrored move is legal");
-        assert_ne!(played, choice);
-        let told = judged.score - 1_000;
-        assert_eq!(
-            judge_move(&start, &played, told, &budget).best,
-            Some(played),
-            "the choice {} the mirror {}",
-            judge(&start.after(&choice), &deeper).score,
-            judge(&start.after(&played), &deeper).score,
-        );
-        // Told the truth, a move the search does not prefer keeps the search's choice.
-        let honest = judge(&start.after(&played), &budget).score;
-        let kept = judge_move(&start, &played, honest, &budget);
-        assert_eq!(kept.score, judged.score);
-    }
-
-    #[test]
-    fn the_same_position_judged_twice_gets_the_same_judgement() {
-        let mut position = crate::game::Variant::Classic.start();
-        for text in ["dA7-F7", "TG8-F8xF7", "dO7-O8"] {
-            let mv = play(&position, text);
-            position.make(&mv);
-        }
-        let budget = Budget { nodes: 30_000 };
-        // Searched each time: `judge` would answer the second from the searches it remembers.
-        let first = search_within(&position, &budget, 32);
-        // A second search on another thread at the same time loads the machine: the node
-        // budget, not the clock, decides where each stops.
-        let busy = {
-            let p = position.clone();
-            std::thread::spawn(move || search_within(&p, &Budget { nodes: 60_000 }, 32))
-        };
-        let second = search_within(&position, &budget, 32);
-        busy.join().expect("the other search ends");
-        assert_eq!(first, second);
-        assert_eq!(judge(&position, &budget), first);
-        assert!(first.nodes >= 30_000, "{first:?}");
-        assert!(first.best.is_some());
-    }
-
-    #[test]
-    fn a_finished_position_is_judged_by_the_rules() {
-        // Trolls to move with no troll left: the battle is over, dwarfs ahead by 3.
-        let over: Position = "5/7/9/11/13/15/15/7R7/15/15/13/5d5/4d4/3d3/5 t"
-            .parse()
-            .expect("reads");
-        let j = judge(&over, &Budget::STANDARD);
-        assert_eq!(j.best, None);
-        assert_eq!(j.score, 300);
-    }
-}
+mod tests;

@@ -1,0 +1,218 @@
+//! The analysis's tests: planted blunders found, moves as good cleared, judgements repeatable.
+
+use super::*;
+use crate::game::{Battle, MoveText};
+
+/// Trolls to move; a line of three dwarfs on column H reaches H5 to H7, so the troll on
+/// I6 stepping onto H7 is hurled and lost.
+const PLANTED: &str = "5/7/9/3T7/13/15/15/7R7/15/8T6/13/5d5/4d4/3d3/5 t";
+
+fn planted() -> Position {
+    PLANTED.parse().expect("the planted position reads")
+}
+
+fn play(position: &Position, text: &str) -> Move {
+    let mut battle = Battle::from_position(position.clone());
+    let text: MoveText = text.parse().expect("move text");
+    battle.play(&text).expect("legal")
+}
+
+#[test]
+fn the_planted_position_is_what_the_test_says() {
+    let p = planted();
+    assert_eq!(p.side_to_move(), Side::Trolls);
+    assert_eq!(p.trolls().len(), 2);
+    assert_eq!(p.dwarfs().len(), 3);
+    let blunder = play(&p, "TI6-H7");
+    let after = p.after(&blunder);
+    let hurl = play(&after, "dH4-H7xH7");
+    assert_eq!(after.after(&hurl).trolls().len(), 1);
+}
+
+#[test]
+fn a_troll_walked_into_a_hurl_is_the_trolls_worst_move_and_a_better_one_is_named() {
+    let start = planted();
+    let blunder = play(&start, "TI6-H7");
+    let after = start.after(&blunder);
+    let hurl = play(&after, "dH4-H7xH7");
+    let moves = [blunder, hurl];
+    let budget = Budget { nodes: 20_000 };
+    let mut position = start.clone();
+    let mut judgements = vec![judge(&position, &budget)];
+    for mv in &moves {
+        position.make(mv);
+        judgements.push(judge(&position, &budget));
+    }
+    let reviews = review(&start, &moves, &judgements);
+    assert_eq!(reviews.len(), 2);
+    let first = reviews[0];
+    assert_eq!(first.side, Side::Trolls);
+    assert!(first.cost >= 250, "{first:?}");
+    let better = first.better.expect("a better move is named");
+    assert_ne!(better, blunder);
+    // The better move keeps the troll: after it, no hurl takes one.
+    let saved = start.after(&better);
+    let mut replies = saved.legal_moves();
+    replies.retain(|m| !m.captured().is_empty());
+    assert!(replies.iter().all(|r| saved.after(r).trolls().len() == 2));
+    // The hurl was the dwarfs' best: it costs nothing.
+    assert_eq!(reviews[1].cost, 0, "{:?}", reviews[1]);
+    assert_eq!(reviews[1].captures, 1);
+    let worst = mistakes(&reviews, Side::Trolls, 100, 3);
+    assert_eq!(worst.len(), 1);
+    assert_eq!(worst[0].played, blunder);
+    assert!(mistakes(&reviews, Side::Dwarfs, 100, 3).is_empty());
+}
+
+#[test]
+fn a_deeper_look_confirms_the_troll_walked_into_a_hurl() {
+    let start = planted();
+    let blunder = play(&start, "TI6-H7");
+    let budget = Budget { nodes: 20_000 };
+    let after = judge(&start.after(&blunder), &budget);
+    let judged = judge_move(&start, &blunder, after.score, &budget);
+    let better = judged.best.expect("a move");
+    assert_ne!(better, blunder);
+    // The trolls' loss, by both looks, is at least a mistake's worth.
+    assert!(
+        after.score - judged.score >= MISTAKE,
+        "{judged:?} {after:?}"
+    );
+}
+
+#[test]
+fn two_moves_are_compared_at_one_depth() {
+    // Two positions after different first moves, under a budget that stops their searches
+    // at different depths: both are scored at the shallower one.
+    let start = crate::game::Variant::Classic.start();
+    let budget = Budget { nodes: 8_000 };
+    let mut depths = Vec::new();
+    for mv in start.legal_moves().into_iter().step_by(8) {
+        let after = start.after(&mv);
+        depths.push((judge(&after, &budget).depth, after));
+    }
+    let deepest = depths.iter().max_by_key(|(d, _)| *d).expect("moves");
+    let shallowest = depths.iter().min_by_key(|(d, _)| *d).expect("moves");
+    assert!(
+        deepest.0 > shallowest.0,
+        "every search reached depth {}",
+        deepest.0
+    );
+    let (a, b) = alike(&deepest.1, &shallowest.1, &budget);
+    assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
+    assert_eq!(b, judge(&shallowest.1, &budget).raw);
+    assert_ne!(
+        a,
+        judge(&deepest.1, &budget).raw,
+        "the deeper score was kept"
+    );
+}
+
+#[test]
+fn a_move_the_deeper_look_finds_as_good_is_cleared() {
+    // The standard look is told the move lost ten points (it did not): the deeper look
+    // at both moves finds the move played within a mistake of the search's choice.
+    let start = crate::game::Variant::Classic.start();
+    let budget = Budget { nodes: 30_000 };
+    let judged = judge(&start, &budget);
+    let deeper = Budget {
+        nodes: budget.nodes * DEEPER,
+    };
+    // The deeper look's own choice is what the move played is held against.
+    let choice = judge(&start, &deeper).best.expect("a move");
+    // The start is symmetric left to right: the mirror image of the search's choice is
+    // exactly as good.
+    let mirrored = mirror(&choice.to_string());
+    let played = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_string() == mirrored)
+        .expect("the mirrored move is legal");
+    assert_ne!(played, choice);
+    let told = judged.score - 1_000;
+    let unscreened = Look {
+        screen: false,
+        ..Look::BOT
+    };
+    assert_eq!(
+        confirm_by(&start, judged, &played, told, &budget, &unscreened).best,
+        Some(played),
+        "the choice {} the mirror {}",
+        judge(&start.after(&choice), &deeper).score,
+        judge(&start.after(&played), &deeper).score,
+    );
+    // Told the truth, a move the search does not prefer keeps the search's choice.
+    let honest = judge(&start.after(&played), &budget).score;
+    let kept = judge_move(&start, &played, honest, &budget);
+    assert_eq!(kept.score, judged.score);
+}
+
+#[test]
+fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
+    // The start is symmetric left to right: the mirror image of the standard look's
+    // choice scores exactly as it does.
+    let start = crate::game::Variant::Classic.start();
+    let budget = Budget { nodes: 30_000 };
+    let choice = judge(&start, &budget).best.expect("a move");
+    let mirrored = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_string() == mirror(&choice.to_string()))
+        .expect("the mirrored move is legal");
+    assert_ne!(mirrored, choice);
+    assert!(!loses(&start, &mirrored, &choice, &budget, MISTAKE));
+    // Told it lost ten points, the bot's look clears it at the screen.
+    let judged = judge(&start, &budget);
+    let cleared = judge_move(&start, &mirrored, judged.score - 1_000, &budget);
+    assert_eq!(cleared.best, Some(mirrored));
+    // The troll walked into a hurl still loses at the screen.
+    let planted = planted();
+    let blunder = play(&planted, "TI6-H7");
+    let best = judge(&planted, &budget).best.expect("a move");
+    assert!(loses(&planted, &blunder, &best, &budget, MISTAKE));
+}
+
+/// A move's text mirrored left to right (columns A and O swapped, and so on).
+fn mirror(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'A'..='O' => (b'A' + (b'O' - c as u8)) as char,
+            other => other,
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_position_judged_twice_gets_the_same_judgement() {
+    let mut position = crate::game::Variant::Classic.start();
+    for text in ["dA7-F7", "TG8-F8xF7", "dO7-O8"] {
+        let mv = play(&position, text);
+        position.make(&mv);
+    }
+    let budget = Budget { nodes: 30_000 };
+    // Searched each time: `judge` would answer the second from the searches it remembers.
+    let first = search_within(&position, &budget, 32);
+    // A second search on another thread at the same time loads the machine: the node
+    // budget, not the clock, decides where each stops.
+    let busy = {
+        let p = position.clone();
+        std::thread::spawn(move || search_within(&p, &Budget { nodes: 60_000 }, 32))
+    };
+    let second = search_within(&position, &budget, 32);
+    busy.join().expect("the other search ends");
+    assert_eq!(first, second);
+    assert_eq!(judge(&position, &budget), first);
+    assert!(first.nodes >= 30_000, "{first:?}");
+    assert!(first.best.is_some());
+}
+
+#[test]
+fn a_finished_position_is_judged_by_the_rules() {
+    // Trolls to move with no troll left: the battle is over, dwarfs ahead by 3.
+    let over: Position = "5/7/9/11/13/15/15/7R7/15/15/13/5d5/4d4/3d3/5 t"
+        .parse()
+        .expect("reads");
+    let j = judge(&over, &Budget::STANDARD);
+    assert_eq!(j.best, None);
+    assert_eq!(j.score, 300);
+}
