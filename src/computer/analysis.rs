@@ -238,8 +238,7 @@ pub fn confirm_by(
     // parity, which swings the score by a tempo no move made: the two moves are first scored
     // alike at the standard budget (the position the move led to was judged already), and
     // the deeper look, twelve times the work, is only for a move that still loses.
-    if look.screen {
-        let standard = judgement.best.unwrap_or(*played);
+    if let Some(standard) = judgement.best.filter(|_| look.screen) {
         if !loses(position, played, &standard, budget, mistake) {
             judgement.best = Some(*played);
             return judgement;
