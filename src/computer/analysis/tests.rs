@@ -122,12 +122,7 @@ fn a_move_the_deeper_look_finds_as_good_is_cleared() {
     let choice = judge(&start, &deeper).best.expect("a move");
     // The start is symmetric left to right: the mirror image of the search's choice is
     // exactly as good.
-    let mirrored = mirror(&choice.to_string());
-    let played = start
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.to_string() == mirrored)
-        .expect("the mirrored move is legal");
+    let played = mirrored(&start, &choice);
     assert_ne!(played, choice);
     let told = judged.score - 1_000;
     let unscreened = Look {
@@ -153,16 +148,12 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     // choice scores exactly as it does.
     let start = crate::game::Variant::Classic.start();
     let budget = Budget { nodes: 30_000 };
-    let choice = judge(&start, &budget).best.expect("a move");
-    let mirrored = start
-        .legal_moves()
-        .into_iter()
-        .find(|m| m.to_string() == mirror(&choice.to_string()))
-        .expect("the mirrored move is legal");
+    let judged = judge(&start, &budget);
+    let choice = judged.best.expect("a move");
+    let mirrored = mirrored(&start, &choice);
     assert_ne!(mirrored, choice);
     assert!(!loses(&start, &mirrored, &choice, &budget, MISTAKE));
     // Told it lost ten points, the bot's look clears it at the screen.
-    let judged = judge(&start, &budget);
     let cleared = judge_move(&start, &mirrored, judged.score - 1_000, &budget);
     assert_eq!(cleared.best, Some(mirrored));
     // The troll walked into a hurl still loses at the screen.
@@ -172,14 +163,22 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     assert!(loses(&planted, &blunder, &best, &budget, MISTAKE));
 }
 
-/// A move's text mirrored left to right (columns A and O swapped, and so on).
-fn mirror(text: &str) -> String {
-    text.chars()
+/// The legal move from `position` that is `mv` mirrored left to right (columns A and O
+/// swapped, and so on).
+fn mirrored(position: &Position, mv: &Move) -> Move {
+    let text: String = mv
+        .to_string()
+        .chars()
         .map(|c| match c {
             'A'..='O' => (b'A' + (b'O' - c as u8)) as char,
             other => other,
         })
-        .collect()
+        .collect();
+    position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_string() == text)
+        .expect("the mirrored move is legal")
 }
 
 #[test]
