@@ -60,9 +60,14 @@ struct Args {
     #[arg(long)]
     external_ms: Option<u64>,
     /// Comma-separated evaluation weights for players written `5w` (a level with these
-    /// weights, in the order `thudbot-tune fit` prints); `5h` plays with the hand-set weights.
+    /// weights, in the order `thudbot-tune fit` prints) and `5d` (these weights as the dwarfs,
+    /// the tuned ones as the trolls); `5h` plays with the hand-set weights.
     #[arg(long)]
     weights: Option<String>,
+    /// Play only the battle of each pair where A has the dwarfs (a screen of one side's play;
+    /// the table then gives A's margin as the dwarfs).
+    #[arg(long)]
+    only_as_dwarfs: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -71,8 +76,19 @@ enum Player {
     Greedy,
     Computer(Level),
     /// A level with other evaluation weights: the hand-set ones, or those given with --weights.
-    Weighted(Level, bool),
+    Weighted(Level, Other),
     External,
+}
+
+/// Which other weights a `Weighted` level plays with.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Other {
+    /// The hand-set weights (`5h`).
+    Hand,
+    /// The --weights, on both sides (`5w`).
+    Given,
+    /// The --weights when it has the dwarfs, the tuned ones when it has the trolls (`5d`).
+    GivenAsDwarfs,
 }
 
 impl Player {
@@ -81,10 +97,17 @@ impl Player {
             "random" => Ok(Player::Random),
             "greedy" => Ok(Player::Greedy),
             "ext" => Ok(Player::External),
-            other if other.ends_with('h') || other.ends_with('w') => other[..other.len() - 1]
-                .parse::<Level>()
-                .map(|level| Player::Weighted(level, other.ends_with('w')))
-                .map_err(|e| e.to_string()),
+            other if other.ends_with(['h', 'w', 'd']) => {
+                let kind = match other.chars().last() {
+                    Some('h') => Other::Hand,
+                    Some('w') => Other::Given,
+                    _ => Other::GivenAsDwarfs,
+                };
+                other[..other.len() - 1]
+                    .parse::<Level>()
+                    .map(|level| Player::Weighted(level, kind))
+                    .map_err(|e| e.to_string())
+            }
             other => other
                 .parse::<Level>()
                 .map(Player::Computer)
@@ -97,8 +120,11 @@ impl Player {
             Player::Random => "random".into(),
             Player::Greedy => "greedy".into(),
             Player::External => "external".into(),
-            Player::Weighted(level, false) => format!("level {level} (hand-set weights)"),
-            Player::Weighted(level, true) => format!("level {level} (--weights)"),
+            Player::Weighted(level, Other::Hand) => format!("level {level} (hand-set weights)"),
+            Player::Weighted(level, Other::Given) => format!("level {level} (--weights)"),
+            Player::Weighted(level, Other::GivenAsDwarfs) => {
+                format!("level {level} (--weights as the dwarfs)")
+            }
             Player::Computer(level) => format!("level {level}"),
         }
     }
@@ -203,8 +229,13 @@ impl Bench {
                 let began = Instant::now();
                 let mut settings = level.settings(position.variant()).scaled(self.scale);
                 match player {
-                    Player::Weighted(_, false) => settings.weights = Weights::HAND,
-                    Player::Weighted(_, true) => settings.weights = self.weights,
+                    Player::Weighted(_, Other::Hand) => settings.weights = Weights::HAND,
+                    Player::Weighted(_, Other::Given) => settings.weights = self.weights,
+                    Player::Weighted(_, Other::GivenAsDwarfs)
+                        if position.side_to_move() == Side::Dwarfs =>
+                    {
+                        settings.weights = self.weights
+                    }
                     _ => {}
                 }
                 let mv = think(position, &settings, seed).map(|t| t.best);
@@ -389,7 +420,11 @@ fn main() {
                 .wrapping_add(pair as u64);
             let start = opening(variant, args.opening_plies, seed);
             let (first, capped1) = bench.battle(&start, a, b, seed);
-            let (second, capped2) = bench.battle(&start, b, a, seed ^ 0x55);
+            let (second, capped2) = if args.only_as_dwarfs {
+                (0, false)
+            } else {
+                bench.battle(&start, b, a, seed ^ 0x55)
+            };
             let margin = first - second;
             capped += usize::from(capped1) + usize::from(capped2);
             match margin.signum() {
@@ -418,7 +453,7 @@ fn main() {
             100.0 * won as f64 / n,
             mean - half_width,
             mean + half_width,
-            2 * margins.len()
+            (if args.only_as_dwarfs { 1 } else { 2 }) * margins.len()
         );
     }
     println!();
