@@ -53,6 +53,9 @@ struct Args {
     /// Print how each battle ended (plies, result, final position) on standard error.
     #[arg(long)]
     show: bool,
+    /// Print every move and the position it led to on standard error.
+    #[arg(long)]
+    trace: bool,
     /// An external engine (a shell command) that plays as `ext`; see the module's comment.
     #[arg(long)]
     external: Option<String>,
@@ -203,6 +206,7 @@ struct Bench {
     ply_cap: usize,
     stall: usize,
     show: bool,
+    trace: bool,
     clocks: BTreeMap<Player, Clock>,
 }
 
@@ -285,6 +289,9 @@ impl Bench {
                 0
             };
             position = position.after(&mv);
+            if self.trace {
+                eprintln!("    {} {mv} {position}", ply + 1);
+            }
         }
         let finished = !position.has_legal_move();
         if self.show {
@@ -392,6 +399,7 @@ fn main() {
         ply_cap: args.ply_cap,
         stall: args.stall,
         show: args.show,
+        trace: args.trace,
         clocks: BTreeMap::new(),
     };
     println!(
