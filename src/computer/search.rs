@@ -27,6 +27,8 @@ const MAX_QUIESCENCE: usize = 8;
 const FUTILITY_MARGIN: i32 = 180;
 /// A capture that cannot bring the score within this of alpha is not tried.
 const DELTA_MARGIN: i32 = 150;
+/// A new iteration starts only before this share of the time has gone.
+const DEEPEN_BEFORE: f64 = 0.6;
 /// Slots of the static values remembered (a power of two).
 const VALUES: usize = 1 << 16;
 /// An empty slot's value, which no evaluation returns.
@@ -119,10 +121,11 @@ impl<'t> Search<'t> {
                     completed.push(score);
                 }
             }
-            // A deeper iteration costs several times the last one: do not start what cannot end.
+            // A deeper iteration costs several times the last one, so one started late rarely
+            // ends; but its first moves are the best ones, and one that beats alpha is played.
             if self.stopped
                 || score.abs() > WIN_BOUND
-                || self.started.elapsed() > budget.mul_f64(0.4)
+                || self.started.elapsed() > budget.mul_f64(DEEPEN_BEFORE)
             {
                 break;
             }
