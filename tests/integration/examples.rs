@@ -113,6 +113,53 @@ const STATED: &[Stated] = &[
         to_move: 'd',
         pieces: &[("C12", 'd'), ("B7", 'T'), ("A6", 'd'), ("H8", 'R')],
     },
+    // docs/computer.md's traced battle: the trolls on I6-I9 shove the front one four squares.
+    Stated {
+        example: "TI6-I2xI1xJ1",
+        variant: Variant::Classic,
+        to_move: 't',
+        pieces: &[
+            ("I6", 'T'),
+            ("I7", 'T'),
+            ("I8", 'T'),
+            ("I9", 'T'),
+            ("I1", 'd'),
+            ("J1", 'd'),
+            ("H8", 'R'),
+        ],
+    },
+    // ... and the troll on E8, with F9 behind it, shoves two squares onto C6.
+    Stated {
+        example: "TE8-C6xB5xB7xC7",
+        variant: Variant::Classic,
+        to_move: 't',
+        pieces: &[
+            ("E8", 'T'),
+            ("F9", 'T'),
+            ("B5", 'd'),
+            ("B7", 'd'),
+            ("C7", 'd'),
+            ("H8", 'R'),
+        ],
+    },
+    Stated {
+        example: "dC12-C7",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("C12", 'd'), ("H8", 'R'), ("K8", 'T')],
+    },
+    Stated {
+        example: "dB11-B7",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("B11", 'd'), ("H8", 'R'), ("K8", 'T')],
+    },
+    Stated {
+        example: "dA10-E10",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("A10", 'd'), ("H8", 'R'), ("K8", 'T')],
+    },
 ];
 
 /// Row `row`'s playable columns, from the left (the board is an octagon).
