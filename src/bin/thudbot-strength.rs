@@ -441,12 +441,17 @@ fn main() {
                 _ => lost += 1,
             }
             margins.push(f64::from(margin));
+            // With --only-as-dwarfs no battle was played as the trolls: none is reported.
+            let as_trolls = if args.only_as_dwarfs {
+                String::new()
+            } else {
+                format!(", as trolls {:+}", -second)
+            };
             eprintln!(
-                "{} vs {}: pair {} margin {margin:+} (as dwarfs {first:+}, as trolls {:+}), {:.0} s",
+                "{} vs {}: pair {} margin {margin:+} (as dwarfs {first:+}{as_trolls}), {:.0} s",
                 a.name(),
                 b.name(),
                 pair + 1,
-                -second,
                 began.elapsed().as_secs_f64()
             );
         }
