@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use thudbot::computer::analysis::{
-    capture_plies, judge, judge_move, mistakes, review, Budget, Judgement, MISTAKE,
+    capture_plies, check, due, first_look, judge, mistakes, review, Budget, Judgement, Suspect,
+    MISTAKE,
 };
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::{choose_move, Chance, Level};
@@ -79,17 +80,43 @@ fn main() {
         let began = Instant::now();
         let mut slowest = 0f64;
         // As the bot's worker: the last position first, each move judged with the score of
-        // the position it led to (and a deeper look when it seems to lose a point).
+        // the position it led to (and suspected when it seems to lose a point) ...
         let mut judged: Vec<Option<Judgement>> = vec![None; positions.len()];
         for ply in (0..positions.len()).rev() {
             let t = Instant::now();
             let after = judged.get(ply + 1).copied().flatten();
             judged[ply] = Some(match (battle.moves().get(ply), after) {
-                (Some(mv), Some(after)) => judge_move(&positions[ply], mv, after.score, &budget),
+                (Some(mv), Some(after)) => first_look(&positions[ply], mv, after.score, &budget),
                 _ => judge(&positions[ply], &budget),
             });
             slowest = slowest.max(t.elapsed().as_secs_f64());
         }
+        // ... then the deeper look at each side's costliest suspects.
+        let suspects: Vec<Suspect> = judged
+            .iter()
+            .enumerate()
+            .filter_map(|(ply, j)| {
+                Some(Suspect {
+                    battle: 1,
+                    ply,
+                    side: positions[ply].side_to_move(),
+                    suspicion: j.as_ref()?.suspicion?,
+                })
+            })
+            .collect();
+        let due = due(&suspects);
+        let checking = Instant::now();
+        for s in &due {
+            if let (Some(j), Some(mv)) = (judged[s.ply], battle.moves().get(s.ply)) {
+                judged[s.ply] = Some(check(&positions[s.ply], j, mv, &budget));
+            }
+        }
+        let checked = format!(
+            "  {} moves suspected at the first look, {} given the deeper look in {:.1} s",
+            suspects.len(),
+            due.len(),
+            checking.elapsed().as_secs_f64()
+        );
         let judgements: Vec<Judgement> = judged.into_iter().flatten().collect();
         let took = began.elapsed().as_secs_f64();
         let nodes: u64 = judgements.iter().map(|j| j.nodes).sum();
@@ -105,6 +132,7 @@ fn main() {
             nodes as f64 / positions.len() as f64,
             depth as f64 / positions.len() as f64,
         );
+        println!("{checked}");
         let mut marked = Vec::new();
         for side in [Side::Dwarfs, Side::Trolls] {
             for r in mistakes(&reviews, side, MISTAKE, 3) {

@@ -311,6 +311,7 @@ fn judge_battles(
                         .find(|m| m.to_string() == row.best),
                     depth: 0,
                     nodes: 0,
+                    suspicion: None,
                 },
                 None => judge(position, &budget),
             };

@@ -49,6 +49,21 @@ pub struct Judgement {
     pub depth: u8,
     /// Positions the search visited.
     pub nodes: u64,
+    /// Whether the move played from the position is a suspected mistake ([`first_look`]);
+    /// `None` when it is not (or the judgement is of a position alone).
+    pub suspicion: Option<Suspicion>,
+}
+
+/// A move that the standard look and its screen both find losing at least a mistake's worth.
+/// It is a mistake only if the deeper look agrees ([`check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suspicion {
+    /// What the move lost across it at the standard look, in hundredths of a point on the
+    /// search's scale: the cost a report gives it, by which the costliest are chosen.
+    pub loss: i32,
+    /// Whether the deeper look has been made; its verdict is then the judgement's `best`
+    /// (the move played when it cleared the move).
+    pub checked: bool,
 }
 
 /// The score of a battle decided by force (a Koom Valley objective in sight).
@@ -110,6 +125,7 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
             best: None,
             depth: 0,
             nodes: 0,
+            suspicion: None,
         };
     }
     let settings = Settings {
@@ -130,6 +146,7 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
                 best: None,
                 depth: 0,
                 nodes: 0,
+                suspicion: None,
             }
         }
         Some(thought) => {
@@ -143,6 +160,7 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
                 best: Some(thought.best),
                 depth: thought.depth,
                 nodes: thought.nodes,
+                suspicion: None,
             }
         }
     }
@@ -214,8 +232,42 @@ impl Look {
     };
 }
 
-/// [`confirm`] with another [`Look`] than the bot's (for measuring what another flags).
+/// [`confirm`] with another [`Look`] than the bot's (for measuring what another flags): the
+/// first look, and the deeper look at once when the first suspects the move.
 pub fn confirm_by(
+    position: &Position,
+    judgement: Judgement,
+    played: &Move,
+    after: i32,
+    budget: &Budget,
+    look: &Look,
+) -> Judgement {
+    let first = first_look_by(position, judgement, played, after, budget, look);
+    match first.suspicion {
+        Some(_) => check_by(position, first, played, budget, look),
+        None => first,
+    }
+}
+
+/// The bot's first look at the move `played` from `position`: `position` judged under
+/// `budget`, knowing the score `after` of the position the move led to (judged under the
+/// same budget). A move the search does not prefer that loses at least [`MISTAKE`] by these
+/// judgements, and still does when the positions the two moves lead to are scored alike, is
+/// suspected ([`Judgement::suspicion`]); one that does not is cleared (the move played is
+/// the judgement's best) or, losing less, keeps the search's choice.
+pub fn first_look(position: &Position, played: &Move, after: i32, budget: &Budget) -> Judgement {
+    first_look_by(
+        position,
+        judge(position, budget),
+        played,
+        after,
+        budget,
+        &Look::BOT,
+    )
+}
+
+/// [`first_look`] given the `judgement` of `position` under `budget`, with `look`.
+fn first_look_by(
     position: &Position,
     mut judgement: Judgement,
     played: &Move,
@@ -223,27 +275,61 @@ pub fn confirm_by(
     budget: &Budget,
     look: &Look,
 ) -> Judgement {
-    let mistake = look.mistake;
-    if judgement.best.is_none_or(|b| b == *played) {
+    let Some(standard) = judgement.best.filter(|b| b != played) else {
         return judgement;
-    }
+    };
     let side = position.side_to_move();
     // Moves are compared on the search's own scale: the calibration moves the level of the
     // score with the phase, which is no one's doing.
     let after = raw_of(&position.after(played), after);
-    if for_dwarfs(side, judgement.raw - after) < mistake {
+    let lost = for_dwarfs(side, judgement.raw - after);
+    if lost < look.mistake {
         return judgement;
     }
     // The drop across the move compares searches that may have stopped at depths of different
     // parity, which swings the score by a tempo no move made: the two moves are first scored
     // alike at the standard budget (the position the move led to was judged already), and
     // the deeper look, twelve times the work, is only for a move that still loses.
-    if let Some(standard) = judgement.best.filter(|_| look.screen) {
-        if !loses(position, played, &standard, budget, mistake) {
-            judgement.best = Some(*played);
-            return judgement;
-        }
+    if look.screen && loss(position, played, &standard, budget) < look.mistake {
+        judgement.best = Some(*played);
+        return judgement;
     }
+    judgement.suspicion = Some(Suspicion {
+        loss: lost,
+        checked: false,
+    });
+    judgement
+}
+
+/// The bot's deeper look at a move its [`first_look`] suspected: both the move played and
+/// the deeper look's own choice are judged at [`DEEPER`] times the budget, and the move is a
+/// mistake (the choice stays the judgement's best) only if it still loses at least
+/// [`MISTAKE`]; else the move played is the best. A judgement not suspected is returned as
+/// it is.
+pub fn check(
+    position: &Position,
+    judgement: Judgement,
+    played: &Move,
+    budget: &Budget,
+) -> Judgement {
+    check_by(position, judgement, played, budget, &Look::BOT)
+}
+
+/// [`check`] with `look`.
+fn check_by(
+    position: &Position,
+    mut judgement: Judgement,
+    played: &Move,
+    budget: &Budget,
+    look: &Look,
+) -> Judgement {
+    let Some(suspicion) = judgement.suspicion.filter(|s| !s.checked) else {
+        return judgement;
+    };
+    judgement.suspicion = Some(Suspicion {
+        checked: true,
+        ..suspicion
+    });
     let deeper = Budget {
         nodes: budget.nodes.saturating_mul(look.deeper),
     };
@@ -254,7 +340,7 @@ pub fn confirm_by(
         judgement.best = Some(*played);
         return judgement;
     };
-    judgement.best = if loses(position, played, &better, &deeper, mistake) {
+    judgement.best = if loss(position, played, &better, &deeper) >= look.mistake {
         Some(better)
     } else {
         Some(*played)
@@ -262,11 +348,58 @@ pub fn confirm_by(
     judgement
 }
 
-/// Whether `played` from `position` loses at least `mistake` against `better`, the positions
-/// the two lead to scored alike under `budget`.
-fn loses(position: &Position, played: &Move, better: &Move, budget: &Budget, mistake: i32) -> bool {
+/// How many suspected moves of each side in a battle the bot gives the deeper look, the
+/// costliest first: a battle full of blunders has dozens, each twelve times the work of a
+/// position, and a report names three at most (docs/analysis.md).
+pub const CHECKED: usize = 4;
+
+/// A suspected move, for choosing which get the deeper look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suspect {
+    /// The battle's number (a match has two).
+    pub battle: u8,
+    /// The move's ply: the position it was played from.
+    pub ply: usize,
+    pub side: Side,
+    pub suspicion: Suspicion,
+}
+
+/// The suspects still waiting for the deeper look among each battle's and side's [`CHECKED`]
+/// costliest (the earlier of equal ones), by battle and last ply first so that a
+/// move's deeper look can reuse the next one's. A suspect already checked still counts as
+/// one of the costliest, so the choice never moves as checks are made.
+pub fn due(suspects: &[Suspect]) -> Vec<Suspect> {
+    let mut ranked = suspects.to_vec();
+    ranked.sort_by(|a, b| {
+        (a.battle, a.side == Side::Trolls)
+            .cmp(&(b.battle, b.side == Side::Trolls))
+            .then(b.suspicion.loss.cmp(&a.suspicion.loss))
+            .then(a.ply.cmp(&b.ply))
+    });
+    let mut due = Vec::new();
+    let mut group = None;
+    let mut taken = 0;
+    for s in ranked {
+        if group != Some((s.battle, s.side)) {
+            group = Some((s.battle, s.side));
+            taken = 0;
+        }
+        if taken < CHECKED {
+            taken += 1;
+            if !s.suspicion.checked {
+                due.push(s);
+            }
+        }
+    }
+    due.sort_by(|a, b| a.battle.cmp(&b.battle).then(b.ply.cmp(&a.ply)));
+    due
+}
+
+/// What `played` from `position` loses against `better` (from the side to move's view), the
+/// positions the two lead to scored alike under `budget`.
+fn loss(position: &Position, played: &Move, better: &Move, budget: &Budget) -> i32 {
     let (of_played, of_better) = alike(&position.after(played), &position.after(better), budget);
-    for_dwarfs(position.side_to_move(), of_better - of_played) >= mistake
+    for_dwarfs(position.side_to_move(), of_better - of_played)
 }
 
 /// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
@@ -321,6 +454,9 @@ pub struct MoveReview {
     pub after: i32,
     /// Pieces the move captured.
     pub captures: usize,
+    /// A suspected mistake the deeper look was not given (see [`CHECKED`]): not counted as
+    /// a mistake, whatever its cost.
+    pub unchecked: bool,
 }
 
 /// The positions reached by a capture (the plies of the moves that captured), for the marks
@@ -360,12 +496,14 @@ pub fn review(start: &Position, moves: &[Move], judgements: &[Judgement]) -> Vec
             before: before.score,
             after: after.score,
             captures: mv.captured().len(),
+            unchecked: before.suspicion.is_some_and(|s| !s.checked),
         });
     }
     reviews
 }
 
-/// The costliest moves of `side`, worst first, at least `threshold` each, at most `limit`.
+/// The costliest moves of `side`, worst first, at least `threshold` each, at most `limit`;
+/// a move the deeper look was not given is none of them.
 pub fn mistakes(
     reviews: &[MoveReview],
     side: Side,
@@ -374,7 +512,7 @@ pub fn mistakes(
 ) -> Vec<MoveReview> {
     let mut found: Vec<MoveReview> = reviews
         .iter()
-        .filter(|r| r.side == side && r.cost >= threshold && r.better.is_some())
+        .filter(|r| r.side == side && r.cost >= threshold && r.better.is_some() && !r.unchecked)
         .copied()
         .collect();
     found.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.ply.cmp(&b.ply)));

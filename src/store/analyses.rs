@@ -39,6 +39,11 @@ pub struct StoredJudgement {
     /// The move the search prefers, in notation.
     pub best: Option<String>,
     pub depth: u8,
+    /// What the move played from the position lost across it at the first look, when that
+    /// suspects it of a mistake (hundredths of a point, on the search's scale).
+    pub suspected: Option<i32>,
+    /// Whether the deeper look has decided the suspicion (`best` is then its verdict).
+    pub checked: bool,
 }
 
 impl Store {
@@ -131,7 +136,7 @@ impl Store {
     /// The judgements stored for match `id`, by battle and ply.
     pub async fn judgements(&self, id: MatchId) -> Result<Vec<StoredJudgement>> {
         let rows = sqlx::query!(
-            "SELECT battle, ply, score, best, depth FROM analysis_positions
+            "SELECT battle, ply, score, best, depth, suspected, checked FROM analysis_positions
              WHERE match_id = $1 ORDER BY battle, ply",
             id.db()
         )
@@ -145,6 +150,8 @@ impl Store {
                 score: r.score,
                 best: r.best,
                 depth: r.depth.clamp(0, 255) as u8,
+                suspected: r.suspected,
+                checked: r.checked,
             })
             .collect())
     }
@@ -159,14 +166,53 @@ impl Store {
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
         let saved = sqlx::query!(
-            "INSERT INTO analysis_positions (match_id, battle, ply, score, best, depth)
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            "INSERT INTO analysis_positions
+                 (match_id, battle, ply, score, best, depth, suspected, checked)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
             id.db(),
             i16::from(judgement.battle),
             judgement.ply as i32,
             judgement.score,
             judgement.best,
             i16::from(judgement.depth),
+            judgement.suspected,
+            judgement.checked,
+        )
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        sqlx::query!(
+            "UPDATE analyses SET busy_until = $2 WHERE match_id = $1 AND finished_at IS NULL",
+            id.db(),
+            busy_until,
+        )
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(saved)
+    }
+
+    /// Saves the deeper look's verdict on the move from position `ply` of battle `battle` of
+    /// match `id` (its `best`; a second verdict is ignored) and renews the lease; false when
+    /// the move had been checked already.
+    pub async fn save_check(
+        &self,
+        id: MatchId,
+        battle: u8,
+        ply: u32,
+        best: Option<&str>,
+        busy_until: DateTime<Utc>,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let saved = sqlx::query!(
+            "UPDATE analysis_positions SET best = $4, checked = true
+             WHERE match_id = $1 AND battle = $2 AND ply = $3 AND suspected IS NOT NULL
+               AND NOT checked",
+            id.db(),
+            i16::from(battle),
+            ply as i32,
+            best,
         )
         .execute(&mut *tx)
         .await?

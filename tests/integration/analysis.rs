@@ -3,7 +3,7 @@
 //! reported with the graph and the players' mistakes.
 
 use crate::common::{alice, bob, ok, place, refusal, service, TestService};
-use thudbot::computer::analysis::Budget;
+use thudbot::computer::analysis::{Budget, CHECKED};
 use thudbot::service::commands::*;
 use thudbot::service::{
     AnalysisAnswer, ChallengeOptions, MoveRequest, Refusal, Reply, Service, ServiceConfig,
@@ -144,7 +144,9 @@ async fn progress_and_judgements_survive_a_restart_and_nothing_is_judged_twice()
         panic!("still under way")
     };
     assert_eq!(status.judged, 2);
-    assert_eq!(second.analyse_some(100).await.unwrap(), 3);
+    // The three positions left, and the deeper looks at the suspects among the five.
+    let judged = second.analyse_some(100).await.unwrap();
+    assert_eq!(judged, 3 + checked(&test, id).await);
     assert_eq!(second.analyse_some(100).await.unwrap(), 0);
     let status = test.store().analysis_status(id).await.unwrap().unwrap();
     assert!(status.finished_at.is_some());
@@ -187,7 +189,9 @@ async fn two_processes_judge_a_match_once_between_them() {
     };
     let (by_a, by_b) = tokio::join!(tokio::spawn(work(a)), tokio::spawn(work(b)));
     let (by_a, by_b) = (by_a.unwrap(), by_b.unwrap());
-    assert_eq!(by_a + by_b, 9, "a judged {by_a}, b judged {by_b}");
+    // Nine positions and each deeper look, none twice.
+    let checks = checked(&test, id).await;
+    assert_eq!(by_a + by_b, 9 + checks, "a judged {by_a}, b judged {by_b}");
     assert_eq!(test.store().judgements(id).await.unwrap().len(), 9);
 }
 
@@ -207,7 +211,14 @@ async fn an_analysis_left_by_a_process_that_died_is_taken_over_after_its_lease()
     assert_eq!(claimed, Some(id));
     assert_eq!(survivor.analyse_some(100).await.unwrap(), 0);
     test.clock.advance(chrono::Duration::seconds(61));
-    assert_eq!(survivor.analyse_some(100).await.unwrap(), 5);
+    let judged = survivor.analyse_some(100).await.unwrap();
+    assert_eq!(judged, 5 + checked(&test, id).await);
+}
+
+/// How many of match `id`'s suspected moves have had the deeper look.
+async fn checked(test: &TestService, id: MatchId) -> usize {
+    let stored = test.store().judgements(id).await.unwrap();
+    stored.iter().filter(|j| j.checked).count()
 }
 
 #[tokio::test]
@@ -252,4 +263,115 @@ async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
         .expect("a PNG")
         .to_rgb8();
     assert_eq!(graph.width(), thudbot::render::graph::WIDTH);
+}
+
+/// The most pieces one move from `position` captures.
+fn most_taken(position: &thudbot::game::Position) -> usize {
+    position
+        .legal_moves()
+        .iter()
+        .map(|mv| mv.captured().len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// alice's dwarfs walk into the trolls move after move and bob's trolls take what they can:
+/// `pairs` of such moves, each chosen by the rules alone (the dwarf move after which a troll
+/// move takes most, the first of equals; the troll move that takes most).
+fn dwarfs_given_away(pairs: usize) -> Vec<String> {
+    let mut battle = thudbot::game::Battle::new(thudbot::game::Variant::Classic);
+    for _ in 0..pairs {
+        let position = battle.position().clone();
+        let moves = position.legal_moves();
+        let most = moves
+            .iter()
+            .map(|mv| most_taken(&position.after(mv)))
+            .max()
+            .unwrap_or(0);
+        assert!(most > 0, "no dwarf move a troll can punish");
+        let gift = moves
+            .into_iter()
+            .find(|mv| most_taken(&position.after(mv)) == most)
+            .expect("a dwarf move a troll can punish");
+        battle.play_move(gift).expect("legal");
+        let position = battle.position().clone();
+        let take = position
+            .legal_moves()
+            .into_iter()
+            .max_by_key(|mv| mv.captured().len())
+            .expect("a troll move");
+        battle.play_move(take).expect("legal");
+    }
+    battle.moves().iter().map(|mv| mv.to_string()).collect()
+}
+
+#[tokio::test]
+async fn a_battle_of_blunders_gets_the_deeper_look_at_each_players_costliest_moves_only() {
+    let test = service().await;
+    let s = another_process(&test).with_analysis_budget(Budget { nodes: 20_000 });
+    let moves = dwarfs_given_away(8);
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let id = finished_match(&s, &moves).await;
+    let at = place(1);
+    analysis(s.analysis(at, Some(id)).await);
+    // Every position first: 17 of them, then the deeper looks, the report waiting for them.
+    assert_eq!(s.analyse_some(17).await.unwrap(), 17);
+    let AnalysisAnswer::UnderWay { status, reply, .. } = analysis(s.analysis(at, Some(id)).await)
+    else {
+        panic!("the deeper looks are still to come")
+    };
+    assert_eq!((status.judged, status.positions), (17, 17));
+    assert!(
+        reply
+            .text
+            .contains("all 17 positions judged; a deeper look"),
+        "{}",
+        reply.text
+    );
+    let suspected = |stored: &[thudbot::store::StoredJudgement], checked: bool| {
+        stored
+            .iter()
+            .filter(|j| j.ply % 2 == 0 && j.suspected.is_some() && j.checked == checked)
+            .count()
+    };
+    let stored = test.store().judgements(id).await.unwrap();
+    let dwarfs_suspected = suspected(&stored, false);
+    assert!(
+        dwarfs_suspected > CHECKED,
+        "only {dwarfs_suspected} of the dwarfs' gifts suspected: {stored:?}"
+    );
+    // The deeper looks: four of the dwarfs' (and the trolls' suspects, if any), then done.
+    while s.analyse_some(3).await.unwrap() > 0 {}
+    let stored = test.store().judgements(id).await.unwrap();
+    assert_eq!(suspected(&stored, true), CHECKED);
+    assert_eq!(suspected(&stored, false), dwarfs_suspected - CHECKED);
+    let done = report(analysis(s.analysis(at, Some(id)).await));
+    let text = done.text.to_plain(test.now());
+    let alice = text
+        .lines()
+        .find(|l| l.contains("alice (dwarfs)"))
+        .unwrap_or_else(|| panic!("no line for alice: {text}"));
+    let unchecked = dwarfs_suspected - CHECKED;
+    assert!(
+        alice.contains(&format!(
+            "in the 4 costliest moves a deeper look checked, and {unchecked} more move{} that lost at least 1 point at the first look (not checked deeper).",
+            if unchecked == 1 { "" } else { "s" }
+        )),
+        "{alice}"
+    );
+    // The listed mistakes are among the moves checked.
+    let checked_plies: Vec<u32> = stored
+        .iter()
+        .filter(|j| j.checked)
+        .map(|j| j.ply + 1)
+        .collect();
+    for line in text.lines().filter(|l| l.contains("· ply ")) {
+        let ply: u32 = line
+            .split("ply ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no ply: {line}"));
+        assert!(checked_plies.contains(&ply), "{line} of {checked_plies:?}");
+    }
 }

@@ -152,7 +152,7 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     let choice = judged.best.expect("a move");
     let mirrored = mirrored(&start, &choice);
     assert_ne!(mirrored, choice);
-    assert!(!loses(&start, &mirrored, &choice, &budget, MISTAKE));
+    assert!(loss(&start, &mirrored, &choice, &budget) < MISTAKE);
     // Told it lost ten points, the bot's look clears it at the screen.
     let cleared = judge_move(&start, &mirrored, judged.score - 1_000, &budget);
     assert_eq!(cleared.best, Some(mirrored));
@@ -160,7 +160,7 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     let planted = planted();
     let blunder = play(&planted, "TI6-H7");
     let best = judge(&planted, &budget).best.expect("a move");
-    assert!(loses(&planted, &blunder, &best, &budget, MISTAKE));
+    assert!(loss(&planted, &blunder, &best, &budget) >= MISTAKE);
 }
 
 /// The legal move from `position` that is `mv` mirrored left to right (columns A and O
@@ -214,4 +214,91 @@ fn a_finished_position_is_judged_by_the_rules() {
     let j = judge(&over, &Budget::STANDARD);
     assert_eq!(j.best, None);
     assert_eq!(j.score, 300);
+}
+
+#[test]
+fn the_first_look_suspects_the_blunder_and_the_deeper_look_confirms_it() {
+    let start = planted();
+    let blunder = play(&start, "TI6-H7");
+    let budget = Budget { nodes: 20_000 };
+    let after = judge(&start.after(&blunder), &budget).score;
+    let first = first_look(&start, &blunder, after, &budget);
+    let suspicion = first.suspicion.expect("suspected");
+    assert!(!suspicion.checked);
+    assert!(suspicion.loss >= MISTAKE, "{first:?}");
+    // Unchecked, it is no mistake in a review, whatever it cost.
+    let moves = [blunder];
+    let reviews = review(
+        &start,
+        &moves,
+        &[first, judge(&start.after(&blunder), &budget)],
+    );
+    assert!(
+        reviews[0].unchecked && reviews[0].cost >= MISTAKE,
+        "{reviews:?}"
+    );
+    assert!(mistakes(&reviews, Side::Trolls, MISTAKE, 3).is_empty());
+    // Checked, it is the same verdict as the whole look at once.
+    let checked = check(&start, first, &blunder, &budget);
+    assert_eq!(checked.suspicion.map(|s| s.checked), Some(true));
+    assert_eq!(
+        checked.best,
+        judge_move(&start, &blunder, after, &budget).best
+    );
+    assert_ne!(checked.best, Some(blunder));
+    let reviews = review(
+        &start,
+        &moves,
+        &[checked, judge(&start.after(&blunder), &budget)],
+    );
+    assert_eq!(mistakes(&reviews, Side::Trolls, MISTAKE, 3).len(), 1);
+    // A second check changes nothing.
+    assert_eq!(check(&start, checked, &blunder, &budget), checked);
+}
+
+#[test]
+fn the_move_the_search_prefers_is_never_suspected() {
+    let start = planted();
+    let budget = Budget { nodes: 20_000 };
+    let best = judge(&start, &budget).best.expect("a move");
+    let after = judge(&start.after(&best), &budget).score;
+    assert_eq!(first_look(&start, &best, after, &budget).suspicion, None);
+}
+
+fn suspect(battle: u8, ply: usize, loss: i32, checked: bool) -> Suspect {
+    Suspect {
+        battle,
+        ply,
+        side: if ply % 2 == 0 {
+            Side::Dwarfs
+        } else {
+            Side::Trolls
+        },
+        suspicion: Suspicion { loss, checked },
+    }
+}
+
+#[test]
+fn each_side_of_each_battle_gets_its_costliest_suspects_checked_last_ply_first() {
+    // Battle 1's dwarfs: six suspects, the costliest at plies 8, 2, 10 and 0 (100 at 0 and
+    // 4: the earlier is taken); ply 2 is checked already and still counts as one of the four.
+    let dwarfs = [(0, 100), (2, 500), (4, 100), (6, 90), (8, 900), (10, 300)];
+    let mut suspects: Vec<Suspect> = dwarfs
+        .iter()
+        .map(|&(ply, loss)| suspect(1, ply, loss, ply == 2))
+        .collect();
+    // Battle 1's trolls: two, both due. Battle 2's dwarfs: one, checked.
+    suspects.push(suspect(1, 3, 150, false));
+    suspects.push(suspect(1, 7, 120, false));
+    suspects.push(suspect(2, 4, 400, true));
+    let chosen: Vec<(u8, usize)> = due(&suspects).iter().map(|s| (s.battle, s.ply)).collect();
+    assert_eq!(chosen, [(1, 10), (1, 8), (1, 7), (1, 3), (1, 0)]);
+    // With all of those checked, nothing more is due: the cheaper suspects stay unchecked.
+    for s in &mut suspects {
+        if chosen.contains(&(s.battle, s.ply)) {
+            s.suspicion.checked = true;
+        }
+    }
+    assert!(due(&suspects).is_empty());
+    assert_eq!(CHECKED, 4, "the test counts four a side");
 }

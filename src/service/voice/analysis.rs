@@ -2,7 +2,7 @@
 //! mistakes with the better move, the scores every ten plies, the graph's titles. Pure: the
 //! analysis judges and reviews, the voice words.
 
-use crate::computer::analysis::{MoveReview, MISTAKE};
+use crate::computer::analysis::{MoveReview, CHECKED, MISTAKE};
 use crate::game::{BattleResult, Side, Variant};
 use crate::service::text::Text;
 use crate::service::Names;
@@ -56,7 +56,9 @@ pub(in crate::service) fn scores_every_ten_plies(scores: &[i32]) -> Text {
     ))
 }
 
-/// "alice (dwarfs): 40 moves, 0.31 points lost a move on average, 2 mistakes."
+/// "alice (dwarfs): 40 moves, 0.31 points lost a move on average, 2 mistakes." When more of
+/// the player's moves were suspected than the deeper look is given ([`CHECKED`]), the rest
+/// are counted apart: they are no mistakes until a deeper look says so.
 pub(in crate::service) fn mistakes_summary(reviews: &[MoveReview], side: Side, name: &str) -> Text {
     let own: Vec<&MoveReview> = reviews.iter().filter(|r| r.side == side).collect();
     let moves = own.len();
@@ -64,13 +66,21 @@ pub(in crate::service) fn mistakes_summary(reviews: &[MoveReview], side: Side, n
     let average = lost as f64 / moves.max(1) as f64 / 100.0;
     let count = own
         .iter()
-        .filter(|r| r.cost >= MISTAKE && r.better.is_some())
+        .filter(|r| r.cost >= MISTAKE && r.better.is_some() && !r.unchecked)
         .count();
-    let mistakes = match count {
+    let unchecked = own.iter().filter(|r| r.unchecked).count();
+    let mut mistakes = match count {
         0 => "no mistakes".to_string(),
         1 => "1 mistake".to_string(),
         n => format!("{n} mistakes"),
     };
+    if unchecked > 0 {
+        mistakes = format!(
+            "{mistakes} in the {CHECKED} costliest moves a deeper look checked, and {unchecked} more {} that lost at least {} at the first look (not checked deeper)",
+            if unchecked == 1 { "move" } else { "moves" },
+            points(f64::from(MISTAKE) / 100.0, 0),
+        );
+    }
     Text::new()
         .strong(format!("{name} ({side})"))
         .plain(format!(
@@ -116,8 +126,17 @@ fn every_tenth(scores: &[i32]) -> String {
     said.join(", ")
 }
 
-/// "Analysing match #3: 40 of 212 positions judged (18 %)."
+/// "Analysing match #3: 40 of 212 positions judged (18 %)."; once all are, the deeper look at
+/// the costliest moves is what is left.
 pub fn progress_text(status: &AnalysisStatus) -> Text {
+    if status.judged >= status.positions && status.finished_at.is_none() {
+        return Text::new()
+            .strong(format!("Analysing match #{}", status.match_id))
+            .plain(format!(
+                ": all {} positions judged; a deeper look at the costliest moves is under way.",
+                status.positions
+            ));
+    }
     let percent = status.judged as u64 * 100 / status.positions.max(1) as u64;
     Text::new()
         .strong(format!("Analysing match #{}", status.match_id))

@@ -4,7 +4,7 @@
 
 use super::Analysis;
 use crate::computer::analysis::{
-    capture_plies, mistakes, raw_of, review, Judgement, DECIDED, MISTAKE,
+    capture_plies, mistakes, raw_of, review, Judgement, Suspicion, DECIDED, MISTAKE,
 };
 use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
@@ -113,6 +113,12 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
                 best,
                 depth: found.map_or(0, |j| j.depth),
                 nodes: 0,
+                suspicion: found.and_then(|j| {
+                    j.suspected.map(|loss| Suspicion {
+                        loss,
+                        checked: j.checked,
+                    })
+                }),
             }
         })
         .collect()

@@ -7,7 +7,10 @@ use chrono::Duration;
 use tokio::sync::watch;
 
 use super::Analysis;
-use crate::computer::analysis::{judge, judge_move};
+use crate::computer::analysis::{
+    check, due, first_look, judge, raw_of, Judgement, Suspect, Suspicion,
+};
+use crate::game::{Match, Move, Position};
 use crate::service::error::Result;
 use crate::store::{MatchId, StoredJudgement};
 
@@ -68,12 +71,12 @@ impl Analysis {
             return Ok(0);
         };
         // What is judged already: each position's score, to judge the move before it by.
-        let mut scores: HashMap<(u8, u32), i32> = self
+        let mut stored: HashMap<(u8, u32), StoredJudgement> = self
             .store
             .judgements(id)
             .await?
             .into_iter()
-            .map(|j| ((j.battle, j.ply), j.score))
+            .map(|j| ((j.battle, j.ply), j))
             .collect();
         // Last position first, so the position a move led to is judged before the move is.
         let mut todo = Vec::new();
@@ -84,41 +87,65 @@ impl Analysis {
             let number = i as u8 + 1;
             let positions = battle.positions();
             for (ply, position) in positions.into_iter().enumerate().rev() {
-                if !scores.contains_key(&(number, ply as u32)) {
+                if !stored.contains_key(&(number, ply as u32)) {
                     let played = battle.moves().get(ply).copied();
                     todo.push((number, ply as u32, position, played));
                 }
             }
         }
-        let left = todo.len();
         let mut judged = 0;
-        for (battle, ply, position, played) in todo.into_iter().take(max) {
+        for (battle, ply, position, played) in todo.iter().take(max).cloned() {
             let budget = self.analysis_budget;
-            let after = scores.get(&(battle, ply + 1)).copied();
+            let after = stored.get(&(battle, ply + 1)).map(|j| j.score);
             let judgement = self
                 .thinking
                 .run(move || match played {
                     Some(played) => {
                         let after =
                             after.unwrap_or_else(|| judge(&position.after(&played), &budget).score);
-                        judge_move(&position, &played, after, &budget)
+                        first_look(&position, &played, after, &budget)
                     }
                     None => judge(&position, &budget),
                 })
                 .await?;
-            let stored = StoredJudgement {
+            let judgement = StoredJudgement {
                 battle,
                 ply,
                 score: judgement.score,
                 best: judgement.best.map(|mv| mv.to_string()),
                 depth: judgement.depth,
+                suspected: judgement.suspicion.map(|s| s.loss),
+                checked: false,
             };
             let lease = self.clock.now() + Duration::seconds(LEASE_SECONDS);
-            self.store.save_judgement(id, &stored, lease).await?;
-            scores.insert((battle, ply), judgement.score);
+            self.store.save_judgement(id, &judgement, lease).await?;
+            stored.insert((battle, ply), judgement);
             judged += 1;
         }
-        let complete = judged == left;
+        // Once every position is judged, the deeper look at each player's costliest suspected
+        // moves; the report waits for it.
+        let mut complete = judged == todo.len();
+        if complete {
+            let due = due_checks(&m.game, &stored);
+            for (k, (battle, ply, position, played, judgement)) in due.iter().cloned().enumerate() {
+                if judged == max {
+                    complete = false;
+                    break;
+                }
+                let budget = self.analysis_budget;
+                let verdict = self
+                    .thinking
+                    .run(move || check(&position, judgement, &played, &budget).best)
+                    .await?;
+                let best = verdict.map(|mv| mv.to_string());
+                let lease = self.clock.now() + Duration::seconds(LEASE_SECONDS);
+                self.store
+                    .save_check(id, battle, ply, best.as_deref(), lease)
+                    .await?;
+                judged += 1;
+                complete = k + 1 == due.len();
+            }
+        }
         if complete {
             self.store.finish_analysis(id, self.clock.now()).await?;
             tracing::info!(match_id = %id, "analysis finished");
@@ -127,4 +154,59 @@ impl Analysis {
         }
         Ok(judged)
     }
+}
+
+/// A move waiting for the deeper look: its battle, ply, position, the move and its first
+/// look's judgement.
+type Due = (u8, u32, Position, Move, Judgement);
+
+/// The moves of `game` whose deeper look is due, last first ([`due`]), given every position's
+/// stored judgement.
+fn due_checks(game: &Match, stored: &HashMap<(u8, u32), StoredJudgement>) -> Vec<Due> {
+    let mut suspects = Vec::new();
+    let mut waiting = HashMap::new();
+    for (i, battle) in game.battles().iter().enumerate() {
+        let number = i as u8 + 1;
+        let positions = battle.positions();
+        for (ply, (position, played)) in positions.iter().zip(battle.moves()).enumerate() {
+            let Some(j) = stored.get(&(number, ply as u32)) else {
+                continue;
+            };
+            let Some(loss) = j.suspected else {
+                continue;
+            };
+            let suspicion = Suspicion {
+                loss,
+                checked: j.checked,
+            };
+            suspects.push(Suspect {
+                battle: number,
+                ply,
+                side: position.side_to_move(),
+                suspicion,
+            });
+            let best = j.best.as_deref().and_then(|text| {
+                position
+                    .legal_moves()
+                    .into_iter()
+                    .find(|mv: &Move| mv.to_string() == text)
+            });
+            let judgement = Judgement {
+                score: j.score,
+                raw: raw_of(position, j.score),
+                best,
+                depth: j.depth,
+                nodes: 0,
+                suspicion: Some(suspicion),
+            };
+            waiting.insert((number, ply), (position.clone(), *played, judgement));
+        }
+    }
+    due(&suspects)
+        .into_iter()
+        .filter_map(|s| {
+            let (position, played, judgement) = waiting.remove(&(s.battle, s.ply))?;
+            Some((s.battle, s.ply as u32, position, played, judgement))
+        })
+        .collect()
 }
