@@ -42,8 +42,9 @@ pub trait AnalysisCommands {
             async fn analysis_reported(&self, id: MatchId) -> Result<()>;
             /// The report could not be shown: a later round tries again.
             async fn unclaim_analysis_report(&self, id: MatchId) -> Result<()>;
-            /// Judges up to `max` positions of the longest-waiting analysis no process holds;
-            /// returns how many it judged (0 when nothing waits).
+            /// Judges up to `max` positions (or, once all are judged, gives that many suspected moves
+            /// the deeper look) of the longest-waiting analysis no process holds; returns how many
+            /// (0 when nothing waits).
             async fn analyse_some(&self, max: usize) -> Result<usize>;
         }
     }

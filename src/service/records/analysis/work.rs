@@ -45,8 +45,9 @@ impl Analysis {
         }
     }
 
-    /// Judges up to `max` positions of the longest-waiting analysis no process holds;
-    /// returns how many it judged (0 when nothing waits).
+    /// Judges up to `max` positions (or, once all are judged, gives that many suspected moves
+    /// the deeper look) of the longest-waiting analysis no process holds; returns how many
+    /// (0 when nothing waits).
     pub async fn analyse_some(&self, max: usize) -> Result<usize> {
         let now = self.clock.now();
         let lease = now + Duration::seconds(LEASE_SECONDS);
