@@ -182,13 +182,7 @@ impl Store {
         .await?
         .rows_affected()
             == 1;
-        sqlx::query!(
-            "UPDATE analyses SET busy_until = $2 WHERE match_id = $1 AND finished_at IS NULL",
-            id.db(),
-            busy_until,
-        )
-        .execute(&mut *tx)
-        .await?;
+        renew_lease(&mut tx, id, busy_until).await?;
         tx.commit().await?;
         Ok(saved)
     }
@@ -218,13 +212,7 @@ impl Store {
         .await?
         .rows_affected()
             == 1;
-        sqlx::query!(
-            "UPDATE analyses SET busy_until = $2 WHERE match_id = $1 AND finished_at IS NULL",
-            id.db(),
-            busy_until,
-        )
-        .execute(&mut *tx)
-        .await?;
+        renew_lease(&mut tx, id, busy_until).await?;
         tx.commit().await?;
         Ok(saved)
     }
@@ -406,4 +394,21 @@ impl Store {
         .await?;
         Ok(attempts.unwrap_or(0).max(0) as u32)
     }
+}
+
+/// Holds match `id`'s unfinished analysis until `busy_until`, in the transaction that saves
+/// its work.
+async fn renew_lease(
+    tx: &mut sqlx::Transaction<'static, sqlx::Postgres>,
+    id: MatchId,
+    busy_until: DateTime<Utc>,
+) -> Result<()> {
+    sqlx::query!(
+        "UPDATE analyses SET busy_until = $2 WHERE match_id = $1 AND finished_at IS NULL",
+        id.db(),
+        busy_until,
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

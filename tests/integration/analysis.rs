@@ -247,12 +247,8 @@ async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
         .unwrap_or_else(|| panic!("the blunder is not listed: {text}"));
     assert!(line.contains("better"), "{line}");
     // It lost at least the stated margin, a point, in the game's points.
-    let lost: f64 = line
-        .split("lost ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no loss in points: {line}"));
+    let lost: f64 =
+        number_after(line, "lost ").unwrap_or_else(|| panic!("no loss in points: {line}"));
     assert!(lost >= 1.0, "{line}");
     assert!(
         line.contains(" points") || line.contains(" point;"),
@@ -366,12 +362,12 @@ async fn a_battle_of_blunders_gets_the_deeper_look_at_each_players_costliest_mov
         .map(|j| j.ply + 1)
         .collect();
     for line in text.lines().filter(|l| l.contains("· ply ")) {
-        let ply: u32 = line
-            .split("ply ")
-            .nth(1)
-            .and_then(|rest| rest.split(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no ply: {line}"));
+        let ply: u32 = number_after(line, "ply ").unwrap_or_else(|| panic!("no ply: {line}"));
         assert!(checked_plies.contains(&ply), "{line} of {checked_plies:?}");
     }
+}
+
+/// The number written after the first `word` in `line`.
+fn number_after<T: std::str::FromStr>(line: &str, word: &str) -> Option<T> {
+    line.split(word).nth(1)?.split(' ').next()?.parse().ok()
 }

@@ -2,7 +2,7 @@
 //! mistakes with the better move, the scores every ten plies, the graph's titles. Pure: the
 //! analysis judges and reviews, the voice words.
 
-use crate::computer::analysis::{MoveReview, CHECKED, MISTAKE};
+use crate::computer::analysis::{mistakes, MoveReview, CHECKED, MISTAKE};
 use crate::game::{BattleResult, Side, Variant};
 use crate::service::text::Text;
 use crate::service::Names;
@@ -64,19 +64,16 @@ pub(in crate::service) fn mistakes_summary(reviews: &[MoveReview], side: Side, n
     let moves = own.len();
     let lost: i64 = own.iter().map(|r| r.cost as i64).sum();
     let average = lost as f64 / moves.max(1) as f64 / 100.0;
-    let count = own
-        .iter()
-        .filter(|r| r.cost >= MISTAKE && r.better.is_some() && !r.unchecked)
-        .count();
+    let count = mistakes(reviews, side, MISTAKE, usize::MAX).len();
     let unchecked = own.iter().filter(|r| r.unchecked).count();
-    let mut mistakes = match count {
+    let mut counted = match count {
         0 => "no mistakes".to_string(),
         1 => "1 mistake".to_string(),
         n => format!("{n} mistakes"),
     };
     if unchecked > 0 {
-        mistakes = format!(
-            "{mistakes} in the {CHECKED} costliest moves a deeper look checked, and {unchecked} more {} that lost at least {} at the first look (not checked deeper)",
+        counted = format!(
+            "{counted} in the {CHECKED} costliest moves a deeper look checked, and {unchecked} more {} that lost at least {} at the first look (not checked deeper)",
             if unchecked == 1 { "move" } else { "moves" },
             points(f64::from(MISTAKE) / 100.0, 0),
         );
@@ -84,7 +81,7 @@ pub(in crate::service) fn mistakes_summary(reviews: &[MoveReview], side: Side, n
     Text::new()
         .strong(format!("{name} ({side})"))
         .plain(format!(
-            ": {moves} {}, {} lost a move on average, {mistakes}.",
+            ": {moves} {}, {} lost a move on average, {counted}.",
             if moves == 1 { "move" } else { "moves" },
             points(average, 2)
         ))

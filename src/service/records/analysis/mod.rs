@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
-use crate::computer::analysis::Budget;
+use crate::computer::analysis::{raw_of, Budget, Judgement, Suspicion};
+use crate::game::{Move, Position};
 use crate::service::notices::clock::Clock;
 use crate::service::notices::Outbox;
 use crate::service::thinking::Thinking;
-use crate::store::Store;
+use crate::store::{Store, StoredJudgement};
 
 /// Analyses of finished matches: asked for, judged position by position under the
 /// computer's search places, shown as they progress and reported when done.
@@ -62,5 +63,30 @@ impl Analysis {
         let mut analysis = self.clone();
         analysis.analysis_budget = budget;
         analysis
+    }
+}
+
+/// The `stored` judgement of `position` as the analysis reads it back: its best move found
+/// among the position's legal moves, and a position not judged (none once finished) level.
+fn judgement_of(position: &Position, stored: Option<&StoredJudgement>) -> Judgement {
+    let best = stored.and_then(|j| j.best.as_deref()).and_then(|text| {
+        position
+            .legal_moves()
+            .into_iter()
+            .find(|mv: &Move| mv.to_string() == text)
+    });
+    let score = stored.map_or(0, |j| j.score);
+    Judgement {
+        score,
+        raw: raw_of(position, score),
+        best,
+        depth: stored.map_or(0, |j| j.depth),
+        nodes: 0,
+        suspicion: stored.and_then(|j| {
+            j.suspected.map(|loss| Suspicion {
+                loss,
+                checked: j.checked,
+            })
+        }),
     }
 }

@@ -2,11 +2,9 @@
 //! with the better move, and a line per player and battle, all of it as text too (for the
 //! console and screen readers).
 
-use super::Analysis;
-use crate::computer::analysis::{
-    capture_plies, mistakes, raw_of, review, Judgement, Suspicion, DECIDED, MISTAKE,
-};
-use crate::game::{Battle, BattleResult, Move, Seat, Side, Variant};
+use super::{judgement_of, Analysis};
+use crate::computer::analysis::{capture_plies, mistakes, review, Judgement, DECIDED, MISTAKE};
+use crate::game::{Battle, BattleResult, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
 use crate::service::names_of;
@@ -89,8 +87,7 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
     Reply::public(Text::lines(lines)).attach(format!("thud-match-{}-analysis.png", m.id), png)
 }
 
-/// The judgements of battle `number` in ply order, each best move read back against its
-/// position; positions not judged (there are none once finished) count as level.
+/// The judgements of battle `number` in ply order.
 fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec<Judgement> {
     battle
         .positions()
@@ -100,26 +97,7 @@ fn judgements_of(battle: &Battle, number: u8, stored: &[StoredJudgement]) -> Vec
             let found = stored
                 .iter()
                 .find(|j| j.battle == number && j.ply == ply as u32);
-            let best = found.and_then(|j| j.best.as_deref()).and_then(|text| {
-                position
-                    .legal_moves()
-                    .into_iter()
-                    .find(|mv: &Move| mv.to_string() == text)
-            });
-            let score = found.map_or(0, |j| j.score);
-            Judgement {
-                score,
-                raw: raw_of(position, score),
-                best,
-                depth: found.map_or(0, |j| j.depth),
-                nodes: 0,
-                suspicion: found.and_then(|j| {
-                    j.suspected.map(|loss| Suspicion {
-                        loss,
-                        checked: j.checked,
-                    })
-                }),
-            }
+            judgement_of(position, found)
         })
         .collect()
 }

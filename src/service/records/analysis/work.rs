@@ -6,10 +6,8 @@ use std::sync::Arc;
 use chrono::Duration;
 use tokio::sync::watch;
 
-use super::Analysis;
-use crate::computer::analysis::{
-    check, due, first_look, judge, raw_of, Judgement, Suspect, Suspicion,
-};
+use super::{judgement_of, Analysis};
+use crate::computer::analysis::{check, due, first_look, judge, Judgement, Suspect};
 use crate::game::{Match, Move, Position};
 use crate::service::error::Result;
 use crate::store::{MatchId, StoredJudgement};
@@ -128,11 +126,9 @@ impl Analysis {
         let mut complete = judged == todo.len();
         if complete {
             let due = due_checks(&m.game, &stored);
-            for (k, (battle, ply, position, played, judgement)) in due.iter().cloned().enumerate() {
-                if judged == max {
-                    complete = false;
-                    break;
-                }
+            let room = max.saturating_sub(judged);
+            complete = due.len() <= room;
+            for (battle, ply, position, played, judgement) in due.into_iter().take(room) {
                 let budget = self.analysis_budget;
                 let verdict = self
                     .thinking
@@ -144,7 +140,6 @@ impl Analysis {
                     .save_check(id, battle, ply, best.as_deref(), lease)
                     .await?;
                 judged += 1;
-                complete = k + 1 == due.len();
             }
         }
         if complete {
@@ -170,15 +165,9 @@ fn due_checks(game: &Match, stored: &HashMap<(u8, u32), StoredJudgement>) -> Vec
         let number = i as u8 + 1;
         let positions = battle.positions();
         for (ply, (position, played)) in positions.iter().zip(battle.moves()).enumerate() {
-            let Some(j) = stored.get(&(number, ply as u32)) else {
+            let judgement = judgement_of(position, stored.get(&(number, ply as u32)));
+            let Some(suspicion) = judgement.suspicion else {
                 continue;
-            };
-            let Some(loss) = j.suspected else {
-                continue;
-            };
-            let suspicion = Suspicion {
-                loss,
-                checked: j.checked,
             };
             suspects.push(Suspect {
                 battle: number,
@@ -186,20 +175,6 @@ fn due_checks(game: &Match, stored: &HashMap<(u8, u32), StoredJudgement>) -> Vec
                 side: position.side_to_move(),
                 suspicion,
             });
-            let best = j.best.as_deref().and_then(|text| {
-                position
-                    .legal_moves()
-                    .into_iter()
-                    .find(|mv: &Move| mv.to_string() == text)
-            });
-            let judgement = Judgement {
-                score: j.score,
-                raw: raw_of(position, j.score),
-                best,
-                depth: j.depth,
-                nodes: 0,
-                suspicion: Some(suspicion),
-            };
             waiting.insert((number, ply), (position.clone(), *played, judgement));
         }
     }
