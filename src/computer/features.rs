@@ -95,36 +95,29 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
     let dwarfs = pos.dwarfs();
     let trolls = pos.trolls();
     let original = pos.variant() == Variant::Original;
-    // The evaluation runs at every leaf: the trolls' columns and rows once, in a fixed-size
-    // array (a far-off square where there is no troll) that the loop below runs through whole.
-    const FAR: i32 = 1_000;
-    let (mut troll_columns, mut troll_rows) = ([FAR; 8], [FAR; 8]);
-    for (i, t) in trolls.iter().take(8).enumerate() {
-        troll_columns[i] = i32::from(t.column());
-        troll_rows[i] = i32::from(t.row());
+    let sight = Sight::of(pos);
+    let tables = sight.tables;
+    // The squares within one, two and three king moves of a troll.
+    let mut near = [SquareSet::EMPTY; 3];
+    for t in trolls {
+        for (r, near) in near.iter_mut().enumerate() {
+            *near |= tables.boxes[r][t.index()];
+        }
     }
+    // A dwarf whose nearest troll is two or three moves away.
+    let approached = dwarfs & (near[2] - near[0]);
+    f[11] = approached.len() as i32;
+    let in_two = approached & near[1];
+    // An edge square has an off-board neighbour: a troll can come at it from fewer sides.
+    f[10] = (dwarfs & tables.edge).len() as i32;
     for d in dwarfs {
         let n = i32::from(pos.dwarf_neighbours[d.index()]);
         f[0] += n.min(4);
         if n == 0 {
             f[1] += 1;
         }
-        // An edge square has an off-board neighbour: a troll can come at it from fewer sides.
-        if is_edge(d) {
-            f[10] += 1;
-        }
-        let (column, row) = (i32::from(d.column()), i32::from(d.row()));
-        let nearest = troll_columns
-            .iter()
-            .zip(&troll_rows)
-            .fold(FAR, |nearest, (c, r)| {
-                nearest.min((column - c).abs().max((row - r).abs()))
-            });
-        if nearest == 2 || nearest == 3 {
-            f[11] += 1;
-        }
         // A troll one step from being beside it, and too few friends to make it pay.
-        if nearest == 2 && n <= 1 {
+        if n <= 1 && in_two.contains(d) {
             f[9] += 1;
         }
     }
@@ -156,7 +149,7 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
         }
         let mut aim = 0;
         for d in Direction::ALL {
-            match aimed_line(pos, t, d, SquareSet::EMPTY) {
+            match sight.aimed_line(t, d, SquareSet::EMPTY) {
                 Some((line, distance)) if line >= distance => {
                     threatened += 1;
                     break;
@@ -166,7 +159,7 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
             }
         }
         f[7] += aim.min(6);
-        exposed |= reachable_unpunished(pos, t, original);
+        exposed |= reachable_unpunished(&sight, t, original);
     }
     f[2] = exposed.len() as i32;
     f[5] = threatened;
@@ -174,18 +167,6 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
         f[6] = threatened - 1;
     }
     f
-}
-
-/// Whether `sq` has a neighbour off the board, from a table made once.
-fn is_edge(sq: Square) -> bool {
-    static EDGE: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
-    EDGE.get_or_init(|| {
-        let mut edge = [false; 256];
-        for sq in Square::all() {
-            edge[sq.index()] = Direction::ALL.into_iter().any(|d| sq.step(d).is_none());
-        }
-        edge
-    })[sq.index()]
 }
 
 /// How many groups the dwarfs stand in, neighbours (diagonals too) counting as one group.
@@ -243,31 +224,85 @@ fn spread(dwarfs: SquareSet) -> i32 {
     10 * total / (n * n)
 }
 
-/// Looking from `target` in direction `d`: when the first piece is a dwarf, the length of its
-/// line running on away from `target` and its distance. `vacated` squares count as empty.
-fn aimed_line(
-    pos: &Position,
-    target: Square,
-    d: Direction,
-    vacated: SquareSet,
-) -> Option<(i32, i32)> {
-    let mut at = target.index() as u8;
-    let mut distance = 0;
-    loop {
-        at = step_index(at, d);
-        distance += 1;
-        match pos.cells[at as usize] {
-            Cell::OffBoard => return None,
-            Cell::Empty => continue,
-            _ if vacated.contains(Square::from_index_unchecked(at)) => continue,
-            Cell::Dwarf => break,
-            _ => return None,
+/// A position with what its rays need: which squares hold a piece (or the stone), and the
+/// table of rays. The counts look along many rays from the trolls and from where they may
+/// land; a ray's nearest piece is then one mask and one bit scan, not a walk of squares.
+struct Sight<'a> {
+    pos: &'a Position,
+    occupied: SquareSet,
+    tables: &'static Tables,
+}
+
+impl<'a> Sight<'a> {
+    fn of(pos: &'a Position) -> Sight<'a> {
+        let mut occupied = pos.dwarfs() | pos.trolls();
+        if pos.cells[pos.stone().index()] == Cell::Stone {
+            occupied.insert(pos.stone());
+        }
+        Sight {
+            pos,
+            occupied,
+            tables: tables(),
         }
     }
-    // The dwarf's line runs on away from `target`; no longer than the distance matters.
-    let front = Square::from_index_unchecked(at);
-    let line = pos.line_length(front, d, Cell::Dwarf, distance as u8);
-    Some((i32::from(line), distance))
+
+    /// Looking from `target` in direction `d`: when the first piece is a dwarf, the length of
+    /// its line running on away from `target` and its distance. `vacated` squares count as
+    /// empty.
+    fn aimed_line(&self, target: Square, d: Direction, vacated: SquareSet) -> Option<(i32, i32)> {
+        let ahead = self.tables.rays[target.index()][d as usize] & (self.occupied - vacated);
+        let front = if d.delta() > 0 {
+            ahead.lowest()
+        } else {
+            ahead.highest()
+        }?;
+        if self.pos.cells[front.index()] != Cell::Dwarf {
+            return None;
+        }
+        // The dwarf's line runs on away from `target`; no longer than the distance matters.
+        let distance = king_distance(target, front);
+        let line = self.pos.line_length(front, d, Cell::Dwarf, distance as u8);
+        Some((i32::from(line), distance))
+    }
+}
+
+/// What the counts look up by square (padded index), made once: the playable squares beyond
+/// it in each direction (by its place in [`Direction::ALL`]), those within one, two and three
+/// king moves of it, and the squares beside the board's edge.
+struct Tables {
+    rays: [[SquareSet; 8]; 256],
+    boxes: [[SquareSet; 256]; 3],
+    edge: SquareSet,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: std::sync::OnceLock<Box<Tables>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut tables = Box::new(Tables {
+            rays: [[SquareSet::EMPTY; 8]; 256],
+            boxes: [[SquareSet::EMPTY; 256]; 3],
+            edge: SquareSet::EMPTY,
+        });
+        for sq in Square::all() {
+            for d in Direction::ALL {
+                let mut at = sq;
+                while let Some(next) = at.step(d) {
+                    tables.rays[sq.index()][d as usize].insert(next);
+                    at = next;
+                }
+            }
+            for other in Square::all() {
+                let distance = king_distance(sq, other) as usize;
+                for r in distance.max(1)..=3 {
+                    tables.boxes[r - 1][sq.index()].insert(other);
+                }
+            }
+            if Direction::ALL.into_iter().any(|d| sq.step(d).is_none()) {
+                tables.edge.insert(sq);
+            }
+        }
+        tables
+    })
 }
 
 /// Whether a dwarf could be hurled onto `landing` if the troll from `origin` stood there.
@@ -275,7 +310,7 @@ fn aimed_line(
 /// the hurl must come from further off.
 /// `around` are the dwarfs beside `landing`.
 fn covered(
-    pos: &Position,
+    sight: &Sight,
     landing: Square,
     around: SquareSet,
     origin: Square,
@@ -285,14 +320,17 @@ fn covered(
     if !original {
         gone |= around;
     }
-    Direction::ALL
-        .into_iter()
-        .any(|d| aimed_line(pos, landing, d, gone).is_some_and(|(line, distance)| line >= distance))
+    Direction::ALL.into_iter().any(|d| {
+        sight
+            .aimed_line(landing, d, gone)
+            .is_some_and(|(line, distance)| line >= distance)
+    })
 }
 
 /// The dwarfs the troll on `t` can capture next move, by a step or a shove, landing where
 /// no hurl can punish it.
-fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet {
+fn reachable_unpunished(sight: &Sight, t: Square, original: bool) -> SquareSet {
+    let pos = sight.pos;
     let mut found = SquareSet::EMPTY;
     let cells = &pos.cells;
     for d in Direction::ALL {
@@ -318,7 +356,7 @@ fn reachable_unpunished(pos: &Position, t: Square, original: bool) -> SquareSet 
                 // Dwarfs already found exposed need no second look at what answers.
                 let landing = Square::from_index_unchecked(landing);
                 let around = pos.dwarfs_around(landing);
-                if !(around - found).is_empty() && !covered(pos, landing, around, t, original) {
+                if !(around - found).is_empty() && !covered(sight, landing, around, t, original) {
                     found |= around;
                 }
             }
@@ -372,7 +410,8 @@ mod tests {
     /// The counts of the positions of seeded random battles, folded into one number. Speed
     /// work on the counts must not change them: this sum was made by the counts as they were
     /// before they walked the padded board, and those and the faster ones agreed on 123,192
-    /// positions (docs/analysis.md, "Fifth round").
+    /// positions (docs/analysis.md, "Fifth round"). Looking along rays by bit masks, and
+    /// finding the nearest troll by king-move boxes, kept the sum ("Eighth round").
     #[test]
     fn the_counts_of_random_battles_stay_as_they_were() {
         let mut sum: u64 = 0;
