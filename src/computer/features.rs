@@ -100,8 +100,8 @@ fn counts(pos: &Position, with_spread: bool) -> Features {
     // The squares within one, two and three king moves of a troll.
     let mut near = [SquareSet::EMPTY; 3];
     for t in trolls {
-        for (r, near) in near.iter_mut().enumerate() {
-            *near |= tables.boxes[r][t.index()];
+        for (within, boxes) in near.iter_mut().zip(&tables.boxes) {
+            *within |= boxes[t.index()];
         }
     }
     // A dwarf whose nearest troll is two or three moves away.
@@ -252,9 +252,9 @@ impl<'a> Sight<'a> {
     fn aimed_line(&self, target: Square, d: Direction, vacated: SquareSet) -> Option<(i32, i32)> {
         let ahead = self.tables.rays[target.index()][d as usize] & (self.occupied - vacated);
         let front = if d.delta() > 0 {
-            ahead.lowest()
+            ahead.first()
         } else {
-            ahead.highest()
+            ahead.last()
         }?;
         if self.pos.cells[front.index()] != Cell::Dwarf {
             return None;

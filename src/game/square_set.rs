@@ -82,24 +82,19 @@ impl SquareSet {
         }
     }
 
-    /// The first square in column order.
-    pub fn first(&self) -> Option<Square> {
-        self.iter().next()
-    }
-
-    /// The lowest padded index among the members: the nearest square of a ray that runs
-    /// towards higher indices.
+    /// The first square in column order: the lowest padded index, so also the nearest square
+    /// of a ray that runs towards higher indices.
     #[inline]
-    pub(crate) fn lowest(&self) -> Option<Square> {
+    pub fn first(&self) -> Option<Square> {
         (0..4).find(|&w| self.0[w] != 0).map(|w| {
             Square::from_index_unchecked((w * 64) as u8 + self.0[w].trailing_zeros() as u8)
         })
     }
 
-    /// The highest padded index among the members: the nearest square of a ray that runs
-    /// towards lower indices.
+    /// The last square in column order: the highest padded index, so also the nearest square
+    /// of a ray that runs towards lower indices.
     #[inline]
-    pub(crate) fn highest(&self) -> Option<Square> {
+    pub(crate) fn last(&self) -> Option<Square> {
         (0..4).rev().find(|&w| self.0[w] != 0).map(|w| {
             Square::from_index_unchecked((w * 64) as u8 + 63 - self.0[w].leading_zeros() as u8)
         })
@@ -245,21 +240,21 @@ mod tests {
     }
 
     #[test]
-    fn the_lowest_and_highest_index_are_found_in_every_word() {
-        assert_eq!(SquareSet::EMPTY.lowest(), None);
-        assert_eq!(SquareSet::EMPTY.highest(), None);
+    fn the_first_and_last_square_are_found_in_every_word() {
+        assert_eq!(SquareSet::EMPTY.first(), None);
+        assert_eq!(SquareSet::EMPTY.last(), None);
         // One square in each of the four words of the set, and pairs across words.
         let squares: Vec<Square> = Square::all().collect();
         for &a in &squares {
             let one = SquareSet::single(a);
-            assert_eq!((one.lowest(), one.highest()), (Some(a), Some(a)));
+            assert_eq!((one.first(), one.last()), (Some(a), Some(a)));
         }
         for pair in squares.windows(40).step_by(7) {
             let (a, b) = (pair[0], pair[39]);
             let two: SquareSet = [a, b].into_iter().collect();
-            assert_eq!((two.lowest(), two.highest()), (Some(a), Some(b)));
+            assert_eq!((two.first(), two.last()), (Some(a), Some(b)));
         }
-        assert_eq!(SquareSet::all().lowest(), SquareSet::all().first());
-        assert_eq!(SquareSet::all().highest(), SquareSet::all().iter().last());
+        assert_eq!(SquareSet::all().first(), SquareSet::all().iter().next());
+        assert_eq!(SquareSet::all().last(), SquareSet::all().iter().last());
     }
 }
