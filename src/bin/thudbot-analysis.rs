@@ -91,30 +91,45 @@ fn main() {
             });
             slowest = slowest.max(t.elapsed().as_secs_f64());
         }
-        // ... then the deeper look at each side's costliest suspects.
-        let suspects: Vec<Suspect> = judged
+        // ... then the check of each side's costliest suspects, until none is due (a suspect
+        // the screen clears makes way for the next).
+        let suspected = judged
             .iter()
-            .enumerate()
-            .filter_map(|(ply, j)| {
-                Some(Suspect {
-                    battle: 1,
-                    ply,
-                    side: positions[ply].side_to_move(),
-                    suspicion: j.as_ref()?.suspicion?,
-                })
-            })
-            .collect();
-        let due = due(&suspects);
+            .filter(|j| j.is_some_and(|j| j.suspicion.is_some()))
+            .count();
         let checking = Instant::now();
-        for s in &due {
-            if let (Some(j), Some(mv)) = (judged[s.ply], battle.moves().get(s.ply)) {
-                judged[s.ply] = Some(check(&positions[s.ply], j, mv, &budget));
+        let (mut screened, mut deeper) = (0, 0);
+        loop {
+            let suspects: Vec<Suspect> = judged
+                .iter()
+                .enumerate()
+                .filter_map(|(ply, j)| {
+                    Some(Suspect {
+                        battle: 1,
+                        ply,
+                        side: positions[ply].side_to_move(),
+                        suspicion: j.as_ref()?.suspicion?,
+                    })
+                })
+                .collect();
+            let due = due(&suspects);
+            if due.is_empty() {
+                break;
+            }
+            for s in &due {
+                if let (Some(j), Some(mv)) = (judged[s.ply], battle.moves().get(s.ply)) {
+                    let after = judged.get(s.ply + 1).copied().flatten();
+                    let verdict = check(&positions[s.ply], j, mv, after.as_ref(), &budget);
+                    screened += 1;
+                    if verdict.suspicion.is_some() {
+                        deeper += 1;
+                    }
+                    judged[s.ply] = Some(verdict);
+                }
             }
         }
         let checked = format!(
-            "  {} moves suspected at the first look, {} given the deeper look in {:.1} s",
-            suspects.len(),
-            due.len(),
+            "  {suspected} moves suspected at the first look, {screened} screened, {deeper} given the deeper look, in {:.1} s",
             checking.elapsed().as_secs_f64()
         );
         let judgements: Vec<Judgement> = judged.into_iter().flatten().collect();

@@ -54,15 +54,16 @@ pub struct Judgement {
     pub suspicion: Option<Suspicion>,
 }
 
-/// A move that the standard look and its screen both find losing at least a mistake's worth.
-/// It is a mistake only if the deeper look agrees ([`check`]).
+/// A move that the standard look finds losing at least a mistake's worth. It is a mistake only
+/// if the screen and the deeper look agree ([`check`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Suspicion {
     /// What the move lost across it at the standard look, in hundredths of a point on the
     /// search's scale: the cost a report gives it, by which the costliest are chosen.
     pub loss: i32,
-    /// Whether the deeper look has been made; its verdict is then the judgement's `best`
-    /// (the move played when it cleared the move).
+    /// Whether the screen and the deeper look have been made; the verdict is then the
+    /// judgement's `best` (the move played when the deeper look cleared the move; a move the
+    /// screen clears is no suspect).
     pub checked: bool,
 }
 
@@ -242,9 +243,9 @@ pub fn confirm_by(
     budget: &Budget,
     look: &Look,
 ) -> Judgement {
-    let first = first_look_by(position, judgement, played, after, budget, look);
+    let first = first_look_by(position, judgement, played, after, look);
     match first.suspicion {
-        Some(_) => check_by(position, first, played, budget, look),
+        Some(_) => check_by(position, first, played, None, budget, look),
         None => first,
     }
 }
@@ -252,32 +253,23 @@ pub fn confirm_by(
 /// The bot's first look at the move `played` from `position`: `position` judged under
 /// `budget`, knowing the score `after` of the position the move led to (judged under the
 /// same budget). A move the search does not prefer that loses at least [`MISTAKE`] by these
-/// judgements, and still does when the positions the two moves lead to are scored alike, is
-/// suspected ([`Judgement::suspicion`]); one that does not is cleared (the move played is
-/// the judgement's best) or, losing less, keeps the search's choice.
+/// judgements is suspected ([`Judgement::suspicion`]); one losing less keeps the search's
+/// choice. Whether a suspect really lost is [`check`]'s question.
 pub fn first_look(position: &Position, played: &Move, after: i32, budget: &Budget) -> Judgement {
-    first_look_by(
-        position,
-        judge(position, budget),
-        played,
-        after,
-        budget,
-        &Look::BOT,
-    )
+    first_look_by(position, judge(position, budget), played, after, &Look::BOT)
 }
 
-/// [`first_look`] given the `judgement` of `position` under `budget`, with `look`.
+/// [`first_look`] given the `judgement` of `position`, with `look`.
 fn first_look_by(
     position: &Position,
     mut judgement: Judgement,
     played: &Move,
     after: i32,
-    budget: &Budget,
     look: &Look,
 ) -> Judgement {
-    let Some(standard) = judgement.best.filter(|b| b != played) else {
+    if judgement.best.is_none_or(|b| b == *played) {
         return judgement;
-    };
+    }
     let side = position.side_to_move();
     // Moves are compared on the search's own scale: the calibration moves the level of the
     // score with the phase, which is no one's doing.
@@ -286,14 +278,8 @@ fn first_look_by(
     if lost < look.mistake {
         return judgement;
     }
-    // The drop across the move compares searches that may have stopped at depths of different
-    // parity, which swings the score by a tempo no move made: the two moves are first scored
-    // alike at the standard budget (the position the move led to was judged already), and
-    // the deeper look, twelve times the work, is only for a move that still loses.
-    if look.screen && loss(position, played, &standard, budget) < look.mistake {
-        judgement.best = Some(*played);
-        return judgement;
-    }
+    // Whether it really lost is for [`check`]: its screen costs one or two searches, and a
+    // battle full of blunders has dozens of suspects of which only the costliest are checked.
     judgement.suspicion = Some(Suspicion {
         loss: lost,
         checked: false,
@@ -301,18 +287,24 @@ fn first_look_by(
     judgement
 }
 
-/// The bot's deeper look at a move its [`first_look`] suspected: both the move played and
+/// The bot's check of a move its [`first_look`] suspected. First the screen: the positions
+/// the move and the search's choice lead to are scored alike (at one depth) under `budget`,
+/// and a move that loses less than [`MISTAKE`] there is cleared and no suspect (the move
+/// played is the best, the suspicion `None`). Then the deeper look: both the move played and
 /// the deeper look's own choice are judged at [`DEEPER`] times the budget, and the move is a
 /// mistake (the choice stays the judgement's best) only if it still loses at least
-/// [`MISTAKE`]; else the move played is the best. A judgement not suspected is returned as
-/// it is.
+/// [`MISTAKE`]; else the move played is the best (the suspicion checked either way). A
+/// judgement not suspected, or checked already, is returned as it is. `after`, when given, is
+/// the judgement of the position the move led to under `budget` (of which the screen reads
+/// the search's score and depth instead of searching it again).
 pub fn check(
     position: &Position,
     judgement: Judgement,
     played: &Move,
+    after: Option<&Judgement>,
     budget: &Budget,
 ) -> Judgement {
-    check_by(position, judgement, played, budget, &Look::BOT)
+    check_by(position, judgement, played, after, budget, &Look::BOT)
 }
 
 /// [`check`] with `look`.
@@ -320,12 +312,27 @@ fn check_by(
     position: &Position,
     mut judgement: Judgement,
     played: &Move,
+    after: Option<&Judgement>,
     budget: &Budget,
     look: &Look,
 ) -> Judgement {
     let Some(suspicion) = judgement.suspicion.filter(|s| !s.checked) else {
         return judgement;
     };
+    // The drop across the move compares searches that may have stopped at depths of different
+    // parity, which swings the score by a tempo no move made: the two moves are first scored
+    // alike at the standard budget, and the deeper look, twelve times the work, is only for a
+    // move that still loses. A move the screen clears is no suspect at all.
+    if let Some(standard) = judgement.best.filter(|b| look.screen && b != played) {
+        let after = after
+            .copied()
+            .unwrap_or_else(|| judge(&position.after(played), budget));
+        if loss_after(position, played, after, &standard, budget) < look.mistake {
+            judgement.best = Some(*played);
+            judgement.suspicion = None;
+            return judgement;
+        }
+    }
     judgement.suspicion = Some(Suspicion {
         checked: true,
         ..suspicion
@@ -350,7 +357,8 @@ fn check_by(
 
 /// How many suspected moves of each side in a battle the bot gives the deeper look, the
 /// costliest first: a battle full of blunders has dozens, each twelve times the work of a
-/// position, and a report names three at most (docs/analysis.md).
+/// position, and a report names three at most (docs/analysis.md). Suspects the screen clears
+/// do not count: the next costliest takes their place.
 pub const CHECKED: usize = 4;
 
 /// A suspected move, for choosing which get the deeper look.
@@ -364,10 +372,12 @@ pub struct Suspect {
     pub suspicion: Suspicion,
 }
 
-/// The suspects still waiting for the deeper look among each battle's and side's [`CHECKED`]
+/// The suspects still waiting for [`check`] among each battle's and side's [`CHECKED`]
 /// costliest (the earlier of equal ones), by battle and last ply first so that a
 /// move's deeper look can reuse the next one's. A suspect already checked still counts as
-/// one of the costliest, so the choice never moves as checks are made.
+/// one of the costliest; one the screen cleared is no suspect, so after checks, `due` is asked
+/// again until it is empty. The moves checked in the end are the [`CHECKED`] costliest of
+/// those the screen would keep, and suspects cheaper than those are never screened.
 pub fn due(suspects: &[Suspect]) -> Vec<Suspect> {
     let mut ranked = suspects.to_vec();
     ranked.sort_by(|a, b| {
@@ -398,16 +408,33 @@ pub fn due(suspects: &[Suspect]) -> Vec<Suspect> {
 /// What `played` from `position` loses against `better` (from the side to move's view), the
 /// positions the two lead to scored alike under `budget`.
 fn loss(position: &Position, played: &Move, better: &Move, budget: &Budget) -> i32 {
-    let (of_played, of_better) = alike(&position.after(played), &position.after(better), budget);
+    let after = judge(&position.after(played), budget);
+    loss_after(position, played, after, better, budget)
+}
+
+/// [`loss`] given `after`, the judgement under `budget` of the position `played` led to.
+fn loss_after(
+    position: &Position,
+    played: &Move,
+    after: Judgement,
+    better: &Move,
+    budget: &Budget,
+) -> i32 {
+    let (of_played, of_better) = alike(
+        &position.after(played),
+        after,
+        &position.after(better),
+        budget,
+    );
     for_dwarfs(position.side_to_move(), of_better - of_played)
 }
 
 /// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
 /// its budget stopped a ply deeper than the other sees one more move of one side, which moves
 /// its score by a margin no move made, so the deeper one is searched again to the shallower's
-/// depth.
-fn alike(a: &Position, b: &Position, budget: &Budget) -> (i32, i32) {
-    let (of_a, of_b) = (judge(a, budget), judge(b, budget));
+/// depth. `of_a` is `a` judged under `budget`.
+fn alike(a: &Position, of_a: Judgement, b: &Position, budget: &Budget) -> (i32, i32) {
+    let of_b = judge(b, budget);
     // A position over (depth 0) scores its result, whatever the other's depth.
     if of_a.depth == 0 || of_b.depth == 0 || of_a.depth == of_b.depth {
         return (of_a.raw, of_b.raw);

@@ -36,6 +36,9 @@ pub struct StoredJudgement {
     pub ply: u32,
     /// From the dwarfs' side, in hundredths of a dwarf.
     pub score: i32,
+    /// The search's own score that `score` was made from (`None` in rows from before it was
+    /// kept): a screen reads it instead of searching the position again.
+    pub raw: Option<i32>,
     /// The move the search prefers, in notation.
     pub best: Option<String>,
     pub depth: u8,
@@ -136,7 +139,7 @@ impl Store {
     /// The judgements stored for match `id`, by battle and ply.
     pub async fn judgements(&self, id: MatchId) -> Result<Vec<StoredJudgement>> {
         let rows = sqlx::query!(
-            "SELECT battle, ply, score, best, depth, suspected, checked FROM analysis_positions
+            "SELECT battle, ply, score, raw, best, depth, suspected, checked FROM analysis_positions
              WHERE match_id = $1 ORDER BY battle, ply",
             id.db()
         )
@@ -148,6 +151,7 @@ impl Store {
                 battle: r.battle as u8,
                 ply: r.ply as u32,
                 score: r.score,
+                raw: r.raw,
                 best: r.best,
                 depth: r.depth.clamp(0, 255) as u8,
                 suspected: r.suspected,
@@ -167,8 +171,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let saved = sqlx::query!(
             "INSERT INTO analysis_positions
-                 (match_id, battle, ply, score, best, depth, suspected, checked)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+                 (match_id, battle, ply, score, best, depth, suspected, checked, raw)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
             id.db(),
             i16::from(judgement.battle),
             judgement.ply as i32,
@@ -177,6 +181,7 @@ impl Store {
             i16::from(judgement.depth),
             judgement.suspected,
             judgement.checked,
+            judgement.raw,
         )
         .execute(&mut *tx)
         .await?
@@ -187,26 +192,30 @@ impl Store {
         Ok(saved)
     }
 
-    /// Saves the deeper look's verdict on the move from position `ply` of battle `battle` of
-    /// match `id` (its `best`; a second verdict is ignored) and renews the lease; false when
-    /// the move had been checked already.
+    /// Saves the check's verdict on the move from position `ply` of battle `battle` of
+    /// match `id` (its `best`, and whether it is `still_suspected`: a move the screen cleared
+    /// is no suspect; a second verdict is ignored) and renews the lease; false when the move
+    /// had been checked already.
     pub async fn save_check(
         &self,
         id: MatchId,
         battle: u8,
         ply: u32,
         best: Option<&str>,
+        still_suspected: bool,
         busy_until: DateTime<Utc>,
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
         let saved = sqlx::query!(
-            "UPDATE analysis_positions SET best = $4, checked = true
+            "UPDATE analysis_positions
+             SET best = $4, checked = true, suspected = CASE WHEN $5 THEN suspected END
              WHERE match_id = $1 AND battle = $2 AND ply = $3 AND suspected IS NOT NULL
                AND NOT checked",
             id.db(),
             i16::from(battle),
             ply as i32,
             best,
+            still_suspected,
         )
         .execute(&mut *tx)
         .await?

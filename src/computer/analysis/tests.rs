@@ -98,7 +98,12 @@ fn two_moves_are_compared_at_one_depth() {
         "every search reached depth {}",
         deepest.0
     );
-    let (a, b) = alike(&deepest.1, &shallowest.1, &budget);
+    let (a, b) = alike(
+        &deepest.1,
+        judge(&deepest.1, &budget),
+        &shallowest.1,
+        &budget,
+    );
     assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
     assert_eq!(b, judge(&shallowest.1, &budget).raw);
     assert_ne!(
@@ -156,6 +161,18 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     // Told it lost ten points, the bot's look clears it at the screen.
     let cleared = judge_move(&start, &mirrored, judged.score - 1_000, &budget);
     assert_eq!(cleared.best, Some(mirrored));
+    // In two steps: the first look suspects it, and the check's screen clears it (no suspect
+    // any more, so the next costliest suspect is due in its place).
+    let first = first_look(&start, &mirrored, judged.score - 1_000, &budget);
+    assert!(first.suspicion.is_some_and(|s| !s.checked), "{first:?}");
+    let checked = check(&start, first, &mirrored, None, &budget);
+    assert_eq!((checked.best, checked.suspicion), (Some(mirrored), None));
+    // Given the judgement of the position the move led to, the screen reads it: the same.
+    let after = judge(&start.after(&mirrored), &budget);
+    assert_eq!(
+        check(&start, first, &mirrored, Some(&after), &budget),
+        checked
+    );
     // The troll walked into a hurl still loses at the screen.
     let planted = planted();
     let blunder = play(&planted, "TI6-H7");
@@ -239,7 +256,12 @@ fn the_first_look_suspects_the_blunder_and_the_deeper_look_confirms_it() {
     );
     assert!(mistakes(&reviews, Side::Trolls, MISTAKE, 3).is_empty());
     // Checked, it is the same verdict as the whole look at once.
-    let checked = check(&start, first, &blunder, &budget);
+    let checked = check(&start, first, &blunder, None, &budget);
+    let told = judge(&start.after(&blunder), &budget);
+    assert_eq!(
+        check(&start, first, &blunder, Some(&told), &budget),
+        checked
+    );
     assert_eq!(checked.suspicion.map(|s| s.checked), Some(true));
     assert_eq!(
         checked.best,
@@ -253,7 +275,7 @@ fn the_first_look_suspects_the_blunder_and_the_deeper_look_confirms_it() {
     );
     assert_eq!(mistakes(&reviews, Side::Trolls, MISTAKE, 3).len(), 1);
     // A second check changes nothing.
-    assert_eq!(check(&start, checked, &blunder, &budget), checked);
+    assert_eq!(check(&start, checked, &blunder, None, &budget), checked);
 }
 
 #[test]

@@ -78,7 +78,9 @@ fn judgement_of(position: &Position, stored: Option<&StoredJudgement>) -> Judgem
     let score = stored.map_or(0, |j| j.score);
     Judgement {
         score,
-        raw: raw_of(position, score),
+        raw: stored
+            .and_then(|j| j.raw)
+            .unwrap_or_else(|| raw_of(position, score)),
         best,
         depth: stored.map_or(0, |j| j.depth),
         nodes: 0,

@@ -111,6 +111,7 @@ impl Analysis {
                 battle,
                 ply,
                 score: judgement.score,
+                raw: Some(judgement.raw),
                 best: judgement.best.map(|mv| mv.to_string()),
                 depth: judgement.depth,
                 suspected: judgement.suspicion.map(|s| s.loss),
@@ -121,24 +122,35 @@ impl Analysis {
             stored.insert((battle, ply), judgement);
             judged += 1;
         }
-        // Once every position is judged, the deeper look at each player's costliest suspected
-        // moves; the report waits for it.
+        // Once every position is judged, the check of each player's costliest suspected
+        // moves; the report waits for it. A suspect the screen clears makes way for the next.
         let mut complete = judged == todo.len();
-        if complete {
+        while complete {
             let due = due_checks(&m.game, &stored);
+            if due.is_empty() {
+                break;
+            }
             let room = max.saturating_sub(judged);
             complete = due.len() <= room;
-            for (battle, ply, position, played, judgement) in due.into_iter().take(room) {
+            for (battle, ply, position, played, judgement, after) in due.into_iter().take(room) {
                 let budget = self.analysis_budget;
                 let verdict = self
                     .thinking
-                    .run(move || check(&position, judgement, &played, &budget).best)
+                    .run(move || check(&position, judgement, &played, after.as_ref(), &budget))
                     .await?;
-                let best = verdict.map(|mv| mv.to_string());
+                let best = verdict.best.map(|mv| mv.to_string());
+                let still = verdict.suspicion.is_some();
                 let lease = self.clock.now() + Duration::seconds(LEASE_SECONDS);
                 self.store
-                    .save_check(id, battle, ply, best.as_deref(), lease)
+                    .save_check(id, battle, ply, best.as_deref(), still, lease)
                     .await?;
+                if let Some(j) = stored.get_mut(&(battle, ply)) {
+                    j.best = best;
+                    j.checked = true;
+                    if !still {
+                        j.suspected = None;
+                    }
+                }
                 judged += 1;
             }
         }
@@ -152,9 +164,9 @@ impl Analysis {
     }
 }
 
-/// A move waiting for the deeper look: its battle, ply, position, the move and its first
-/// look's judgement.
-type Due = (u8, u32, Position, Move, Judgement);
+/// A move waiting for its check: its battle, ply, position, the move, its first look's
+/// judgement, and the judgement of the position it led to when its search score was stored.
+type Due = (u8, u32, Position, Move, Judgement, Option<Judgement>);
 
 /// The moves of `game` whose deeper look is due, last first ([`due`]), given every position's
 /// stored judgement.
@@ -175,14 +187,18 @@ fn due_checks(game: &Match, stored: &HashMap<(u8, u32), StoredJudgement>) -> Vec
                 side: position.side_to_move(),
                 suspicion,
             });
-            waiting.insert((number, ply), (position.clone(), *played, judgement));
+            let next = stored.get(&(number, ply as u32 + 1));
+            let after = next
+                .filter(|j| j.raw.is_some())
+                .map(|j| judgement_of(&position.after(played), Some(j)));
+            waiting.insert((number, ply), (position.clone(), *played, judgement, after));
         }
     }
     due(&suspects)
         .into_iter()
         .filter_map(|s| {
-            let (position, played, judgement) = waiting.remove(&(s.battle, s.ply))?;
-            Some((s.battle, s.ply as u32, position, played, judgement))
+            let (position, played, judgement, after) = waiting.remove(&(s.battle, s.ply))?;
+            Some((s.battle, s.ply as u32, position, played, judgement, after))
         })
         .collect()
 }
