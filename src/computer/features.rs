@@ -231,6 +231,9 @@ struct Sight<'a> {
     pos: &'a Position,
     occupied: SquareSet,
     tables: &'static Tables,
+    /// In classic, by direction: the dwarfs with another dwarf next to them that way, the
+    /// front of a line of two or more that could hurl back along it (empty in other variants).
+    pairs: [SquareSet; 8],
 }
 
 impl<'a> Sight<'a> {
@@ -239,10 +242,18 @@ impl<'a> Sight<'a> {
         if pos.cells[pos.stone().index()] == Cell::Stone {
             occupied.insert(pos.stone());
         }
+        let mut pairs = [SquareSet::EMPTY; 8];
+        if pos.variant() == Variant::Classic {
+            let dwarfs = pos.dwarfs();
+            for d in Direction::ALL {
+                pairs[d as usize] = dwarfs & dwarfs.stepped(d.opposite());
+            }
+        }
         Sight {
             pos,
             occupied,
             tables: tables(),
+            pairs,
         }
     }
 
@@ -321,6 +332,13 @@ fn covered(
         gone |= around;
     }
     Direction::ALL.into_iter().any(|d| {
+        // In classic the dwarfs beside `landing` are gone, so a hurl comes from two squares
+        // off or more, by a line of two or more: no such pair on the ray, no hurl along it.
+        if !original
+            && (sight.tables.rays[landing.index()][d as usize] & sight.pairs[d as usize]).is_empty()
+        {
+            return false;
+        }
         sight
             .aimed_line(landing, d, gone)
             .is_some_and(|(line, distance)| line >= distance)

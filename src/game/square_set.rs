@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-use super::square::Square;
+use super::square::{Direction, Square};
 
 /// A set of squares. Only playable squares are ever members.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -98,6 +98,31 @@ impl SquareSet {
         (0..4).rev().find(|&w| self.0[w] != 0).map(|w| {
             Square::from_index_unchecked((w * 64) as u8 + 63 - self.0[w].leading_zeros() as u8)
         })
+    }
+}
+
+impl SquareSet {
+    /// Every square moved one step in direction `d`; those that leave the board are dropped.
+    /// The padding around the board (row and column 15) keeps a step from wrapping onto
+    /// another playable square, as in [`super::square::step_index`].
+    #[inline]
+    pub(crate) fn stepped(&self, d: Direction) -> SquareSet {
+        let w = self.0;
+        let mut out = [0u64; 4];
+        let delta = d.delta();
+        let s = u32::from(delta.unsigned_abs());
+        if delta > 0 {
+            out[0] = w[0] << s;
+            for i in 1..4 {
+                out[i] = w[i] << s | w[i - 1] >> (64 - s);
+            }
+        } else {
+            for i in 0..3 {
+                out[i] = w[i] >> s | w[i + 1] << (64 - s);
+            }
+            out[3] = w[3] >> s;
+        }
+        SquareSet(out) & ALL_SQUARES
     }
 }
 
@@ -237,6 +262,20 @@ mod tests {
         assert_eq!(SquareSet::all().len(), 165);
         assert_eq!((!set).len(), 162);
         assert_eq!(SquareSet::all().first(), Some(sq("A6")));
+    }
+
+    #[test]
+    fn a_set_stepped_is_each_square_stepped() {
+        let all = SquareSet::all();
+        for d in Direction::ALL {
+            let stepped: SquareSet = all.iter().filter_map(|sq| sq.step(d)).collect();
+            assert_eq!(all.stepped(d), stepped, "{d:?}");
+            for sq in all {
+                let one = SquareSet::single(sq).stepped(d);
+                assert_eq!(one.first(), sq.step(d), "{sq} {d:?}");
+                assert!(one.len() <= 1);
+            }
+        }
     }
 
     #[test]
