@@ -429,7 +429,8 @@ mod tests {
     /// work on the counts must not change them: this sum was made by the counts as they were
     /// before they walked the padded board, and those and the faster ones agreed on 123,192
     /// positions (docs/analysis.md, "Fifth round"). Looking along rays by bit masks, and
-    /// finding the nearest troll by king-move boxes, kept the sum ("Eighth round").
+    /// finding the nearest troll by king-move boxes, kept the sum ("Eighth round"); so did
+    /// looking from a landing square only along rays with a pair of dwarfs ("Ninth round").
     #[test]
     fn the_counts_of_random_battles_stay_as_they_were() {
         let mut sum: u64 = 0;

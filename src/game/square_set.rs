@@ -99,9 +99,7 @@ impl SquareSet {
             Square::from_index_unchecked((w * 64) as u8 + 63 - self.0[w].leading_zeros() as u8)
         })
     }
-}
 
-impl SquareSet {
     /// Every square moved one step in direction `d`; those that leave the board are dropped.
     /// The padding around the board (row and column 15) keeps a step from wrapping onto
     /// another playable square, as in [`super::square::step_index`].

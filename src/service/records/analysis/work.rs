@@ -187,17 +187,17 @@ fn due_checks(game: &Match, stored: &HashMap<(u8, u32), StoredJudgement>) -> Vec
                 side: position.side_to_move(),
                 suspicion,
             });
-            let next = stored.get(&(number, ply as u32 + 1));
-            let after = next
-                .filter(|j| j.raw.is_some())
-                .map(|j| judgement_of(&position.after(played), Some(j)));
-            waiting.insert((number, ply), (position.clone(), *played, judgement, after));
+            waiting.insert((number, ply), (position.clone(), *played, judgement));
         }
     }
     due(&suspects)
         .into_iter()
         .filter_map(|s| {
-            let (position, played, judgement, after) = waiting.remove(&(s.battle, s.ply))?;
+            let (position, played, judgement) = waiting.remove(&(s.battle, s.ply))?;
+            let after = stored
+                .get(&(s.battle, s.ply as u32 + 1))
+                .filter(|j| j.raw.is_some())
+                .map(|j| judgement_of(&position.after(&played), Some(j)));
             Some((s.battle, s.ply as u32, position, played, judgement, after))
         })
         .collect()
