@@ -128,6 +128,19 @@ const STATED: &[Stated] = &[
             ("H8", 'R'),
         ],
     },
+    // docs/computer.md's ply-9 position: a dwarf slides up the J file, or in from O7.
+    Stated {
+        example: "dJ1-J7",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("J1", 'd'), ("O7", 'd'), ("I6", 'T'), ("H8", 'R')],
+    },
+    Stated {
+        example: "dO7-J7",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("J1", 'd'), ("O7", 'd'), ("I6", 'T'), ("H8", 'R')],
+    },
     // ... and the troll on E8, with F9 behind it, shoves two squares onto C6.
     Stated {
         example: "TE8-C6xB5xB7xC7",
