@@ -26,6 +26,7 @@ use thudbot::computer::analysis::{
 };
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
+use thudbot::computer::features::{SideWeights, Weights};
 use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Battle, MoveText, Position, Side, Variant};
 
@@ -159,11 +160,14 @@ fn main() {
     }
 }
 
-/// Level 5's settings, with a node budget in place of its clock.
+/// Level 5's settings, with a node budget in place of its clock, and on both sides the weights
+/// the analysis judges with: the battles docs/analysis.md measures were played with them,
+/// before level 5 got a set for each side.
 fn level_five(nodes: u64) -> thudbot::computer::Settings {
     thudbot::computer::Settings {
         nodes,
         time: Duration::from_secs(86_400),
+        weights: SideWeights::both(Weights::for_variant(Variant::Classic)),
         ..Level::STRONGEST.settings(Variant::Classic)
     }
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use thudbot::computer::baseline::{greedy_move, random_move};
-use thudbot::computer::features::{Weights, FEATURES};
+use thudbot::computer::features::{SideWeights, Weights, FEATURES};
 use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Move, MoveText, Position, Side, Variant};
 
@@ -63,10 +63,13 @@ struct Args {
     #[arg(long)]
     external_ms: Option<u64>,
     /// Comma-separated evaluation weights for players written `5w` (a level with these
-    /// weights, in the order `thudbot-tune fit` prints) and `5d` (these weights as the dwarfs,
-    /// the tuned ones as the trolls); `5h` plays with the hand-set weights.
+    /// weights on both sides, in the order `thudbot-tune fit` prints) and `5d` (these weights
+    /// as the dwarfs, `--troll-weights` as the trolls); `5h` plays with the hand-set weights.
     #[arg(long)]
     weights: Option<String>,
+    /// The weights a `5d` player has as the trolls (default: those level 5 plays as the trolls).
+    #[arg(long)]
+    troll_weights: Option<String>,
     /// Play only the battle of each pair where A has the dwarfs (a screen of one side's play;
     /// the table then gives A's margin as the dwarfs).
     #[arg(long)]
@@ -90,7 +93,7 @@ enum Other {
     Hand,
     /// The --weights, on both sides (`5w`).
     Given,
-    /// The --weights when it has the dwarfs, the tuned ones when it has the trolls (`5d`).
+    /// The --weights when it has the dwarfs, the --troll-weights when it has the trolls (`5d`).
     GivenAsDwarfs,
 }
 
@@ -202,6 +205,7 @@ impl Drop for External {
 struct Bench {
     external: Option<External>,
     weights: Weights,
+    troll_weights: Weights,
     scale: f64,
     ply_cap: usize,
     stall: usize,
@@ -233,12 +237,17 @@ impl Bench {
                 let began = Instant::now();
                 let mut settings = level.settings(position.variant()).scaled(self.scale);
                 match player {
-                    Player::Weighted(_, Other::Hand) => settings.weights = Weights::HAND,
-                    Player::Weighted(_, Other::Given) => settings.weights = self.weights,
-                    Player::Weighted(_, Other::GivenAsDwarfs)
-                        if position.side_to_move() == Side::Dwarfs =>
-                    {
-                        settings.weights = self.weights
+                    Player::Weighted(_, Other::Hand) => {
+                        settings.weights = SideWeights::both(Weights::HAND)
+                    }
+                    Player::Weighted(_, Other::Given) => {
+                        settings.weights = SideWeights::both(self.weights)
+                    }
+                    Player::Weighted(_, Other::GivenAsDwarfs) => {
+                        settings.weights = SideWeights {
+                            dwarfs: self.weights,
+                            trolls: self.troll_weights,
+                        }
                     }
                     _ => {}
                 }
@@ -392,9 +401,18 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let troll_weights = match args.troll_weights.as_deref().map(parse_weights) {
+        None => SideWeights::for_play(variant).trolls,
+        Some(Ok(w)) => w,
+        Some(Err(e)) => {
+            eprintln!("thudbot-strength: {e}");
+            std::process::exit(2);
+        }
+    };
     let mut bench = Bench {
         external,
         weights,
+        troll_weights,
         scale: args.time_scale,
         ply_cap: args.ply_cap,
         stall: args.stall,

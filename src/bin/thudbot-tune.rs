@@ -1,12 +1,17 @@
-//! Tuning the classic evaluation's weights on self-play (a Texel-style fit).
+//! Tuning the classic evaluation's weights on self-play or on battles against another engine
+//! (a Texel-style fit).
 //!
 //! `selfplay` plays battles between two copies of the search at a fixed node budget from
 //! random openings and writes every quiet position (the side to move has no capture) with the
 //! battle's final margin. `fit` then finds the weights for which the evaluation's counts best
 //! predict what the material will still become: the target of a position is its battle's final
 //! margin (or with `--horizon`, the margin some plies on) less its material now, fitted by
-//! least squares with a ridge towards the hand-set weights, so rare counts stay sane. Because the classic evaluation is material plus weights times counts, the fitted
-//! weights can be pasted into `Weights::TUNED`.
+//! least squares with a ridge towards the hand-set weights (or the tuned ones), so rare counts
+//! stay sane. Because the classic evaluation is material plus weights times counts, the
+//! fitted weights can be pasted into `Weights`' constants.
+//!
+//! `trace` takes the positions from battles against another engine instead, as the
+//! strength benchmark traced them, so weights can be fitted to an opponent's play.
 //!
 //! ```sh
 //! thudbot-tune selfplay --games 400 --nodes 4000 --seed 1 > /tmp/selfplay.tsv
@@ -23,7 +28,7 @@ use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Position, Side, Variant};
 
 #[derive(Parser)]
-#[command(about = "Fits the classic evaluation's weights to self-play results")]
+#[command(about = "Fits the classic evaluation's weights to the results of battles")]
 struct Args {
     #[command(subcommand)]
     command: Task,
@@ -51,7 +56,20 @@ enum Task {
         #[arg(long, default_value_t = 20)]
         horizon: usize,
     },
-    /// Fits the weights to a file written by `selfplay` and prints them.
+    /// Reads what `thudbot-strength --trace --show` printed (its standard error) and prints
+    /// the same columns as `selfplay` for every position of the battles whose dwarfs were
+    /// played by `--dwarfs` (a player's name as the benchmark prints it, `level 5` or
+    /// `external`), or whose trolls were played by `--trolls`; `fit` keeps the quiet ones.
+    Trace {
+        files: Vec<String>,
+        #[arg(long)]
+        dwarfs: Option<String>,
+        #[arg(long)]
+        trolls: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        horizon: usize,
+    },
+    /// Fits the weights to a file written by `selfplay` or `trace` and prints them.
     Fit {
         data: String,
         /// Ridge penalty per weight (towards its hand-set value), per position.
@@ -60,6 +78,9 @@ enum Task {
         /// Fit to the margin a horizon on (the third column) instead of the final one.
         #[arg(long)]
         horizon: bool,
+        /// Pull the weights towards the tuned ones instead of the hand-set ones.
+        #[arg(long)]
+        from_tuned: bool,
     },
 }
 
@@ -74,11 +95,18 @@ fn main() {
             ply_cap,
             horizon,
         } => selfplay(games, nodes, seed, opening_plies, ply_cap, horizon),
+        Task::Trace {
+            files,
+            dwarfs,
+            trolls,
+            horizon,
+        } => trace(&files, dwarfs.as_deref(), trolls.as_deref(), horizon),
         Task::Fit {
             data,
             ridge,
             horizon,
-        } => fit(&data, ridge, horizon),
+            from_tuned,
+        } => fit(&data, ridge, horizon, from_tuned),
     };
     if let Err(e) = outcome {
         eprintln!("thudbot-tune: {e}");
@@ -138,6 +166,57 @@ fn selfplay(
     Ok(())
 }
 
+fn trace(
+    files: &[String],
+    dwarfs: Option<&str>,
+    trolls: Option<&str>,
+    horizon: usize,
+) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut battle: Vec<(String, i32)> = Vec::new();
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in BufReader::new(file).lines() {
+            let line = line.map_err(|e| e.to_string())?;
+            // A move: `    <ply> <move> <position>`.
+            if let Some(rest) = line.strip_prefix("    ") {
+                let mut parts = rest.splitn(3, ' ');
+                if let (Some(ply), Some(_), Some(fen)) = (parts.next(), parts.next(), parts.next())
+                {
+                    if ply.parse::<usize>().is_ok() {
+                        let position = Position::from_fen(fen, Variant::Classic)
+                            .map_err(|e| format!("{path}: {e} in `{line}`"))?;
+                        battle.push((fen.to_string(), margin(&position)));
+                    }
+                }
+                continue;
+            }
+            // The end of a battle: `  <player> (dwarfs) vs <player> (trolls): ...`.
+            let Some((players, _)) = line.trim().split_once(" (trolls)") else {
+                continue;
+            };
+            let Some((dwarfs_player, trolls_player)) = players.split_once(" (dwarfs) vs ") else {
+                continue;
+            };
+            let wanted = dwarfs.is_some_and(|name| name == dwarfs_player)
+                || trolls.is_some_and(|name| name == trolls_player);
+            let moves = std::mem::take(&mut battle);
+            let Some(&(_, last)) = moves.last() else {
+                continue;
+            };
+            // The position the battle stopped in is left out: nothing was played from it.
+            if wanted {
+                for (ply, (fen, _)) in moves[..moves.len() - 1].iter().enumerate() {
+                    let later = moves.get(ply + horizon).map_or(last, |(_, m)| *m);
+                    writeln!(out, "{fen}\t{last}\t{later}").map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The dwarfs' margin as the battle stands.
 fn margin(position: &Position) -> i32 {
     position.dwarfs().len() as i32 - 4 * position.trolls().len() as i32
@@ -148,7 +227,12 @@ fn margin(position: &Position) -> i32 {
 /// and without these the counts would stand in for it. Their weights are not used.
 const NUISANCES: usize = 4;
 
-fn fit(path: &str, ridge: f64, horizon: bool) -> Result<(), String> {
+fn fit(path: &str, ridge: f64, horizon: bool, from_tuned: bool) -> Result<(), String> {
+    let prior = if from_tuned {
+        Weights::TUNED
+    } else {
+        Weights::HAND
+    };
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     // Normal equations of least squares over the counts and the nuisances.
     const N: usize = FEATURES + NUISANCES;
@@ -164,7 +248,13 @@ fn fit(path: &str, ridge: f64, horizon: bool) -> Result<(), String> {
         };
         let result = if horizon { later.unwrap_or(last) } else { last };
         let position = Position::from_fen(fen, Variant::Classic).map_err(|e| e.to_string())?;
-        if position.dwarfs().is_empty() || position.trolls().is_empty() {
+        // Only quiet positions: where the side to move can capture, the material about to
+        // change is that capture, not what the counts describe. (`selfplay` writes no others;
+        // a benchmark's trace holds every position.)
+        if position.dwarfs().is_empty()
+            || position.trolls().is_empty()
+            || position.legal_moves().iter().any(|m| m.capture_count() > 0)
+        {
             continue;
         }
         let result: f64 = result
@@ -195,7 +285,12 @@ fn fit(path: &str, ridge: f64, horizon: bool) -> Result<(), String> {
     // rarely show (a hurl threat, a double threat) keeps the value it had.
     for (i, row) in ata.iter_mut().enumerate().take(FEATURES) {
         row[i] += ridge * samples.len() as f64;
-        atb[i] += ridge * samples.len() as f64 * f64::from(Weights::HAND.0[i]);
+        atb[i] += ridge * samples.len() as f64 * f64::from(prior.0[i]);
+    }
+    // A nuisance the data never varies (no troll taken in short battles) would make the
+    // system singular; a slight ridge towards 0 leaves it solvable and the rest unchanged.
+    for (i, row) in ata.iter_mut().enumerate().skip(FEATURES) {
+        row[i] += 1e-6 * samples.len() as f64;
     }
     let solution = solve(ata, atb).ok_or("the counts are linearly dependent; add data")?;
     let fitted = Weights(std::array::from_fn(|i| solution[i].round() as i32));
@@ -216,10 +311,15 @@ fn fit(path: &str, ridge: f64, horizon: bool) -> Result<(), String> {
         solution[FEATURES + 2],
         solution[FEATURES + 3]
     );
-    println!("| count | hand | fitted |");
-    println!("|---|---|---|");
+    println!("| count | hand | tuned | fitted |");
+    println!("|---|---|---|---|");
     for (i, name) in FEATURE_NAMES.iter().enumerate() {
-        println!("| {name} | {} | {} |", Weights::HAND.0[i], fitted.0[i]);
+        println!(
+            "| {name} | {} | {} | {} |",
+            Weights::HAND.0[i],
+            Weights::TUNED.0[i],
+            fitted.0[i]
+        );
     }
     println!(
         "root-mean-square of the material still to change: {spread:.0} around its mean, {residual:.0} after the fit (hundredths of a dwarf)"

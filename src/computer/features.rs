@@ -52,6 +52,16 @@ impl Weights {
     /// -4 a troll with few dwarfs left preferred taking two of three (worth more than a dwarf).
     pub const TUNED: Weights = Weights([5, 17, -41, 8, 14, 59, 220, 1, -12, -7, 6, -22, -4, 0]);
 
+    /// The weights levels 4 and 5 play classic with as the dwarfs: fitted by `thudbot-tune fit
+    /// --horizon --ridge 0.3 --from-tuned` to the quiet positions of battles level 5 played as
+    /// the dwarfs against koedem/Thud, whose trolls punish what self-play's did not (a lone
+    /// dwarf, a dwarf on the edge; docs/computer.md, "a fifteenth round").
+    pub const AS_DWARFS: Weights = Weights([8, 33, -29, -10, 0, 61, 220, 3, -8, 4, -19, -10, 1, 0]);
+
+    /// The same for the trolls: fitted to the battles level 5 played as the trolls against
+    /// koedem/Thud's dwarfs (the fitted spread, -4, weighed 0 for the reason above).
+    pub const AS_TROLLS: Weights = Weights([7, 45, -62, 8, 0, 58, 220, 4, 3, 18, -3, -15, -6, 0]);
+
     /// The hand-set weights for `variant`, as the engine played before tuning.
     pub const fn hand_set(variant: Variant) -> Weights {
         match variant {
@@ -71,6 +81,46 @@ impl Weights {
     /// The score of `features` in hundredths of a dwarf, from the dwarfs' side.
     pub fn score(&self, features: &Features) -> i32 {
         self.0.iter().zip(features).map(|(w, f)| w * f).sum()
+    }
+}
+
+/// The weights a search plays with, by the side the computer has: the side to move where the
+/// search starts. Every position of its tree is weighed with them, whoever moves there, so the
+/// search stays one consistent judgement.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SideWeights {
+    pub dwarfs: Weights,
+    pub trolls: Weights,
+}
+
+impl SideWeights {
+    /// The same weights whichever side the computer has.
+    pub const fn both(weights: Weights) -> SideWeights {
+        SideWeights {
+            dwarfs: weights,
+            trolls: weights,
+        }
+    }
+
+    /// What levels 4 and 5 play `variant` with.
+    pub const fn for_play(variant: Variant) -> SideWeights {
+        match variant {
+            Variant::Classic => SideWeights {
+                dwarfs: Weights::AS_DWARFS,
+                trolls: Weights::AS_TROLLS,
+            },
+            Variant::Original | Variant::KoomValley => {
+                SideWeights::both(Weights::for_variant(variant))
+            }
+        }
+    }
+
+    /// The weights when the computer has `side`.
+    pub const fn of(&self, side: Side) -> Weights {
+        match side {
+            Side::Dwarfs => self.dwarfs,
+            Side::Trolls => self.trolls,
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::game::Variant;
 
-use super::features::Weights;
+use super::features::{SideWeights, Weights};
 
 /// How strongly the computer plays, from 1 (a beginner who makes real mistakes) to 5 (the full
 /// engine within its time).
@@ -46,7 +46,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 150,
                 plain_evaluation: true,
-                weights: Weights::for_variant(variant),
+                weights: SideWeights::both(Weights::for_variant(variant)),
             },
             2 => Settings {
                 depth: 1,
@@ -63,7 +63,7 @@ impl Level {
                 plain_evaluation: false,
                 // The tuned weights make more of position than material, so level 2's draws
                 // would stray further; it keeps the hand-set ones and its measured strength.
-                weights: Weights::hand_set(variant),
+                weights: SideWeights::both(Weights::hand_set(variant)),
             },
             // The best move one ply and the captures after it show; no mistakes on purpose.
             3 => Settings {
@@ -72,7 +72,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::for_variant(variant),
+                weights: SideWeights::both(Weights::for_variant(variant)),
             },
             // The full search with a tenth of level 5's time. (Fixed searches of two and
             // three plies measured weaker than level 3's one: a search cut at a fixed depth
@@ -83,7 +83,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::for_variant(variant),
+                weights: SideWeights::for_play(variant),
             },
             // The deadline leaves room under the promised 2 s for move generation, the
             // table's allocation and a loaded machine.
@@ -93,7 +93,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: Weights::for_variant(variant),
+                weights: SideWeights::for_play(variant),
             },
         }
     }
@@ -148,8 +148,9 @@ pub struct Settings {
     pub temperature: u32,
     /// Judge positions by material and little else, as a beginner does.
     pub plain_evaluation: bool,
-    /// How the classic evaluation weighs what it sees besides material.
-    pub weights: Weights,
+    /// How the classic evaluation weighs what it sees besides material, by the side the
+    /// computer has.
+    pub weights: SideWeights,
 }
 
 impl Settings {

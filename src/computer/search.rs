@@ -82,7 +82,7 @@ impl<'t> Search<'t> {
             keys: Vec::with_capacity(MAX_PLY),
             table,
             plain: settings.plain_evaluation,
-            weights: settings.weights,
+            weights: settings.weights.of(pos.side_to_move()),
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 256 * 256],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),

@@ -5,6 +5,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use proptest::prelude::*;
+use thudbot::computer::features::{SideWeights, Weights};
 use thudbot::computer::{assess, choose_move, think, Level, Settings};
 use thudbot::game::{Battle, Move, Position, Side, Square, Variant, CLASSIC_START};
 
@@ -332,6 +333,37 @@ fn the_same_seed_gives_the_same_move() {
 }
 
 #[test]
+fn a_search_weighs_every_position_as_the_side_it_plays() {
+    let split = SideWeights {
+        dwarfs: Weights::AS_DWARFS,
+        trolls: Weights::AS_TROLLS,
+    };
+    assert_eq!(
+        Level::STRONGEST.settings(Variant::Classic).weights,
+        split,
+        "level 5 plays classic with a set of weights for each side"
+    );
+    for (plies, side) in [(10, Side::Dwarfs), (11, Side::Trolls)] {
+        let position = random_position(Variant::Classic, plies, 3);
+        assert_eq!(position.side_to_move(), side);
+        let with = |weights| {
+            let settings = Settings {
+                weights,
+                ..quick(Level::STRONGEST, Variant::Classic)
+            };
+            think(&position, &settings, 1).expect("the position has moves")
+        };
+        let played = with(split);
+        assert_eq!(played, with(SideWeights::both(split.of(side))));
+        assert_ne!(
+            played.score,
+            with(SideWeights::both(split.of(side.opposite()))).score,
+            "the other side's weights judge {position} otherwise"
+        );
+    }
+}
+
+#[test]
 fn it_agrees_to_end_a_battle_it_cannot_improve() {
     // Dwarfs far from two trolls: nothing can be captured soon, so the dwarfs agree.
     let position = board(
@@ -501,76 +533,4 @@ fn the_engine_command_answers_go_lines_with_legal_moves() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{bad:?}: {out:?}");
     }
-}
-
-/// `thudbot-strength --external` plays another engine through the line protocol; here the
-/// engine is this project's own `bestmove` behind a shell loop.
-#[test]
-fn the_strength_benchmark_plays_an_external_engine_and_checks_its_moves() {
-    let engine = format!(
-        "while read -r go ms fen; do {} bestmove --level 1 \"$fen\" | tail -n 1; done",
-        env!("CARGO_BIN_EXE_thudbot")
-    );
-    let run = |engine: &str| {
-        Command::new(env!("CARGO_BIN_EXE_thudbot-strength"))
-            .args(["--pairs", "1", "--pairings", "1-ext", "--ply-cap", "6"])
-            .args(["--time-scale", "0.05", "--external", engine])
-            .output()
-            .expect("thudbot-strength runs")
-    };
-    let played = run(&engine);
-    assert!(played.status.success(), "{played:?}");
-    let table = String::from_utf8_lossy(&played.stdout);
-    assert!(table.contains("| level 1 vs external | "), "{table}");
-    // An answer that is not a legal move stops the run.
-    let cheat = run("while read -r line; do echo dA6-A5; done");
-    assert_eq!(cheat.status.code(), Some(2), "{cheat:?}");
-    assert!(String::from_utf8_lossy(&cheat.stderr).contains("external engine"));
-}
-
-/// `thudbot-tune` writes quiet self-play positions with their results and fits weights to them.
-#[test]
-fn the_tuning_tool_plays_and_fits() {
-    let played = Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
-        .args([
-            "selfplay",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-            "--ply-cap",
-            "12",
-        ])
-        .output()
-        .expect("thudbot-tune runs");
-    assert!(played.status.success(), "{played:?}");
-    let data = String::from_utf8_lossy(&played.stdout).to_string();
-    for line in data.lines() {
-        let columns: Vec<&str> = line.split('\t').collect();
-        let [fen, result, later] = columns[..] else {
-            panic!("FEN, final result and result a horizon on: {line}");
-        };
-        let position = Position::from_fen(fen, Variant::Classic).expect("a valid position");
-        assert!(
-            position
-                .legal_moves()
-                .iter()
-                .all(|m| m.captured().is_empty()),
-            "only quiet positions: {fen}"
-        );
-        assert!(
-            result.parse::<i32>().is_ok() && later.parse::<i32>().is_ok(),
-            "{line}"
-        );
-    }
-    let path = std::env::temp_dir().join(format!("thudbot-tune-{}.tsv", std::process::id()));
-    std::fs::write(&path, &data).expect("a temporary file");
-    let fitted = Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
-        .arg("fit")
-        .arg(&path)
-        .output()
-        .expect("thudbot-tune runs");
-    let _ = std::fs::remove_file(&path);
-    assert!(fitted.status.success(), "{fitted:?}");
-    assert!(String::from_utf8_lossy(&fitted.stdout).contains("pub const TUNED: Weights"));
 }

@@ -12,6 +12,7 @@ mod analysis;
 mod classic_brute;
 mod computer;
 mod computer_matches;
+mod computer_tools;
 mod console;
 mod console_analysis;
 mod database;
