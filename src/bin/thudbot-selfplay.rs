@@ -26,7 +26,7 @@ use thudbot::computer::analysis::{
 };
 use thudbot::computer::baseline::random_move;
 use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
-use thudbot::computer::features::{SideWeights, Weights};
+use thudbot::computer::features::SideWeights;
 use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Battle, MoveText, Position, Side, Variant};
 
@@ -167,7 +167,7 @@ fn level_five(nodes: u64) -> thudbot::computer::Settings {
     thudbot::computer::Settings {
         nodes,
         time: Duration::from_secs(86_400),
-        weights: SideWeights::both(Weights::for_variant(Variant::Classic)),
+        weights: SideWeights::for_variant(Variant::Classic),
         ..Level::STRONGEST.settings(Variant::Classic)
     }
 }

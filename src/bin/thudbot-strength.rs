@@ -343,6 +343,18 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
     Ok(Weights(weights))
 }
 
+/// The weights given on the command line, or `default`; bad ones end the run.
+fn weights_arg(text: Option<&str>, default: Weights) -> Weights {
+    match text.map(parse_weights) {
+        None => default,
+        Some(Ok(w)) => w,
+        Some(Err(e)) => {
+            eprintln!("thudbot-strength: {e}");
+            std::process::exit(2);
+        }
+    }
+}
+
 /// An opening: `plies` random moves from the start that leave the battle going.
 fn opening(variant: Variant, plies: usize, seed: u64) -> Position {
     let mut chance = Chance::new(seed);
@@ -393,22 +405,11 @@ fn main() {
         }
         None => None,
     };
-    let weights = match args.weights.as_deref().map(parse_weights) {
-        None => Weights::TUNED,
-        Some(Ok(w)) => w,
-        Some(Err(e)) => {
-            eprintln!("thudbot-strength: {e}");
-            std::process::exit(2);
-        }
-    };
-    let troll_weights = match args.troll_weights.as_deref().map(parse_weights) {
-        None => SideWeights::for_play(variant).trolls,
-        Some(Ok(w)) => w,
-        Some(Err(e)) => {
-            eprintln!("thudbot-strength: {e}");
-            std::process::exit(2);
-        }
-    };
+    let weights = weights_arg(args.weights.as_deref(), Weights::TUNED);
+    let troll_weights = weights_arg(
+        args.troll_weights.as_deref(),
+        SideWeights::for_play(variant).trolls,
+    );
     let mut bench = Bench {
         external,
         weights,

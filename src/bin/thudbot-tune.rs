@@ -72,7 +72,8 @@ enum Task {
     /// Fits the weights to a file written by `selfplay` or `trace` and prints them.
     Fit {
         data: String,
-        /// Ridge penalty per weight (towards its hand-set value), per position.
+        /// Ridge penalty per weight (towards its hand-set value, or its tuned one with
+        /// `--from-tuned`), per position.
         #[arg(long, default_value_t = 1.0)]
         ridge: f64,
         /// Fit to the margin a horizon on (the third column) instead of the final one.

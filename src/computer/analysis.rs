@@ -135,9 +135,7 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
         nodes: budget.nodes.max(1),
         temperature: 0,
         plain_evaluation: false,
-        weights: super::features::SideWeights::both(super::features::Weights::for_variant(
-            position.variant(),
-        )),
+        weights: super::features::SideWeights::for_variant(position.variant()),
     };
     match super::think(position, &settings, 0) {
         // Over: the result as the rules count it, not a forecast.

@@ -54,8 +54,8 @@ impl Weights {
 
     /// The weights levels 4 and 5 play classic with as the dwarfs: fitted by `thudbot-tune fit
     /// --horizon --ridge 0.3 --from-tuned` to the quiet positions of battles level 5 played as
-    /// the dwarfs against koedem/Thud, whose trolls punish what self-play's did not (a lone
-    /// dwarf, a dwarf on the edge; docs/computer.md, "a fifteenth round").
+    /// the dwarfs against koedem/Thud, whose trolls punish what self-play's did not (a dwarf
+    /// on the edge; docs/computer.md, "a fifteenth round").
     pub const AS_DWARFS: Weights = Weights([8, 33, -29, -10, 0, 61, 220, 3, -8, 4, -19, -10, 1, 0]);
 
     /// The same for the trolls: fitted to the battles level 5 played as the trolls against
@@ -102,6 +102,12 @@ impl SideWeights {
         }
     }
 
+    /// [`Weights::for_variant`] whichever side the computer has: what levels 1 and 3, the
+    /// analysis and the look before agreeing to an end judge with.
+    pub const fn for_variant(variant: Variant) -> SideWeights {
+        SideWeights::both(Weights::for_variant(variant))
+    }
+
     /// What levels 4 and 5 play `variant` with.
     pub const fn for_play(variant: Variant) -> SideWeights {
         match variant {
@@ -109,9 +115,7 @@ impl SideWeights {
                 dwarfs: Weights::AS_DWARFS,
                 trolls: Weights::AS_TROLLS,
             },
-            Variant::Original | Variant::KoomValley => {
-                SideWeights::both(Weights::for_variant(variant))
-            }
+            Variant::Original | Variant::KoomValley => SideWeights::for_variant(variant),
         }
     }
 

@@ -46,7 +46,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 150,
                 plain_evaluation: true,
-                weights: SideWeights::both(Weights::for_variant(variant)),
+                weights: SideWeights::for_variant(variant),
             },
             2 => Settings {
                 depth: 1,
@@ -72,7 +72,7 @@ impl Level {
                 nodes: u64::MAX,
                 temperature: 0,
                 plain_evaluation: false,
-                weights: SideWeights::both(Weights::for_variant(variant)),
+                weights: SideWeights::for_variant(variant),
             },
             // The full search with a tenth of level 5's time. (Fixed searches of two and
             // three plies measured weaker than level 3's one: a search cut at a fixed depth
