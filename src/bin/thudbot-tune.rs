@@ -6,7 +6,8 @@
 //! battle's final margin. `fit` then finds the weights for which the evaluation's counts best
 //! predict what the material will still become: the target of a position is its battle's final
 //! margin (or with `--horizon`, the margin some plies on) less its material now, fitted by
-//! least squares with a ridge towards the hand-set weights (or the tuned ones), so rare counts
+//! least squares with a ridge towards the hand-set weights (or the tuned ones, or those levels 4
+//! and 5 play as one side), so rare counts
 //! stay sane. Because the classic evaluation is material plus weights times counts, the
 //! fitted weights can be pasted into `Weights`' constants.
 //!
@@ -32,6 +33,12 @@ use thudbot::game::{Position, Side, Variant};
 struct Args {
     #[command(subcommand)]
     command: Task,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PlayedSide {
+    Dwarfs,
+    Trolls,
 }
 
 #[derive(Subcommand)]
@@ -72,8 +79,8 @@ enum Task {
     /// Fits the weights to a file written by `selfplay` or `trace` and prints them.
     Fit {
         data: String,
-        /// Ridge penalty per weight (towards its hand-set value, or its tuned one with
-        /// `--from-tuned`), per position.
+        /// Ridge penalty per weight (towards its hand-set value, its tuned one with
+        /// `--from-tuned`, or a side's played one with `--from-played`), per position.
         #[arg(long, default_value_t = 1.0)]
         ridge: f64,
         /// Fit to the margin a horizon on (the third column) instead of the final one.
@@ -82,6 +89,10 @@ enum Task {
         /// Pull the weights towards the tuned ones instead of the hand-set ones.
         #[arg(long)]
         from_tuned: bool,
+        /// Pull the weights towards those levels 4 and 5 play as this side (`dwarfs` or
+        /// `trolls`), to fit again on battles they played.
+        #[arg(long, conflicts_with = "from_tuned")]
+        from_played: Option<PlayedSide>,
     },
 }
 
@@ -107,7 +118,16 @@ fn main() {
             ridge,
             horizon,
             from_tuned,
-        } => fit(&data, ridge, horizon, from_tuned),
+            from_played,
+        } => {
+            let prior = match (from_played, from_tuned) {
+                (Some(PlayedSide::Dwarfs), _) => Weights::AS_DWARFS,
+                (Some(PlayedSide::Trolls), _) => Weights::AS_TROLLS,
+                (None, true) => Weights::TUNED,
+                (None, false) => Weights::HAND,
+            };
+            fit(&data, ridge, horizon, prior)
+        }
     };
     if let Err(e) = outcome {
         eprintln!("thudbot-tune: {e}");
@@ -228,12 +248,7 @@ fn margin(position: &Position) -> i32 {
 /// and without these the counts would stand in for it. Their weights are not used.
 const NUISANCES: usize = 4;
 
-fn fit(path: &str, ridge: f64, horizon: bool, from_tuned: bool) -> Result<(), String> {
-    let prior = if from_tuned {
-        Weights::TUNED
-    } else {
-        Weights::HAND
-    };
+fn fit(path: &str, ridge: f64, horizon: bool, prior: Weights) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     // Normal equations of least squares over the counts and the nuisances.
     const N: usize = FEATURES + NUISANCES;
@@ -282,7 +297,7 @@ fn fit(path: &str, ridge: f64, horizon: bool, from_tuned: bool) -> Result<(), St
     if samples.is_empty() {
         return Err(format!("{path} holds no positions"));
     }
-    // The ridge pulls each weight towards its hand-set value, so a count the quiet positions
+    // The ridge pulls each weight towards its prior value, so a count the quiet positions
     // rarely show (a hurl threat, a double threat) keeps the value it had.
     for (i, row) in ata.iter_mut().enumerate().take(FEATURES) {
         row[i] += ridge * samples.len() as f64;
@@ -312,13 +327,14 @@ fn fit(path: &str, ridge: f64, horizon: bool, from_tuned: bool) -> Result<(), St
         solution[FEATURES + 2],
         solution[FEATURES + 3]
     );
-    println!("| count | hand | tuned | fitted |");
-    println!("|---|---|---|---|");
+    println!("| count | hand | tuned | pulled towards | fitted |");
+    println!("|---|---|---|---|---|");
     for (i, name) in FEATURE_NAMES.iter().enumerate() {
         println!(
-            "| {name} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} |",
             Weights::HAND.0[i],
             Weights::TUNED.0[i],
+            prior.0[i],
             fitted.0[i]
         );
     }

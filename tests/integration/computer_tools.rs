@@ -67,14 +67,30 @@ fn the_tuning_tool_plays_and_fits() {
     }
     let path = std::env::temp_dir().join(format!("thudbot-tune-{}.tsv", std::process::id()));
     std::fs::write(&path, &data).expect("a temporary file");
-    let fitted = Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
-        .arg("fit")
-        .arg(&path)
-        .output()
-        .expect("thudbot-tune runs");
+    let fit = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_thudbot-tune"))
+            .arg("fit")
+            .arg(&path)
+            .args(extra)
+            .output()
+            .expect("thudbot-tune runs")
+    };
+    let fitted = fit(&[]);
+    // A ridge this heavy leaves every weight where the prior put it: here the trolls' weights
+    // levels 4 and 5 play.
+    let pulled = fit(&["--from-played", "trolls", "--ridge", "1000000"]);
     let _ = std::fs::remove_file(&path);
     assert!(fitted.status.success(), "{fitted:?}");
     assert!(String::from_utf8_lossy(&fitted.stdout).contains("pub const TUNED: Weights"));
+    assert!(pulled.status.success(), "{pulled:?}");
+    let expected = format!(
+        "pub const TUNED: Weights = Weights({:?});",
+        thudbot::computer::features::Weights::AS_TROLLS.0
+    );
+    assert!(
+        String::from_utf8_lossy(&pulled.stdout).contains(&expected),
+        "{pulled:?}"
+    );
 }
 
 /// `thudbot-tune trace` reads the benchmark's trace of a battle against another player and
