@@ -7,9 +7,9 @@
 //! predict what the material will still become: the target of a position is its battle's final
 //! margin (or with `--horizon`, the margin some plies on) less its material now, fitted by
 //! least squares with a ridge towards the hand-set weights (or the tuned ones, or those levels 4
-//! and 5 play as one side), so rare counts
-//! stay sane. Because the classic evaluation is material plus weights times counts, the
-//! fitted weights can be pasted into `Weights`' constants.
+//! and 5 play as one side), so rare counts stay sane. Because the classic evaluation is
+//! material plus weights times counts, the fitted weights can be pasted into `Weights`'
+//! constants.
 //!
 //! `trace` takes the positions from battles against another engine instead, as the
 //! strength benchmark traced them, so weights can be fitted to an opponent's play.
@@ -24,7 +24,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use thudbot::computer::baseline::random_move;
-use thudbot::computer::features::{classic_features, Weights, FEATURES, FEATURE_NAMES};
+use thudbot::computer::features::{
+    classic_features, SideWeights, Weights, FEATURES, FEATURE_NAMES,
+};
 use thudbot::computer::{think, Chance, Level};
 use thudbot::game::{Position, Side, Variant};
 
@@ -121,8 +123,8 @@ fn main() {
             from_played,
         } => {
             let prior = match (from_played, from_tuned) {
-                (Some(PlayedSide::Dwarfs), _) => Weights::AS_DWARFS,
-                (Some(PlayedSide::Trolls), _) => Weights::AS_TROLLS,
+                (Some(PlayedSide::Dwarfs), _) => SideWeights::for_play(Variant::Classic).dwarfs,
+                (Some(PlayedSide::Trolls), _) => SideWeights::for_play(Variant::Classic).trolls,
                 (None, true) => Weights::TUNED,
                 (None, false) => Weights::HAND,
             };
