@@ -168,6 +168,8 @@ fn level_five(nodes: u64) -> thudbot::computer::Settings {
         nodes,
         time: Duration::from_secs(86_400),
         weights: SideWeights::for_variant(Variant::Classic),
+        // The search the analysis judges with, so docs/analysis.md's figures reproduce.
+        late_move_reductions: true,
         ..Level::STRONGEST.settings(Variant::Classic)
     }
 }

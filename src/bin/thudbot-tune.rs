@@ -148,6 +148,8 @@ fn selfplay(
     let settings = thudbot::computer::Settings {
         time: Duration::from_secs(60),
         nodes,
+        // As when the weights in docs/computer.md were fitted, so they reproduce.
+        late_move_reductions: true,
         ..Level::STRONGEST.settings(Variant::Classic)
     };
     let stdout = std::io::stdout();

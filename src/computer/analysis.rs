@@ -135,6 +135,7 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
         nodes: budget.nodes.max(1),
         temperature: 0,
         plain_evaluation: false,
+        late_move_reductions: true,
         weights: super::features::SideWeights::for_variant(position.variant()),
     };
     match super::think(position, &settings, 0) {

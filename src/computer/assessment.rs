@@ -77,6 +77,7 @@ fn assess_by_score(position: &Position, computer: Side, stalled: bool) -> Assess
         nodes: 400_000,
         temperature: 0,
         plain_evaluation: true,
+        late_move_reductions: true,
         weights: super::features::SideWeights::for_variant(position.variant()),
     };
     let expected = search_value(position, &plain).map(|v| for_mover(v, position, computer));
@@ -104,6 +105,7 @@ fn assess_koom_valley(position: &Position, computer: Side, stalled: bool) -> Ass
         nodes: 400_000,
         temperature: 0,
         plain_evaluation: false,
+        late_move_reductions: true,
         weights: super::features::SideWeights::for_variant(position.variant()),
     };
     let value = search_value(position, &settings).map_or(0, |v| for_mover(v, position, computer));

@@ -1,7 +1,7 @@
 //! The search: negamax alpha-beta with principal-variation windows, iterative deepening, a
-//! transposition table, captures first then killer and history moves, late-move reductions,
-//! a null move, futility pruning at the frontier, and a look at captures (quiescence) after
-//! the last ply so no exchange is cut off halfway.
+//! transposition table, captures first then killer and history moves, late-move reductions
+//! (where the settings ask for them), a null move, futility pruning at the frontier, and a
+//! look at captures (quiescence) after the last ply so no exchange is cut off halfway.
 //!
 //! Why this search: Thud has a few hundred dwarf moves a ply and its tactics are short and
 //! sharp (a troll steps in and takes three dwarfs, a dwarf line hurls back), so the score
@@ -57,6 +57,8 @@ pub(crate) struct Search<'t> {
     keys: Vec<u64>,
     table: &'t mut Table,
     plain: bool,
+    /// Whether late quiet moves are searched shallower (see `Settings::late_move_reductions`).
+    reduce: bool,
     weights: Weights,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
@@ -82,6 +84,7 @@ impl<'t> Search<'t> {
             keys: Vec::with_capacity(MAX_PLY),
             table,
             plain: settings.plain_evaluation,
+            reduce: settings.late_move_reductions,
             weights: settings.weights.of(pos.side_to_move()),
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 256 * 256],
@@ -277,7 +280,7 @@ impl<'t> Search<'t> {
             if i == 0 {
                 score = -self.negamax(depth - 1, ply + 1, -beta, -*alpha, true);
             } else {
-                let reduction = if depth >= 3 && i >= 3 && !forcing && !killer {
+                let reduction = if self.reduce && depth >= 3 && i >= 3 && !forcing && !killer {
                     1 + i32::from(i >= 16 && depth >= 4)
                 } else {
                     0

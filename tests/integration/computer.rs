@@ -364,6 +364,43 @@ fn a_search_weighs_every_position_as_the_side_it_plays() {
 }
 
 #[test]
+fn level_5_searches_late_classic_moves_to_full_depth() {
+    // Level 5 plays classic without late-move reductions (docs/computer.md, the seventeenth
+    // round); the levels below, the other variants and the analysis keep them.
+    let full = Settings {
+        depth: 4,
+        time: Duration::from_secs(600),
+        nodes: u64::MAX,
+        ..Level::STRONGEST.settings(Variant::Classic)
+    };
+    assert!(!full.late_move_reductions);
+    assert!(Level::new(4).is_some_and(|l| l.settings(Variant::Classic).late_move_reductions));
+    assert!(
+        Level::STRONGEST
+            .settings(Variant::KoomValley)
+            .late_move_reductions
+    );
+    let reduced = Settings {
+        late_move_reductions: true,
+        ..full
+    };
+    for (plies, seed) in [(11, 3), (13, 5)] {
+        let position = random_position(Variant::Classic, plies, seed);
+        let searched = |settings: &Settings| {
+            let thought = think(&position, settings, 1).expect("the position has moves");
+            assert_eq!(thought.depth, 4, "{position}");
+            thought.nodes
+        };
+        let (without, with) = (searched(&full), searched(&reduced));
+        assert!(
+            without > with,
+            "in {position} the full-width depth-4 search visited {without} positions, the \
+             reduced one {with}"
+        );
+    }
+}
+
+#[test]
 fn it_agrees_to_end_a_battle_it_cannot_improve() {
     // Dwarfs far from two trolls: nothing can be captured soon, so the dwarfs agree.
     let position = board(
