@@ -394,7 +394,7 @@ fn level_5_searches_late_classic_moves_to_full_depth() {
         let (without, with) = (searched(&full), searched(&reduced));
         assert!(
             without > with,
-            "in {position} the full-width depth-4 search visited {without} positions, the \
+            "in {position} the unreduced depth-4 search visited {without} positions, the \
              reduced one {with}"
         );
     }
