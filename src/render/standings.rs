@@ -12,13 +12,16 @@ static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
 
 /// The most rows a picture shows; the rest are summed up in the footer.
 pub const MAX_ROWS: usize = 64;
-/// The longest cell, in characters; longer ones are cut with an ellipsis.
+/// The longest cell, in characters; longer ones are cut in the middle with an ellipsis, so
+/// names that differ only at their end (a number, a suffix) stay apart.
 const MAX_CELL: usize = 28;
-/// The longest line of the footer, in characters.
-const FOOTER_LINE: usize = 90;
+/// The narrowest picture: the title and the legend are wrapped to the picture's width, and
+/// below this they would take too many lines.
+const MIN_WIDTH: u32 = 560;
 
 const PAD: u32 = 12;
 const ROW: u32 = 26;
+const TITLE_ROW: u32 = 30;
 const TITLE_PX: f32 = 22.0;
 const CELL_PX: f32 = 16.0;
 
@@ -76,25 +79,42 @@ pub fn table_png(table: &Table) -> Vec<u8> {
         }
         *w += 2 * PAD;
     }
-    let title = cut_to(&table.title, 80);
+    // The table sets the width; a narrow one is widened to fill it, column by column, and the
+    // title and the legend are wrapped to it, so the table never sits in a corner of the
+    // picture.
+    let mut table_width: u32 = widths.iter().sum();
+    let width = (table_width + 2 * PAD).max(MIN_WIDTH);
+    if let Some(spare) = (width - 2 * PAD).checked_sub(table_width) {
+        let count = widths.len().max(1) as u32;
+        for (i, w) in widths.iter_mut().enumerate() {
+            *w += spare / count + u32::from((i as u32) < spare % count);
+        }
+        table_width = widths.iter().sum();
+    }
+    let line_width = width - 2 * PAD;
+    let title = wrap(&table.title, &|l| {
+        text_size(title_scale, &bold, l).0 <= line_width
+    });
     // The footer (a legend) is wrapped, never cut: every mark it explains stays readable.
-    let footer = wrap(&table.footer, FOOTER_LINE);
-    let table_width: u32 = widths.iter().sum();
-    let width = (table_width + 2 * PAD)
-        .max(text_size(title_scale, &bold, &title).0 + 2 * PAD)
-        .max(
-            footer
-                .iter()
-                .map(|l| text_size(cell, &regular, l).0 + 2 * PAD)
-                .max()
-                .unwrap_or(0),
-        )
-        .max(200);
-    let title_height = 40;
+    let footer = wrap(&table.footer, &|l| {
+        text_size(cell, &regular, l).0 <= line_width
+    });
+    let title_height = 10 + TITLE_ROW * title.len().max(1) as u32;
     let height = title_height + ROW * (rows.len() as u32 + 1) + ROW * footer.len() as u32 + PAD;
     let mut image = RgbImage::from_pixel(width, height, BACKGROUND);
 
-    draw_text_mut(&mut image, INK, PAD as i32, 8, title_scale, &bold, &title);
+    for (i, line) in title.iter().enumerate() {
+        let y = 8 + TITLE_ROW * i as u32;
+        draw_text_mut(
+            &mut image,
+            INK,
+            PAD as i32,
+            y as i32,
+            title_scale,
+            &bold,
+            line,
+        );
+    }
     let top = title_height;
     draw_filled_rect_mut(
         &mut image,
@@ -177,17 +197,24 @@ pub fn table_png(table: &Table) -> Vec<u8> {
     bytes
 }
 
-/// `text` in lines of at most `width` characters, broken between words.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+/// `text` in lines that `fits`, broken between words (a word too long for a line alone is
+/// cut at its end).
+fn wrap(text: &str, fits: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
+        if let Some(line) = lines.last_mut() {
+            let longer = format!("{line} {word}");
+            if fits(&longer) {
+                *line = longer;
+                continue;
             }
-            _ => lines.push(cut_to(word, width)),
         }
+        let mut word: String = word.chars().filter(|c| !c.is_control()).collect();
+        while !fits(&word) && word.chars().count() > 1 {
+            let keep = word.chars().count() - 2;
+            word = word.chars().take(keep).chain(['…']).collect();
+        }
+        lines.push(word);
     }
     lines
 }
@@ -250,20 +277,20 @@ fn draw_text_mut(
     }
 }
 
+/// `text` with control characters dropped, at most [`MAX_CELL`] characters: a longer one
+/// keeps its beginning and its end around an ellipsis.
 fn cut(text: &str) -> String {
-    cut_to(text, MAX_CELL)
-}
-
-/// `text` with control characters dropped, at most `max` characters.
-fn cut_to(text: &str, max: usize) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    if clean.chars().count() <= max {
-        clean
-    } else {
-        let mut short: String = clean.chars().take(max - 1).collect();
-        short.push('…');
-        short
+    let clean: Vec<char> = text.chars().filter(|c| !c.is_control()).collect();
+    if clean.len() <= MAX_CELL {
+        return clean.into_iter().collect();
     }
+    let tail = (MAX_CELL - 1) / 2;
+    let head = MAX_CELL - 1 - tail;
+    clean[..head]
+        .iter()
+        .chain(['…'].iter())
+        .chain(clean[clean.len() - tail..].iter())
+        .collect()
 }
 
 #[cfg(test)]
@@ -297,6 +324,40 @@ mod tests {
         // Ink was laid down in the body.
         let inked = image.pixels().filter(|p| **p == INK).count();
         assert!(inked > 100, "{inked}");
+    }
+
+    #[test]
+    fn long_names_that_differ_at_their_end_stay_apart() {
+        let a = cut("player_with_a_rather_long_name_041");
+        let b = cut("player_with_a_rather_long_name_042");
+        assert_ne!(a, b);
+        assert_eq!(a.chars().count(), MAX_CELL);
+        assert!(
+            a.starts_with("player_with_") && a.ends_with("name_041"),
+            "{a}"
+        );
+        assert_eq!(cut("alice"), "alice");
+    }
+
+    #[test]
+    fn a_long_title_wraps_and_the_table_fills_the_picture() {
+        let table = Table {
+            title: "The Grand Autumn Invitational of the Ankh-Morpork Thud Club — round 2 of 7, page 2 of 5".into(),
+            headings: vec!["#".into(), "No.".into(), "Player".into()],
+            rows: vec![vec!["1".into(), "1".into(), "alice".into()]],
+            highlighted: vec![],
+            footer: "Ties: Buchholz, then margin.".into(),
+        };
+        let image = image::load_from_memory(&table_png(&table))
+            .unwrap()
+            .to_rgb8();
+        assert_eq!(image.width(), MIN_WIDTH);
+        // The title takes more than one line, and the table starts below them.
+        let top = image.height() - (2 * ROW + ROW + PAD);
+        assert!(top >= 10 + 2 * TITLE_ROW, "{top}");
+        assert_eq!((top - 10) % TITLE_ROW, 0, "{top}");
+        // The header bar reaches the right-hand margin.
+        assert_eq!(*image.get_pixel(MIN_WIDTH - PAD - 2, top + 1), HEADER);
     }
 
     #[test]

@@ -107,6 +107,7 @@ impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Format::RoundRobin => write!(f, "round robin"),
+            Format::Swiss { rounds: Some(1) } => write!(f, "Swiss, 1 round"),
             Format::Swiss { rounds: Some(r) } => write!(f, "Swiss, {r} rounds"),
             Format::Swiss { rounds: None } => write!(f, "Swiss"),
         }

@@ -48,6 +48,10 @@ pub enum Cell {
     Playing {
         opponent: usize,
     },
+    /// Paired, then stopped undecided when the tournament was cancelled: counts for nobody.
+    Stopped {
+        opponent: usize,
+    },
     /// Not paired this round (withdrawn, or the round is not paired yet).
     Absent,
 }
@@ -61,7 +65,8 @@ impl Cell {
             | Cell::Lost { opponent, .. }
             | Cell::ForfeitWon { opponent }
             | Cell::ForfeitLost { opponent }
-            | Cell::Playing { opponent } => Some(opponent),
+            | Cell::Playing { opponent }
+            | Cell::Stopped { opponent } => Some(opponent),
             Cell::Bye | Cell::Absent => None,
         }
     }
@@ -172,7 +177,7 @@ impl Standings {
                 Format::Swiss { .. } => TieBreaks::Swiss {
                     buchholz: HalfPoints(
                         row.iter()
-                            .filter(|c| !matches!(c, Cell::Playing { .. }))
+                            .filter(|c| !matches!(c, Cell::Playing { .. } | Cell::Stopped { .. }))
                             .filter_map(|c| c.opponent())
                             .map(|o| points[o].0)
                             .sum(),
@@ -217,6 +222,18 @@ impl Standings {
             .take_while(|l| l.rank == 1)
             .map(|l| l.player)
             .collect()
+    }
+
+    /// The games still undecided marked as stopped, as they are once the tournament is
+    /// cancelled. Nothing is counted again: an undecided game counted for nobody already.
+    pub fn stop_undecided(&mut self) {
+        for line in &mut self.lines {
+            for cell in &mut line.cells {
+                if let Cell::Playing { opponent } = *cell {
+                    *cell = Cell::Stopped { opponent };
+                }
+            }
+        }
     }
 
     /// The line of `player`.

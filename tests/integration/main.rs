@@ -39,6 +39,7 @@ mod service_refusals;
 mod service_rooms;
 mod service_variants;
 mod store;
+mod tournament_news;
 mod tournament_people;
 mod tournament_results;
 mod tournaments;

@@ -71,7 +71,11 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
         .text
         .to_plain(start_time());
     assert!(
-        standings.contains(&format!("1. {} — 1 point", name(winner))),
+        standings.contains(&format!(
+            "1. [{}] {} — 1 point",
+            winner.0 - 5000,
+            name(winner)
+        )),
         "{standings}"
     );
 
@@ -174,8 +178,8 @@ async fn standings_use_one_notation_with_a_legend_live_marks_and_no_empty_rounds
     );
     // The legend explains every mark the text uses.
     for mark in [
-        "+F won by forfeit",
-        "−F lost by forfeit",
+        "+Fn won by forfeit",
+        "−Fn lost by forfeit",
         "…n in play",
         "· not paired",
         "bye: a full point",
@@ -208,7 +212,7 @@ async fn a_round_robin_crosstable_marks_forfeits_as_the_text_does() {
     ok(s.resign(at, &Actor::new(loser, name_of(loser)), None).await);
     let reply = ok(s.tournament_standings(hall, 1).await);
     let text = reply.text.to_plain(start_time());
-    assert!(text.contains("+F won by forfeit"), "{text}");
+    assert!(text.contains("+Fn won by forfeit"), "{text}");
     assert!(text.contains("Ties: Sonneborn–Berger"), "{text}");
     let picture = &reply.attachments.first().expect("a picture").bytes;
     image::load_from_memory(picture).expect("a PNG");

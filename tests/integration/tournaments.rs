@@ -235,7 +235,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
         image::load_from_memory_with_format(&picture.bytes, image::ImageFormat::Png)
             .expect("the standings picture is a PNG");
     }
-    assert!(last.contains("1. p02 — 3 points (SB 3)"), "{last}");
+    assert!(last.contains("1. [4] p02 — 3 points (SB 3)"), "{last}");
 
     let reply = ok(s.tournament_standings(hall, 1).await);
     let standings = reply.text.to_plain(start_time());
@@ -260,7 +260,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     }
     assert!(standings.contains("finished"), "{standings}");
     assert!(
-        standings.contains("4. p01 — 0 points (SB 0)"),
+        standings.contains("4. [1] p01 — 0 points (SB 0)"),
         "{standings}"
     );
 

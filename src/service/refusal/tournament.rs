@@ -28,6 +28,10 @@ pub enum TournamentRefusal {
     },
     /// Withdrawing before the start: leave instead.
     NotStarted,
+    /// A late entry before the start: players join by themselves until then.
+    LateEntryBeforeStart,
+    /// Correcting a result or reinstating a player before the start: there is none yet.
+    NotRunningYet,
     AlreadyWithdrawn,
     /// Bots cannot play in tournaments.
     BotCannotJoin,

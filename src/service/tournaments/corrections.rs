@@ -2,6 +2,7 @@
 //! late entry to a Swiss, a withdrawn player reinstated. Each is announced in the
 //! tournament's channel and counted by the standings at once; ratings are never touched.
 
+use super::here::{lock_here, news_from};
 use super::refuse_tournament;
 use super::rounds::told;
 use super::Tournaments;
@@ -12,7 +13,7 @@ use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::voice::Reader;
 use crate::service::wording::word;
 use crate::service::{Actor, Place};
-use crate::store::{GameOutcome, MatchId, StoredTournament, TournamentState, Tx, UserId};
+use crate::store::{GameOutcome, MatchId, Store, StoredTournament, TournamentState, Tx, UserId};
 use crate::tournament::{Format, Pairing};
 
 impl Tournaments {
@@ -30,7 +31,7 @@ impl Tournaments {
             return self.not_organiser(place.guild).await;
         }
         let mut tx = self.store.begin().await?;
-        let t = running_here(&mut tx, place).await?;
+        let t = running_here(&self.store, &mut tx, place, Why::NotRunningYet).await?;
         let entrants = tx.entrants(t.id).await?;
         let user = |seed: usize| entrants.get(seed).map(|e| e.user);
         let Some((game, first, second)) =
@@ -56,19 +57,20 @@ impl Tournaments {
         if !tx.correct_game(game.id, outcome, 0).await? {
             return refuse_tournament(Why::GameUndecided(match_id));
         }
-        tx.save_player(&actor.player(), self.clock.now()).await?;
-        tx.commit().await?;
+        let now = self.clock.now();
+        tx.save_player(&actor.player(), now).await?;
         let corrected = told(TournamentEvent::ResultCorrected {
-            name: t.name,
+            name: t.name.clone(),
             match_id,
             first,
             second,
             winner,
             by: actor.id,
         });
-        Ok(word(&self.store, &[corrected], &Reader::Channel)
-            .await?
-            .saved())
+        let news = news_from(&mut tx, &t, place, vec![corrected], now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(word(&self.store, &news, &Reader::Channel).await?.saved())
     }
 
     /// An organiser adds `player` to this channel's running Swiss; they are paired from the
@@ -87,7 +89,7 @@ impl Tournaments {
             return refuse_tournament(Why::BotCannotJoin);
         }
         let mut tx = self.store.begin().await?;
-        let t = running_here(&mut tx, place).await?;
+        let t = running_here(&self.store, &mut tx, place, Why::LateEntryBeforeStart).await?;
         if t.format == Format::RoundRobin {
             return refuse_tournament(Why::LateEntryOnlySwiss);
         }
@@ -103,14 +105,16 @@ impl Tournaments {
         tx.save_player(&player.player(), now).await?;
         tx.save_player(&actor.player(), now).await?;
         tx.add_entrant(t.id, player.id, now).await?;
-        tx.commit().await?;
         let added = told(TournamentEvent::LateEntry {
-            name: t.name,
+            name: t.name.clone(),
             player: player.id,
             by: actor.id,
             from: t.current_round + 1,
         });
-        Ok(word(&self.store, &[added], &Reader::Channel).await?.saved())
+        let news = news_from(&mut tx, &t, place, vec![added], now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(word(&self.store, &news, &Reader::Channel).await?.saved())
     }
 
     /// An organiser takes withdrawn `player` back into this channel's running tournament,
@@ -126,27 +130,35 @@ impl Tournaments {
             return self.not_organiser(place.guild).await;
         }
         let mut tx = self.store.begin().await?;
-        let t = running_here(&mut tx, place).await?;
+        let t = running_here(&self.store, &mut tx, place, Why::NotRunningYet).await?;
         if !tx.reinstate_entrant(t.id, player).await? {
             return refuse_tournament(Why::NotWithdrawn);
         }
-        tx.save_player(&actor.player(), self.clock.now()).await?;
-        tx.commit().await?;
+        let now = self.clock.now();
+        tx.save_player(&actor.player(), now).await?;
         let back = told(TournamentEvent::Reinstated {
-            name: t.name,
+            name: t.name.clone(),
             player,
             by: actor.id,
             from: t.current_round + 1,
         });
-        Ok(word(&self.store, &[back], &Reader::Channel).await?.saved())
+        let news = news_from(&mut tx, &t, place, vec![back], now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(word(&self.store, &news, &Reader::Channel).await?.saved())
     }
 }
 
-/// The tournament running in this channel, locked, or a refusal.
-async fn running_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
-    match tx.lock_tournament_in(place.channel).await? {
+/// The tournament running here, locked, or a refusal (`before_start` while it takes players).
+async fn running_here(
+    store: &Store,
+    tx: &mut Tx,
+    place: Place,
+    before_start: Why,
+) -> Result<StoredTournament> {
+    match lock_here(store, tx, place).await? {
         Some(t) if t.state == TournamentState::Running => Ok(t),
-        Some(_) => refuse_tournament(Why::NotStarted),
+        Some(_) => refuse_tournament(before_start),
         None => refuse_tournament(Why::NoTournamentHere),
     }
 }

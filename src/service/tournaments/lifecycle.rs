@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::here::{lock_here, news_from};
 use super::rounds::{asked_rounds, told};
 use super::Tournaments;
 use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
@@ -15,7 +16,7 @@ use crate::service::voice::Reader;
 use crate::service::wording::word;
 use crate::service::{Actor, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::{
-    Finish, GameOutcome, NewTournament, Recipient, StoredTournament, TournamentState, Tx,
+    Finish, GameOutcome, NewTournament, Recipient, Store, StoredTournament, TournamentState, Tx,
 };
 use crate::tournament::{Format, Pairing};
 
@@ -108,7 +109,7 @@ impl Tournaments {
     /// A player joins the tournament open in this channel.
     pub async fn join_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
-        let t = open_here(&mut tx, place).await?;
+        let t = open_here(&self.store, &mut tx, place).await?;
         self.join(tx, t, actor).await
     }
 
@@ -164,7 +165,7 @@ impl Tournaments {
     /// A player leaves the tournament before it starts.
     pub async fn leave_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
-        let t = open_here(&mut tx, place).await?;
+        let t = open_here(&self.store, &mut tx, place).await?;
         if !tx.remove_entrant(t.id, actor.id).await? {
             return refuse_tournament(Why::NotJoined);
         }
@@ -192,7 +193,7 @@ impl Tournaments {
             return self.not_organiser(place.guild).await;
         }
         let mut tx = self.store.begin().await?;
-        let t = match tx.lock_tournament_in(place.channel).await? {
+        let t = match lock_here(&self.store, &mut tx, place).await? {
             Some(t) if t.state == TournamentState::Open => t,
             Some(_) => return refuse_tournament(Why::AlreadyRunning),
             None => return refuse_tournament(Why::NoTournamentHere),
@@ -227,15 +228,7 @@ impl Tournaments {
     /// games waiting for a channel are won by their opponents, later rounds skip them.
     pub async fn withdraw_from_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
-        let here = match tx.lock_tournament_in(place.channel).await? {
-            Some(t) => Some(t),
-            // In a game's own thread: the tournament the game is of.
-            None => match self.store.tournament_of_game_in(place.channel).await? {
-                Some(id) => tx.lock_tournament(id).await?,
-                None => None,
-            },
-        };
-        let Some(t) = here else {
+        let Some(t) = lock_here(&self.store, &mut tx, place).await? else {
             return refuse_tournament(Why::NoTournamentHere);
         };
         if t.state == TournamentState::Open {
@@ -246,8 +239,9 @@ impl Tournaments {
         }
         tx.save_player(&actor.player(), self.clock.now()).await?;
         let events = self
-            .withdraw(&mut tx, t, actor.id, Departure::Withdrew)
+            .withdraw(&mut tx, t.clone(), actor.id, Departure::Withdrew)
             .await?;
+        let events = news_from(&mut tx, &t, place, events, self.clock.now()).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         word(&self.store, &events, &Reader::Channel).await
@@ -378,7 +372,7 @@ impl Tournaments {
         }
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let Some(t) = tx.lock_tournament_in(place.channel).await? else {
+        let Some(t) = lock_here(&self.store, &mut tx, place).await? else {
             return refuse_tournament(Why::NoTournamentHere);
         };
         let stopped = stop_matches(&mut tx, &t, Some(actor.id), now).await?;
@@ -390,14 +384,15 @@ impl Tournaments {
         )
         .await?;
         tx.save_player(&actor.player(), now).await?;
-        tx.commit().await?;
-        self.outbox_signal.notify_waiters();
         let cancelled = told(TournamentEvent::Cancelled {
             name: t.name.clone(),
             by: actor.id,
             stopped,
         });
-        word(&self.store, &[cancelled], &Reader::Channel).await
+        let events = news_from(&mut tx, &t, place, vec![cancelled], now).await?;
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        word(&self.store, &events, &Reader::Channel).await
     }
 }
 
@@ -438,9 +433,9 @@ pub(super) async fn stop_matches(
     Ok(stopped)
 }
 
-/// The tournament taking players in this channel, locked, or a refusal.
-async fn open_here(tx: &mut Tx, place: Place) -> Result<StoredTournament> {
-    match tx.lock_tournament_in(place.channel).await? {
+/// The tournament taking players here, locked, or a refusal.
+async fn open_here(store: &Store, tx: &mut Tx, place: Place) -> Result<StoredTournament> {
+    match lock_here(store, tx, place).await? {
         Some(t) if t.state == TournamentState::Open => Ok(t),
         Some(_) => refuse_tournament(Why::AlreadyStarted),
         None => refuse_tournament(Why::NoTournamentHere),

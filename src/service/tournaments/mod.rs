@@ -11,6 +11,7 @@ mod announcement;
 mod corrections;
 mod deadlines;
 pub(super) mod games;
+mod here;
 mod lifecycle;
 mod lost;
 mod organisers;

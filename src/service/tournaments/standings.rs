@@ -27,8 +27,6 @@ pub(super) fn standings_of(
 ) -> Standings {
     let games: Vec<Game> = games
         .iter()
-        // A cancelled tournament's games left undecided were stopped, not in play.
-        .filter(|g| t.state != TournamentState::Cancelled || g.outcome.is_some())
         .map(|g| Game {
             round: g.round,
             pairing: g.pairing,
@@ -37,7 +35,12 @@ pub(super) fn standings_of(
         .collect();
     // The rounds paired so far, no empty ones to come (nor after an early end).
     let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
-    Standings::compute(t.format, entrants.len(), rounds, &games)
+    let mut standings = Standings::compute(t.format, entrants.len(), rounds, &games);
+    // A cancelled tournament's games left undecided were stopped, not in play.
+    if t.state == TournamentState::Cancelled {
+        standings.stop_undecided();
+    }
+    standings
 }
 
 /// The standings' lines on page `page` (from 1) of [`PAGE_LINES`] each, with the number of
@@ -124,7 +127,8 @@ impl Tournaments {
         let games = tx.games(t.id).await?;
         let all = standings_of(&t, &entrants, &games);
         let pages = all.lines.len().div_ceil(PAGE_LINES).max(1) as u32;
-        if page > pages {
+        // Pages count from 1, as the command's `page:2` says.
+        if page == 0 || page > pages {
             return refuse_tournament(Why::NoSuchStandingsPage {
                 name: t.name.clone(),
                 pages,
@@ -138,6 +142,16 @@ impl Tournaments {
         tx.rollback().await?;
         let (title, text) = voice::standings_page(&t, entrants.len(), body, (page, pages));
         let png = standings_png(title, &entrants, &standings, &names).await?;
-        Ok(Reply::public(text).attach(format!("tournament-{}-standings.png", t.id), png))
+        // Each page its own file, so a front-end that keeps them does not overwrite one with
+        // the next.
+        let file = match pages {
+            1 => format!("tournament-{}-standings.png", t.id),
+            _ => format!("tournament-{}-standings-page-{page}.png", t.id),
+        };
+        Ok(Reply::public(text).attach(file, png))
     }
 }
+
+#[cfg(test)]
+#[path = "standings_marks_tests.rs"]
+mod marks_tests;

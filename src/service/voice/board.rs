@@ -88,7 +88,11 @@ pub(in crate::service) fn board_caption(
                 .plain(" won."),
             None => Text::from("This match is over: it was drawn."),
         }),
-        MatchState::Aborted => lines.push(Text::from("This match was aborted by a moderator.")),
+        // Stopped by a moderator, a cancelled tournament, a round's deadline or a lost channel:
+        // the board does not know which, so it says only what is true of them all.
+        MatchState::Aborted => lines.push(Text::from(
+            "This match was stopped before it was decided; it is unrated.",
+        )),
     }
     if let Some(last) = battle.last_move() {
         lines.push(Text::from("Last move: ").code(last.to_string()).plain("."));

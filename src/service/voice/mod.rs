@@ -40,6 +40,8 @@ pub(in crate::service) use play::{
 };
 pub(in crate::service) use records::{game_record, record_caption, replay_caption, replay_status};
 pub use rules::rules_text;
+#[cfg(test)]
+pub(in crate::service) use standings::start_number;
 pub(in crate::service) use standings::{
     announced_standings_title, entrant_name, standings_page, standings_table, standings_text,
 };

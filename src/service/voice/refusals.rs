@@ -150,6 +150,8 @@ impl TournamentRefusal {
             AlreadyRunning => Text::prose("This tournament is already running; `/thud tournament standings` shows where it stands."),
             Full { most } => format!("This tournament is full: it takes at most {most} players.").into(),
             NotStarted => Text::prose("This tournament has not started; use `/thud tournament leave` to leave it."),
+            LateEntryBeforeStart => Text::prose("This tournament has not started: players join it themselves with `/thud tournament join` until it does. Late entries are for a Swiss already running."),
+            NotRunningYet => "This tournament has not started yet, so it has no results to correct and no withdrawn players.".into(),
             AlreadyWithdrawn => "You have already withdrawn from this tournament.".into(),
             BotCannotJoin => "Bots cannot play in tournaments.".into(),
             BadName => "A tournament needs a name of 1 to 60 characters.".into(),

@@ -17,7 +17,14 @@ pub(in crate::service) fn entrant_name(entrants: &[Entrant], names: &Names, seed
     }
 }
 
-/// One line a player: rank, name, points, tie-breaks, results by round.
+/// The number that names entrant `seed` in every mark: their start number (1 for the first
+/// to join). Ranks are shared by ties and change from round to round, and a page shows only
+/// some of them; a start number is one player's for the whole tournament, on every page.
+pub(in crate::service) fn start_number(seed: usize) -> usize {
+    seed + 1
+}
+
+/// One line a player: rank, start number, name, points, tie-breaks, results by round.
 fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> Option<String> {
     let s = standings.lines.get(index)?;
     let tie_breaks = match s.tie_breaks {
@@ -26,22 +33,17 @@ fn line(standings: &Standings, index: usize, name: &dyn Fn(usize) -> String) -> 
             format!("Buchholz {buchholz}, margin {}", signed(margin))
         }
     };
-    let rank_of = |seed: usize| {
-        standings
-            .lines
-            .iter()
-            .find(|l| l.player == seed)
-            .map_or(0, |l| l.rank)
-    };
-    let results: Vec<String> = s.cells.iter().map(|c| cell_text(*c, &rank_of)).collect();
-    let points = if s.points.0 == 2 {
-        "1 point".to_string()
+    let results: Vec<String> = s.cells.iter().map(|c| cell_text(*c)).collect();
+    // "1 point", "½ point", "1½ points".
+    let points = if s.points.0 <= 2 && s.points.0 > 0 {
+        format!("{} point", s.points)
     } else {
         format!("{} points", s.points)
     };
     Some(format!(
-        "{}. {} — {points} ({tie_breaks}); by round: {}",
+        "{}. [{}] {} — {points} ({tie_breaks}); by round: {}",
         s.rank,
+        start_number(s.player),
         name(s.player),
         results.join(" ")
     ))
@@ -54,29 +56,44 @@ fn signed(margin: i64) -> String {
     format!("{sign}{m}")
 }
 
+/// Whether any game of the standings was stopped by a cancellation (its mark then needs a
+/// place in the legend).
+fn any_stopped(standings: &Standings) -> bool {
+    standings
+        .lines
+        .iter()
+        .any(|l| l.cells.iter().any(|c| matches!(c, Cell::Stopped { .. })))
+}
+
 /// The standings as a table to draw: a crosstable for a round robin (each cell the row
-/// player's result against the column's), a standings table for a Swiss (results by round
-/// against the opponent's rank).
+/// player's result against the column's, the columns headed by the rows' start numbers), a
+/// standings table for a Swiss (results by round against the opponent's start number).
 pub(in crate::service) fn standings_table(
     title: String,
     standings: &Standings,
     name: &dyn Fn(usize) -> String,
 ) -> Table {
-    let rank_of = |seed: usize| {
-        standings
-            .lines
-            .iter()
-            .find(|l| l.player == seed)
-            .map_or(0, |l| l.rank)
-    };
-    let mut headings: Vec<String> = vec!["#".into(), "Player".into()];
+    let mut headings: Vec<String> = vec!["#".into(), "No.".into(), "Player".into()];
     let mut rows = Vec::new();
+    let stopped = any_stopped(standings);
+    let leading = |line: &crate::tournament::Standing| {
+        vec![
+            line.rank.to_string(),
+            start_number(line.player).to_string(),
+            name(line.player),
+        ]
+    };
     let footer = match standings.format {
         Format::RoundRobin => {
-            headings.extend((1..=standings.lines.len()).map(|i| i.to_string()));
+            headings.extend(
+                standings
+                    .lines
+                    .iter()
+                    .map(|l| start_number(l.player).to_string()),
+            );
             headings.extend(["Points".into(), "SB".into()]);
             for (i, line) in standings.lines.iter().enumerate() {
-                let mut row = vec![line.rank.to_string(), name(line.player)];
+                let mut row = leading(line);
                 for (j, other) in standings.lines.iter().enumerate() {
                     if i == j {
                         row.push("×".into());
@@ -94,6 +111,7 @@ pub(in crate::service) fn standings_table(
                             Some(Cell::ForfeitWon { .. }) => "+F",
                             Some(Cell::ForfeitLost { .. }) => "−F",
                             Some(Cell::Playing { .. }) => "…",
+                            Some(Cell::Stopped { .. }) => "/",
                             _ => "",
                         }
                         .into(),
@@ -106,17 +124,14 @@ pub(in crate::service) fn standings_table(
                 });
                 rows.push(row);
             }
-            legend(Format::RoundRobin, Layout::Crosstable)
+            legend(Format::RoundRobin, Layout::Crosstable, stopped)
         }
         Format::Swiss { .. } => {
             headings.extend(["Points".into(), "Buchholz".into(), "Margin".into()]);
             headings.extend((1..=standings.rounds).map(|r| format!("R{r}")));
             for line in &standings.lines {
-                let mut row = vec![
-                    line.rank.to_string(),
-                    name(line.player),
-                    line.points.to_string(),
-                ];
+                let mut row = leading(line);
+                row.push(line.points.to_string());
                 match line.tie_breaks {
                     TieBreaks::Swiss { buchholz, margin } => {
                         row.push(buchholz.to_string());
@@ -127,10 +142,10 @@ pub(in crate::service) fn standings_table(
                         row.push(String::new());
                     }
                 }
-                row.extend(line.cells.iter().map(|c| cell_text(*c, &rank_of)));
+                row.extend(line.cells.iter().map(|c| cell_text(*c)));
                 rows.push(row);
             }
-            legend(standings.format, Layout::ByRound)
+            legend(standings.format, Layout::ByRoundTable, stopped)
         }
     };
     Table {
@@ -144,18 +159,34 @@ pub(in crate::service) fn standings_table(
     }
 }
 
-/// How standings are laid out: a round robin's crosstable, or results by round.
+/// How standings are laid out: a round robin's crosstable, or results by round (in lines of
+/// text, or in the picture's table with its `No.` column).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(in crate::service) enum Layout {
     Crosstable,
     ByRound,
+    ByRoundTable,
 }
 
 /// What every mark of the standings means, one legend for the text and the picture.
-pub(in crate::service) fn legend(format: Format, layout: Layout) -> String {
+/// `stopped`: some games were stopped by a cancellation, and their mark is explained.
+pub(in crate::service) fn legend(format: Format, layout: Layout, stopped: bool) -> String {
+    let number = match layout {
+        Layout::ByRoundTable => "No. is each player's start number",
+        _ => "[n] is each player's start number",
+    };
     let marks = match layout {
-        Layout::Crosstable => "1 won, ½ drawn, 0 lost; +F won by forfeit, −F lost by forfeit (a resignation, a lost claim, a withdrawal); … in play.",
-        Layout::ByRound => "+n won, =n drew, −n lost against the player ranked n; +F won by forfeit, −F lost by forfeit (a resignation, a lost claim, a withdrawal); …n in play against the player ranked n; · not paired.",
+        Layout::Crosstable => "No. is each player's start number, and the columns are the players in the same order by theirs. 1 won, ½ drawn, 0 lost; +F won by forfeit, −F lost by forfeit (a resignation, a lost claim, a withdrawal); … in play; blank: not met.".to_string(),
+        Layout::ByRound | Layout::ByRoundTable => format!("{number}, and every result names the opponent by theirs: +n won, =n drew, −n lost against no. n; +Fn won by forfeit, −Fn lost by forfeit against no. n (a resignation, a lost claim, a withdrawal); …n in play against no. n; · not paired."),
+    };
+    let stop = match (stopped, layout) {
+        (false, _) => "",
+        (true, Layout::Crosstable) => {
+            " / stopped unfinished when the tournament was cancelled (counts for nobody)."
+        }
+        (true, Layout::ByRound | Layout::ByRoundTable) => {
+            " /n stopped unfinished against no. n when the tournament was cancelled (counts for nobody)."
+        }
     };
     let (bye, ties) = match format {
         Format::RoundRobin => (
@@ -169,24 +200,26 @@ pub(in crate::service) fn legend(format: Format, layout: Layout) -> String {
     } else {
         bye
     };
-    format!("{marks}{bye}{ties}")
+    format!("{marks}{stop}{bye}{ties}")
 }
 
-/// A Swiss cell: "+4", "=2", "−7", "+F", "bye", "…3", "·".
-fn cell_text(c: Cell, rank_of: &dyn Fn(usize) -> usize) -> String {
+/// A result by round: "+4", "=2", "−7", "+F3", "bye", "…3", "/3", "·"; each number is the
+/// opponent's start number.
+fn cell_text(c: Cell) -> String {
     match c {
-        Cell::Won { opponent, .. } => format!("+{}", rank_of(opponent)),
-        Cell::Drawn { opponent } => format!("={}", rank_of(opponent)),
-        Cell::Lost { opponent, .. } => format!("−{}", rank_of(opponent)),
-        Cell::ForfeitWon { .. } => "+F".into(),
-        Cell::ForfeitLost { .. } => "−F".into(),
+        Cell::Won { opponent, .. } => format!("+{}", start_number(opponent)),
+        Cell::Drawn { opponent } => format!("={}", start_number(opponent)),
+        Cell::Lost { opponent, .. } => format!("−{}", start_number(opponent)),
+        Cell::ForfeitWon { opponent } => format!("+F{}", start_number(opponent)),
+        Cell::ForfeitLost { opponent } => format!("−F{}", start_number(opponent)),
         Cell::Bye => "bye".into(),
-        Cell::Playing { opponent } => format!("…{}", rank_of(opponent)),
+        Cell::Playing { opponent } => format!("…{}", start_number(opponent)),
+        Cell::Stopped { opponent } => format!("/{}", start_number(opponent)),
         Cell::Absent => "·".into(),
     }
 }
 
-/// The standings as lines of text, at most `limit` players.
+/// The standings as lines of text, at most `limit` players, then the legend of their marks.
 pub(in crate::service) fn standings_text(
     entrants: &[Entrant],
     names: &Names,
@@ -207,10 +240,14 @@ pub(in crate::service) fn standings_text(
         text = text
             .line()
             .plain(format!("… and {} more: ", standings.lines.len() - limit))
-            .code("/thud tournament standings page:2")
+            .code("/thud tournament standings")
             .plain(".");
     }
-    text
+    text.line().plain(legend(
+        standings.format,
+        Layout::ByRound,
+        any_stopped(standings),
+    ))
 }
 
 /// The title of the standings picture announced after round `round` of `t`, which shows the
@@ -259,9 +296,7 @@ pub(in crate::service) fn standings_page(
     let mut text = Text::new()
         .strong(format!("{} — standings, {state}{paged}", t.name))
         .line()
-        .then(body)
-        .line()
-        .plain(legend(t.format, Layout::ByRound));
+        .then(body);
     if page < pages {
         text = text
             .line()

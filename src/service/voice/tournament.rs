@@ -241,7 +241,7 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
                 None => "it is drawn".to_string(),
             };
             Text::new().strong(names.of(*by)).plain(format!(
-                " corrects the result of match #{match_id} ({} – {}) in {name}: {verdict}.                  The standings count the correction; ratings are unchanged.",
+                " corrects the result of match #{match_id} ({} – {}) in {name}: {verdict}. The standings count the correction; ratings are unchanged.",
                 names.of(*first),
                 names.of(*second)
             ))
