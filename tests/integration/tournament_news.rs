@@ -265,3 +265,32 @@ async fn points_and_formats_read_as_english() {
     assert!(created.contains("Swiss, 1 round"), "{created}");
     assert!(!created.contains("1 rounds"), "{created}");
 }
+
+#[tokio::test]
+async fn a_big_field_with_long_names_keeps_every_name_apart_in_a_picture_its_table_fills() {
+    let s = service().await;
+    let hall = place(HALL);
+    let mut long = options(Format::Swiss { rounds: None });
+    long.name = "The Grand Autumn Invitational of the Ankh-Morpork Thud Club".into();
+    ok(s.create_tournament(hall, &organiser(), true, &long).await);
+    for i in 1..=60u64 {
+        // As long as a name is kept (64 characters), differing only at the end.
+        let name = format!("player_with_a_rather_long_name_{}_{i:03}", "x".repeat(28));
+        ok(s.join_tournament(hall, &Actor::new(player(i).id, name))
+            .await);
+    }
+    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    for page in [1, 2] {
+        let reply = ok(s.tournament_standings(hall, page).await);
+        let picture = &reply.attachments[0];
+        let image = image::load_from_memory(&picture.bytes)
+            .expect("a PNG")
+            .to_rgb8();
+        // The table sets the width, not the title: 28 characters of name, the marks, and
+        // no more.
+        assert!(image.width() < 1000, "{} px", image.width());
+        if let Ok(dir) = std::env::var("THUDBOT_PICTURES") {
+            std::fs::write(format!("{dir}/{}", picture.filename), &picture.bytes).unwrap();
+        }
+    }
+}
