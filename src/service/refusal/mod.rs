@@ -123,6 +123,10 @@ pub enum Refusal {
     ProposalOpen,
     NoProposal,
     ProposalNoLongerOpen,
+    /// `actor` proposed ending the battle in this position already, and `other` declined.
+    ProposalDeclinedHere {
+        other: String,
+    },
     AnswerOwnProposal,
     ClaimOnYourTurn,
     NoClock,

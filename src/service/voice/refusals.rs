@@ -88,6 +88,7 @@ impl Refusal {
             ProposalOpen => "A proposal to end this battle is already open.".into(),
             NoProposal => "There is no open proposal to end the battle.".into(),
             ProposalNoLongerOpen => "That proposal is no longer open: it was answered, or a move since changed the position it was made in, and a proposal stands only for that position. Propose again to end the battle as it stands now.".into(),
+            ProposalDeclinedHere { other } => format!("{other} has already declined ending this battle in this position; you can propose again after the next move.").into(),
             AnswerOwnProposal => "You cannot answer your own proposal; the other player must.".into(),
             ClaimOnYourTurn => "It is your turn; only the player waiting can claim a match on time.".into(),
             NoClock => "This match has no running clock.".into(),
