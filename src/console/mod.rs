@@ -88,6 +88,10 @@ impl<'a> Console<'a> {
             Ok(None) => return Ok(()),
             Err(e) => return writeln!(out, "! {e}"),
         };
+        // Only `/thud help` is read without a player; nobody is made up to ask it.
+        if line.player.is_empty() {
+            return writeln!(out, "thudbot: {}", help());
+        }
         let place = Place {
             guild: GUILD,
             channel: ChannelId(line.channel),
@@ -271,14 +275,14 @@ impl<'a> Console<'a> {
             "board" => {
                 let style = match line.get("style") {
                     None => None,
-                    Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
-                        || {
-                            refused(format!(
-                                "`{}` is not a board style; choose full or brief",
-                                echo(v)
-                            ))
-                        },
-                    )?),
+                    // Refused as `settings style:` refuses it: one sentence for one slip.
+                    Some(v) => Some(
+                        BoardStyle::from_name(&v.trim().to_ascii_lowercase()).ok_or(
+                            ServiceError::Refused(crate::service::Refusal::NotABoardStyle {
+                                given: echo(v),
+                            }),
+                        )?,
+                    ),
                 };
                 s.board(place, actor, style).await
             }
@@ -344,10 +348,7 @@ impl<'a> Console<'a> {
                 let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
-                        refused(format!(
-                            "`{}` is not a theme; choose default or high-contrast",
-                            echo(t)
-                        ))
+                        ServiceError::Refused(crate::service::Refusal::NotATheme { given: echo(t) })
                     })?),
                     None => None,
                 };
@@ -387,6 +388,11 @@ impl<'a> Console<'a> {
                     .await
             }
             "help" => Ok(Reply::private(help())),
+            // A group typed without its subcommand is answered with how to write it, as
+            // `tournament` is.
+            group @ ("ladder" | "review") => Err(refused(
+                line::group_usage(group).unwrap_or_else(|| "try `/thud help`".into()),
+            )),
             other => Err(refused(format!(
                 "`{}` is not a command; try `/thud help`",
                 echo(other)

@@ -348,3 +348,51 @@ async fn a_name_too_long_to_keep_is_refused_not_cut() {
     assert!(!out.contains(&"a".repeat(64)), "{out}");
     assert!(!out.contains("challenges you"), "{out}");
 }
+
+#[tokio::test]
+async fn help_a_group_alone_and_a_slip_typed_two_ways_read_as_one() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-usage");
+    let input = "\
+/thud help
+alice: /thud ladder
+alice: /thud board style:tiny
+alice: /thud settings style:tiny
+alice: /thud review replay theme:dark
+alice: /thud settings theme:dark
+olga: /thud-admin tournament create name:Cup page:2
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    // The README's `/thud help` line, as it shows it: no player needed.
+    assert!(
+        out.starts_with("thudbot: Lines look like `<player>: /thud"),
+        "{out}"
+    );
+    // A group alone is answered with its usage, as `tournament` alone is.
+    assert!(
+        out.contains("(only alice sees this): write `ladder leaderboard|stats|history`"),
+        "{out}"
+    );
+    // A style or theme refused by `board` or `replay` reads as `settings` refuses it.
+    assert_eq!(
+        out.matches("(only alice sees this): tiny is not a board style; choose full or brief.\n")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches(
+            "(only alice sees this): dark is not a theme; choose default or high-contrast.\n"
+        )
+        .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "`page` is not an option of `/thud-admin tournament create`; it takes name: format:"
+        ),
+        "{out}"
+    );
+}
