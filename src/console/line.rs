@@ -209,9 +209,10 @@ impl Line {
             Some((a, false, takes)) => (format!("/thud tournament {a}"), *takes, true),
             None => (self.command_name(), *known, false),
         };
-        let (bad, _) = self.options.iter().find(|(k, _)| {
-            !(known.contains(&k.as_str()) || action_given && k == "action")
-        })?;
+        let (bad, _) = self
+            .options
+            .iter()
+            .find(|(k, _)| !(known.contains(&k.as_str()) || action_given && k == "action"))?;
         let known: Vec<String> = known
             .iter()
             .filter(|k| **k != "action")
@@ -340,7 +341,10 @@ mod tests {
     #[test]
     fn help_needs_no_player_and_a_group_alone_stays_whole() {
         let help = parse("/thud help").unwrap().unwrap();
-        assert_eq!((help.player.as_str(), help.subcommand.as_str()), ("", "help"));
+        assert_eq!(
+            (help.player.as_str(), help.subcommand.as_str()),
+            ("", "help")
+        );
         assert_eq!(parse("/thud board"), Err(LineError::Shape));
         let ladder = parse("alice: /thud ladder").unwrap().unwrap();
         assert_eq!(ladder.subcommand, "ladder");

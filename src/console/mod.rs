@@ -11,7 +11,9 @@ mod tournament;
 mod values;
 
 use printer::Printer;
-use values::{not_a_count, parse_side, parse_variant, parse_yes_no};
+use values::{
+    not_a_count, parse_page, parse_side, parse_vacation_days, parse_variant, parse_yes_no,
+};
 
 pub use line::{options_of, parse, Line, LineError};
 
@@ -213,6 +215,12 @@ impl<'a> Console<'a> {
                     .map_err(|_| refused(not_a_count(name, v))),
             }
         };
+        // A number the option's type cannot hold is out of its range too, and said so alike.
+        let small = |name: &str| -> Result<Option<u32>, ServiceError> {
+            number(name)?
+                .map(|n| u32::try_from(n).map_err(|_| refused(not_a_count(name, &n.to_string()))))
+                .transpose()
+        };
         let verb_move = |verb: Verb| MoveRequest::Verb {
             verb,
             from: opt("from").unwrap_or_default(),
@@ -233,12 +241,21 @@ impl<'a> Console<'a> {
                 let options = ChallengeOptions {
                     variant: opt("variant").map(|v| parse_variant(&v)).transpose()?,
                     side: opt("side").map(|v| parse_side(&v)).transpose()?,
-                    days_per_move: number("days")?.map(|d| d.min(u32::MAX as u64) as u32),
+                    days_per_move: small("days")?,
                     rated: opt("rated")
                         .map(|v| parse_yes_no("rated", &v))
                         .transpose()?,
                 };
-                let level = number("level")?.map(|l| l.min(u8::MAX as u64) as u8);
+                let level = match small("level")?.map(u8::try_from) {
+                    Some(Err(_)) => {
+                        return Err(refused(not_a_count(
+                            "level",
+                            line.get("level").unwrap_or_default(),
+                        )))
+                    }
+                    Some(Ok(l)) => Some(l),
+                    None => None,
+                };
                 if name.eq_ignore_ascii_case(COMPUTER_NAME) {
                     let computer = Actor::with_kind(COMPUTER, COMPUTER_NAME, true);
                     return s
@@ -276,13 +293,11 @@ impl<'a> Console<'a> {
                 let style = match line.get("style") {
                     None => None,
                     // Refused as `settings style:` refuses it: one sentence for one slip.
-                    Some(v) => Some(
-                        BoardStyle::from_name(&v.trim().to_ascii_lowercase()).ok_or(
-                            ServiceError::Refused(crate::service::Refusal::NotABoardStyle {
-                                given: echo(v),
-                            }),
-                        )?,
-                    ),
+                    Some(v) => Some(BoardStyle::from_name(&v.trim().to_ascii_lowercase()).ok_or(
+                        ServiceError::Refused(crate::service::Refusal::NotABoardStyle {
+                            given: echo(v),
+                        }),
+                    )?),
                 };
                 s.board(place, actor, style).await
             }
@@ -326,7 +341,7 @@ impl<'a> Console<'a> {
                         )))
                     }
                 };
-                let page = number("page")?.unwrap_or(1).clamp(1, u32::MAX as u64) as u32;
+                let page = line.get("page").map(parse_page).transpose()?.unwrap_or(1);
                 s.leaderboard(place, scope, page).await
             }
             "stats" | "history" => {
@@ -345,7 +360,7 @@ impl<'a> Console<'a> {
             }
             "record" => s.record(place, number("match")?.map(MatchId)).await,
             "replay" => {
-                let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
+                let battle = small("battle")?.map(|b| u8::try_from(b).unwrap_or(u8::MAX));
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
                         ServiceError::Refused(crate::service::Refusal::NotATheme { given: echo(t) })
@@ -372,7 +387,7 @@ impl<'a> Console<'a> {
             }
             "vacation" => match line.get("action").map(str::to_ascii_lowercase).as_deref() {
                 Some("start") => {
-                    let days = number("days")?.map(|d| d.min(u32::MAX as u64) as u32);
+                    let days = line.get("days").map(parse_vacation_days).transpose()?;
                     s.start_vacation(actor, days).await
                 }
                 Some("end") => s.end_vacation(actor).await,

@@ -210,7 +210,10 @@ fn a_shove_naming_a_capture_it_cannot_make_is_refused_for_that_capture() {
     assert_eq!(refusal(&position, "TG7-E7xC6"), "C6 is not next to E7");
     assert_eq!(refusal(&position, "TG7-F7xC6"), "C6 is not next to F7");
     // A square next to the landing with no dwarf on it.
-    assert_eq!(refusal(&position, "TG7-E7xD7"), "D7 holds no dwarf to capture");
+    assert_eq!(
+        refusal(&position, "TG7-E7xD7"),
+        "D7 holds no dwarf to capture"
+    );
     // Naming nothing, the shove lacks a capture.
     assert_eq!(refusal(&position, "TG7-E7"), "a shove must capture a dwarf");
 }

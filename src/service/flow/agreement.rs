@@ -140,7 +140,10 @@ impl Matches {
             let battle = m.current_battle().id;
             let proposed_before = pressed.is_some()
                 || tx.last_proposal_at(battle, m.player(seat)).await?.is_some()
-                || tx.last_proposal_at(battle, m.player(seat.other())).await?.is_some();
+                || tx
+                    .last_proposal_at(battle, m.player(seat.other()))
+                    .await?
+                    .is_some();
             return refuse(match proposed_before {
                 true => Refusal::ProposalNoLongerOpen,
                 false => Refusal::NoProposal,

@@ -34,7 +34,7 @@ pub(in crate::service) fn no_rated_matches(title: &str) -> Text {
 }
 
 /// A leaderboard page asked for past its end.
-pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: u32) -> String {
+pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: i64) -> String {
     format!(
         "The leaderboard of {title} has {}; there is no page {page}.",
         count(pages, "page", "pages")
@@ -44,7 +44,7 @@ pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: u32
 /// Page `page` of `pages` of a ladder.
 pub(in crate::service) fn leaderboard(
     title: &str,
-    (page, pages): (u32, i64),
+    (page, pages): (i64, i64),
     standings: &[Standing],
 ) -> Text {
     let mut text = Text::new()

@@ -59,7 +59,7 @@ impl Refusal {
             AnswerOwnChallenge => "You cannot answer your own challenge; you can cancel it.".into(),
             NotYourChallenge => "This challenge is not addressed to you.".into(),
             OnlyChallengerCancels => "Only the challenger can cancel a challenge.".into(),
-            DaysNotOffered(days) => format!("{days} days per move is not offered; choose 1, 2, 3, 5, 7, 10 or 14.").into(),
+            DaysNotOffered(days) => format!("{days} days a move is not offered; choose 1, 2, 3, 5, 7, 10 or 14.").into(),
             LevelAgainstPerson => prose("`level` is for a match against the bot itself; leave it out to challenge a person."),
             NoSuchLevel(n) => format!("There is no level {n}; choose 1 (a beginner) to 5 (the strongest).").into(),
             RatedAgainstComputer => prose("Matches against the computer are never rated; leave out `rated`, or challenge a person."),
