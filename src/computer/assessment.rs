@@ -17,10 +17,15 @@ use super::transposition::Table;
 /// Plies without a capture (or, in Koom Valley, a Rock move) before a battle counts as stalled.
 pub const STALLED_PLIES: usize = 30;
 
+/// How many plies ahead the computer looks before proposing an end (classic and original;
+/// Koom Valley one less): the proposal says so, so it claims no more than was judged.
+pub const PROPOSAL_DEPTH: u8 = 4;
+
 /// What the computer thinks of ending the current battle now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assessment {
-    /// Propose ending the battle: it has stalled and neither side can gain any more.
+    /// Propose ending the battle: it has stalled, no capture is open to either side within two
+    /// plies, and a short search finds nothing more to win.
     pub propose_end: bool,
     /// Agree if the other player proposes: playing on cannot improve the computer's result.
     pub agree_to_end: bool,
@@ -72,7 +77,7 @@ fn makes_progress(mv: &Move) -> bool {
 fn assess_by_score(position: &Position, computer: Side, stalled: bool) -> Assessment {
     let now = for_side(material(position), computer);
     let plain = Settings {
-        depth: 4,
+        depth: PROPOSAL_DEPTH,
         time: Duration::from_millis(400),
         nodes: 400_000,
         temperature: 0,
@@ -100,7 +105,7 @@ fn assess_by_score(position: &Position, computer: Side, stalled: bool) -> Assess
 /// Koom Valley: an end by agreement is a draw, so the computer plays on while it is better.
 fn assess_koom_valley(position: &Position, computer: Side, stalled: bool) -> Assessment {
     let settings = Settings {
-        depth: 3,
+        depth: PROPOSAL_DEPTH - 1,
         time: Duration::from_millis(400),
         nodes: 400_000,
         temperature: 0,

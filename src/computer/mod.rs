@@ -25,7 +25,9 @@ mod mistakes;
 mod search;
 mod transposition;
 
-pub use assessment::{assess, progress_within_two_plies, Assessment, STALLED_PLIES};
+pub use assessment::{
+    assess, progress_within_two_plies, Assessment, PROPOSAL_DEPTH, STALLED_PLIES,
+};
 pub use chance::Chance;
 pub use level::{Level, Settings, UnknownLevel};
 

@@ -39,7 +39,14 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
     }
-    let (who, command) = text.split_once(':').ok_or(LineError::Shape)?;
+    // `/thud help` needs nobody to ask it: the README shows it so, before any player exists.
+    if text.starts_with('/') {
+        return match command(String::new(), 1, text)? {
+            line if line.subcommand == "help" => Ok(Some(line)),
+            _ => Err(LineError::Shape),
+        };
+    }
+    let (who, command_text) = text.split_once(':').ok_or(LineError::Shape)?;
     let (player, channel) = match who.trim().split_once('@') {
         Some((p, c)) => (
             p.trim(),
@@ -52,6 +59,11 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
     if player.is_empty() || player.contains(char::is_whitespace) {
         return Err(LineError::Shape);
     }
+    command(player.to_string(), channel, command_text).map(Some)
+}
+
+/// Reads the command part of a line, `/thud move from:F1 to:F5`, typed by `player`.
+fn command(player: String, channel: u64, command: &str) -> Result<Line, LineError> {
     let command = command.trim();
     // `/thud-admin` holds what Discord lets servers gate per role (abort, organising
     // tournaments); the console is the operator's own table, where everyone may use it.
@@ -82,20 +94,19 @@ pub fn parse(text: &str) -> Result<Option<Line>, LineError> {
     };
     let mut options = options(args)?;
     let mut subcommand = subcommand;
-    match action {
-        // `/thud ladder stats` and `/thud review record` group commands that are read alone.
-        Some(action) if FLAT_GROUPS.contains(&subcommand.as_str()) => {
-            subcommand = action.to_ascii_lowercase();
-        }
-        Some(action) => options.insert(0, ("action".to_string(), action.to_ascii_lowercase())),
+    match action.map(str::to_ascii_lowercase) {
+        // `/thud ladder stats` and `/thud review record` group commands that are read alone;
+        // a group without one of them is left whole, to be answered with its usage.
+        Some(action) if group_of(&action) == Some(subcommand.as_str()) => subcommand = action,
+        Some(action) => options.insert(0, ("action".to_string(), action)),
         None => {}
     }
-    Ok(Some(Line {
-        player: player.to_string(),
+    Ok(Line {
+        player,
         channel,
         subcommand,
         options,
-    }))
+    })
 }
 
 /// The options each command takes, named as on Discord, in the README and in `/thud help`
@@ -156,38 +167,102 @@ pub fn options_of(subcommand: &str) -> Option<&'static [&'static str]> {
         .map(|(_, known)| *known)
 }
 
+/// The options of each tournament action, and whether it is an organiser's
+/// (`/thud-admin tournament …`) or a player's (`/thud tournament …`).
+const TOURNAMENT_ACTIONS: &[(&str, bool, &[&str])] = &[
+    (
+        "create",
+        true,
+        &[
+            "name",
+            "format",
+            "rounds",
+            "variant",
+            "days",
+            "round_length",
+            "starts",
+        ],
+    ),
+    ("start", true, &[]),
+    ("cancel", true, &[]),
+    ("correct", true, &["match", "winner"]),
+    ("add", true, &["player"]),
+    ("reinstate", true, &["player"]),
+    ("join", false, &[]),
+    ("leave", false, &[]),
+    ("withdraw", false, &[]),
+    ("standings", false, &["page"]),
+];
+
 impl Line {
     /// Why the line names an option its command does not take (a typo such as `dayz:1`
     /// would otherwise be ignored unsaid); `None` when every option is known.
     pub fn unknown_option(&self) -> Option<String> {
         let (_, known) = OPTIONS.iter().find(|(c, _)| *c == self.subcommand)?;
+        let action = self.get("action").unwrap_or_default();
+        // A tournament action takes options of its own, not every one the group's do.
+        let (command, known, action_given) = match TOURNAMENT_ACTIONS
+            .iter()
+            .find(|(a, _, _)| self.subcommand == "tournament" && *a == action)
+        {
+            Some((a, true, takes)) => (format!("/thud-admin tournament {a}"), *takes, true),
+            Some((a, false, takes)) => (format!("/thud tournament {a}"), *takes, true),
+            None => (self.command_name(), *known, false),
+        };
         let (bad, _) = self
             .options
             .iter()
-            .find(|(k, _)| !known.contains(&k.as_str()))?;
-        let takes = if known.is_empty() {
-            "no options".to_string()
-        } else {
-            known
-                .iter()
-                .filter(|k| **k != "action")
-                .map(|k| format!("{k}:"))
-                .collect::<Vec<_>>()
-                .join(" ")
+            .find(|(k, _)| !(known.contains(&k.as_str()) || action_given && k == "action"))?;
+        let known: Vec<String> = known
+            .iter()
+            .filter(|k| **k != "action")
+            .map(|k| format!("{k}:"))
+            .collect();
+        let takes = match known.is_empty() {
+            true => "no options".to_string(),
+            false => known.join(" "),
         };
         Some(format!(
-            "`{}` is not an option of `/thud {}`; it takes {takes}",
+            "`{}` is not an option of `{command}`; it takes {takes}",
             crate::service::echo(bad),
-            self.subcommand
         ))
+    }
+
+    /// The command as Discord names it: `/thud ladder stats`, `/thud-admin abort`.
+    fn command_name(&self) -> String {
+        match (self.subcommand.as_str(), group_of(&self.subcommand)) {
+            ("abort", _) => "/thud-admin abort".to_string(),
+            (sub, Some(group)) => format!("/thud {group} {sub}"),
+            (sub, None) => format!("/thud {sub}"),
+        }
     }
 }
 
 /// The commands that are groups of subcommands on Discord.
 const GROUPS: [&str; 4] = ["vacation", "tournament", "ladder", "review"];
 
-/// The groups whose subcommands the console reads as commands of their own.
-const FLAT_GROUPS: [&str; 2] = ["ladder", "review"];
+/// The groups whose subcommands the console reads as commands of their own, with them.
+const FLAT_GROUPS: &[(&str, &[&str])] = &[
+    ("ladder", &["leaderboard", "stats", "history"]),
+    ("review", &["record", "replay", "analysis"]),
+];
+
+/// The group whose subcommand `subcommand` is read as a command of its own, if any.
+fn group_of(subcommand: &str) -> Option<&'static str> {
+    FLAT_GROUPS
+        .iter()
+        .find(|(_, subs)| subs.contains(&subcommand))
+        .map(|(group, _)| *group)
+}
+
+/// How to write a group's lines when it is typed without one of its subcommands:
+/// `ladder leaderboard|stats|history`; `None` for a command that is no such group.
+pub(super) fn group_usage(group: &str) -> Option<String> {
+    FLAT_GROUPS
+        .iter()
+        .find(|(g, _)| *g == group)
+        .map(|(g, subs)| format!("write `{g} {}`", subs.join("|")))
+}
 
 /// Splits `a:1 b:E5, F5 c:x` into pairs; a word followed by `:` starts a new option.
 fn options(args: &str) -> Result<Vec<(String, String)>, LineError> {
@@ -236,6 +311,49 @@ mod tests {
         assert_eq!(line.unknown_option(), None);
         let line = parse("alice: /thud resign now:yes").unwrap().unwrap();
         assert!(line.unknown_option().unwrap().contains("takes no options"));
+    }
+
+    #[test]
+    fn an_unknown_option_names_the_command_as_discord_does_and_its_own_options() {
+        let why = |text: &str| parse(text).unwrap().unwrap().unknown_option();
+        assert_eq!(
+            why("olga: /thud-admin tournament create name:Cup page:2").as_deref(),
+            Some(
+                "`page` is not an option of `/thud-admin tournament create`; it takes name: \
+                 format: rounds: variant: days: round_length: starts:"
+            )
+        );
+        assert_eq!(
+            why("olga: /thud tournament join name:Cup").as_deref(),
+            Some("`name` is not an option of `/thud tournament join`; it takes no options")
+        );
+        assert_eq!(
+            why("alice: /thud ladder stats page:2").as_deref(),
+            Some("`page` is not an option of `/thud ladder stats`; it takes player:")
+        );
+        assert_eq!(
+            why("olga: /thud-admin abort now:yes").as_deref(),
+            Some("`now` is not an option of `/thud-admin abort`; it takes no options")
+        );
+        assert_eq!(why("olga: /thud tournament standings page:2"), None);
+    }
+
+    #[test]
+    fn help_needs_no_player_and_a_group_alone_stays_whole() {
+        let help = parse("/thud help").unwrap().unwrap();
+        assert_eq!(
+            (help.player.as_str(), help.subcommand.as_str()),
+            ("", "help")
+        );
+        assert_eq!(parse("/thud board"), Err(LineError::Shape));
+        let ladder = parse("alice: /thud ladder").unwrap().unwrap();
+        assert_eq!(ladder.subcommand, "ladder");
+        let wrong = parse("alice: /thud review leaderboard").unwrap().unwrap();
+        assert_eq!(wrong.subcommand, "review");
+        assert_eq!(
+            group_usage("ladder").as_deref(),
+            Some("write `ladder leaderboard|stats|history`")
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! act as a moderator, since the console is the operator's own table.
 
 mod analysis;
+mod help;
 mod line;
 mod printer;
 mod shown;
@@ -11,8 +12,11 @@ mod tournament;
 mod values;
 
 use printer::Printer;
-use values::{not_a_count, parse_side, parse_variant, parse_yes_no};
+use values::{
+    not_a_count, parse_page, parse_side, parse_vacation_days, parse_variant, parse_yes_no,
+};
 
+pub use help::help;
 pub use line::{options_of, parse, Line, LineError};
 
 use std::io::Write;
@@ -88,6 +92,10 @@ impl<'a> Console<'a> {
             Ok(None) => return Ok(()),
             Err(e) => return writeln!(out, "! {e}"),
         };
+        // Only `/thud help` is read without a player; nobody is made up to ask it.
+        if line.player.is_empty() {
+            return writeln!(out, "thudbot: {}", help());
+        }
         let place = Place {
             guild: GUILD,
             channel: ChannelId(line.channel),
@@ -209,6 +217,12 @@ impl<'a> Console<'a> {
                     .map_err(|_| refused(not_a_count(name, v))),
             }
         };
+        // A number the option's type cannot hold is out of its range too, and said so alike.
+        let small = |name: &str| -> Result<Option<u32>, ServiceError> {
+            number(name)?
+                .map(|n| u32::try_from(n).map_err(|_| refused(not_a_count(name, &n.to_string()))))
+                .transpose()
+        };
         let verb_move = |verb: Verb| MoveRequest::Verb {
             verb,
             from: opt("from").unwrap_or_default(),
@@ -229,12 +243,21 @@ impl<'a> Console<'a> {
                 let options = ChallengeOptions {
                     variant: opt("variant").map(|v| parse_variant(&v)).transpose()?,
                     side: opt("side").map(|v| parse_side(&v)).transpose()?,
-                    days_per_move: number("days")?.map(|d| d.min(u32::MAX as u64) as u32),
+                    days_per_move: small("days")?,
                     rated: opt("rated")
                         .map(|v| parse_yes_no("rated", &v))
                         .transpose()?,
                 };
-                let level = number("level")?.map(|l| l.min(u8::MAX as u64) as u8);
+                let level = match small("level")?.map(u8::try_from) {
+                    Some(Err(_)) => {
+                        return Err(refused(not_a_count(
+                            "level",
+                            line.get("level").unwrap_or_default(),
+                        )))
+                    }
+                    Some(Ok(l)) => Some(l),
+                    None => None,
+                };
                 if name.eq_ignore_ascii_case(COMPUTER_NAME) {
                     let computer = Actor::with_kind(COMPUTER, COMPUTER_NAME, true);
                     return s
@@ -271,13 +294,11 @@ impl<'a> Console<'a> {
             "board" => {
                 let style = match line.get("style") {
                     None => None,
-                    Some(v) => Some(BoardStyle::from_name(&v.to_ascii_lowercase()).ok_or_else(
-                        || {
-                            refused(format!(
-                                "`{}` is not a board style; choose full or brief",
-                                echo(v)
-                            ))
-                        },
+                    // Refused as `settings style:` refuses it: one sentence for one slip.
+                    Some(v) => Some(BoardStyle::from_name(&v.trim().to_ascii_lowercase()).ok_or(
+                        ServiceError::Refused(crate::service::Refusal::NotABoardStyle {
+                            given: echo(v),
+                        }),
                     )?),
                 };
                 s.board(place, actor, style).await
@@ -322,7 +343,7 @@ impl<'a> Console<'a> {
                         )))
                     }
                 };
-                let page = number("page")?.unwrap_or(1).clamp(1, u32::MAX as u64) as u32;
+                let page = line.get("page").map(parse_page).transpose()?.unwrap_or(1);
                 s.leaderboard(place, scope, page).await
             }
             "stats" | "history" => {
@@ -341,13 +362,10 @@ impl<'a> Console<'a> {
             }
             "record" => s.record(place, number("match")?.map(MatchId)).await,
             "replay" => {
-                let battle = number("battle")?.map(|b| b.min(u8::MAX as u64) as u8);
+                let battle = small("battle")?.map(|b| u8::try_from(b).unwrap_or(u8::MAX));
                 let theme = match line.get("theme") {
                     Some(t) => Some(t.parse::<Theme>().map_err(|_| {
-                        refused(format!(
-                            "`{}` is not a theme; choose default or high-contrast",
-                            echo(t)
-                        ))
+                        ServiceError::Refused(crate::service::Refusal::NotATheme { given: echo(t) })
                     })?),
                     None => None,
                 };
@@ -371,7 +389,7 @@ impl<'a> Console<'a> {
             }
             "vacation" => match line.get("action").map(str::to_ascii_lowercase).as_deref() {
                 Some("start") => {
-                    let days = number("days")?.map(|d| d.min(u32::MAX as u64) as u32);
+                    let days = line.get("days").map(parse_vacation_days).transpose()?;
                     s.start_vacation(actor, days).await
                 }
                 Some("end") => s.end_vacation(actor).await,
@@ -387,6 +405,11 @@ impl<'a> Console<'a> {
                     .await
             }
             "help" => Ok(Reply::private(help())),
+            // A group typed without its subcommand is answered with how to write it, as
+            // `tournament` is.
+            group @ ("ladder" | "review") => Err(refused(
+                line::group_usage(group).unwrap_or_else(|| "try `/thud help`".into()),
+            )),
             other => Err(refused(format!(
                 "`{}` is not a command; try `/thud help`",
                 echo(other)
@@ -555,30 +578,4 @@ pub(super) fn variant_names() -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => names.join(""),
     }
-}
-
-/// The console's `/thud help`.
-pub fn help() -> String {
-    let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-    format!(
-        "Lines look like `<player>: /thud <subcommand> [option:value ...]`; `<player>@2:` acts in channel 2.\n\
-         challenge opponent:<name> [variant:{}] [side:dwarfs|trolls|random] [days:1|2|3|5|7|10|14] [rated:false]\n\
-         challenge opponent:thudbot [level:1-5] ... plays the computer.\n\
-         accept | decline | cancel [challenge:<id>]\n\
-         move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
-         play notation:<move, e.g. dE6-H9xH9>\n\
-         board [style:full|brief] | end [action:propose|agree|decline] | resign | claim\n\
-         vacation start [days:<n>] | vacation end\n\
-         games [scope:server|all] | ladder leaderboard [scope:server|global] [page:<n>] | ladder stats [player:<name>] | ladder history [player:<name>]\n\
-         review analysis [match:<id>] looks back at a finished match with the engine: a graph and each player's mistakes.\n\
-         review record [match:<id>] | review replay [match:<id>] [battle:1|2] | settings [style:full|brief] [theme:default|high-contrast] [notify:channel|dm|both] | rules [variant:<name>]\n\
-         tournament join | leave | withdraw | standings [page:<n>] (a paired game is played in channel 10000 + its number)\n\
-         Organisers' lines start `/thud-admin` (on Discord, Manage Server by default; everyone here):\n\
-         /thud-admin abort ends this channel's stuck match, unrated.\n\
-         /thud-admin tournament create name:<name> [format:swiss|round-robin] [rounds:<n>] [variant:<name>] [days:<n>] [round_length:<days a round per day a move>] [starts:<2026-12-01T18:00:00Z>]\n\
-         /thud-admin tournament start | cancel\n\
-         /thud-admin tournament correct match:<n> [winner:<name>] | add player:<name> | reinstate player:<name>\n\
-         press button:<label> presses a button of the last message that showed it.",
-        variants.join("|")
-    )
 }

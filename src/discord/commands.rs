@@ -322,7 +322,7 @@ async fn leaderboard(
         _ => LadderScope::Server,
     };
     answer(ctx, async {
-        s.leaderboard(place(ctx)?, scope, page.unwrap_or(1).max(1))
+        s.leaderboard(place(ctx)?, scope, page.map_or(1, i64::from))
             .await
     })
     .await

@@ -198,6 +198,7 @@ impl Position {
                     IllegalMove::ShoveTooFar { line }
                 } else {
                     self.blocked(from, d, distance)
+                        .or_else(|| self.misnamed_capture(text.captures.iter().copied(), to))
                         .unwrap_or(IllegalMove::ShoveMustCapture)
                 }
             }
@@ -281,6 +282,30 @@ impl Position {
         }
     }
 
+    /// The first capture named that a troll landing on `landing` cannot make: a square not
+    /// next to it, or one with no dwarf on it.
+    fn misnamed_capture(
+        &self,
+        named: impl IntoIterator<Item = Square>,
+        landing: Square,
+    ) -> Option<IllegalMove> {
+        named.into_iter().find_map(|sq| {
+            if !sq.is_adjacent(landing) {
+                Some(IllegalMove::NotNextTo {
+                    capture: sq,
+                    landing,
+                })
+            } else if !self.dwarfs().contains(sq) {
+                Some(IllegalMove::NothingToCapture {
+                    square: sq,
+                    piece: "dwarf",
+                })
+            } else {
+                None
+            }
+        })
+    }
+
     /// Why the captures named do not fit any legal move with this landing.
     fn explain_captures(
         &self,
@@ -301,19 +326,8 @@ impl Position {
             }
             Move::Troll { .. } => {}
         }
-        for sq in named {
-            if !sq.is_adjacent(landing) {
-                return IllegalMove::NotNextTo {
-                    capture: sq,
-                    landing,
-                };
-            }
-            if !self.dwarfs().contains(sq) {
-                return IllegalMove::NothingToCapture {
-                    square: sq,
-                    piece: "dwarf",
-                };
-            }
+        if let Some(why) = self.misnamed_capture(named, landing) {
+            return why;
         }
         let around = self.dwarfs_around(landing);
         let from = first.from();

@@ -115,19 +115,25 @@ impl LocalServer {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("/"));
+        // Checked before anything is created, so a refusal leaves no empty folder behind,
+        // and again after, for folders made where the umask keeps others out.
+        let reachable = |user: &Option<ServerUser>| match user {
+            Some(user) => match first_blocked_ancestor(&parent, user) {
+                Some(blocked) => Err(LocalServerError::Inaccessible {
+                    dir: cluster.clone(),
+                    blocked,
+                    user: user.name.clone(),
+                }),
+                None => Ok(()),
+            },
+            None => Ok(()),
+        };
+        reachable(&user)?;
         fs::create_dir_all(&parent).map_err(io_error(format!(
             "creating the data directory {}",
             parent.display()
         )))?;
-        if let Some(user) = &user {
-            if let Some(blocked) = first_blocked_ancestor(&parent, user) {
-                return Err(LocalServerError::Inaccessible {
-                    dir: cluster,
-                    blocked,
-                    user: user.name.clone(),
-                });
-            }
-        }
+        reachable(&user)?;
 
         let existing = cluster_major(&cluster)?;
         let binaries = match Binaries::find_in(

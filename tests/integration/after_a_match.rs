@@ -145,9 +145,19 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
         again.text
     );
 
+    // Read in a player's history, the friendly match says it moved no rating.
+    let history = ok(service.history(at, &alice()).await);
+    assert!(
+        history.text.contains("won by resignation · unrated · "),
+        "{}",
+        history.text
+    );
+    // The record between the two counts it, and says it counts every match, rated or not.
     let stats = ok(service.stats(at, &alice(), &bob()).await);
     assert!(
-        stats.text.contains("You against bob: 1 match · 1W 0D 0L"),
+        stats
+            .text
+            .contains("You against bob, every finished match, rated or not: 1 match · 1W 0D 0L"),
         "{}",
         stats.text
     );

@@ -72,13 +72,56 @@ async fn the_proposers_own_move_ends_the_proposal_and_a_stale_agree_is_refused()
         refusal(service.answer_end(at, &bob(), true, Some(button)).await),
         Refusal::ProposalNoLongerOpen
     );
+    // Typed rather than pressed, the same answer is refused in the same words.
     assert_eq!(
         refusal(service.answer_end(at, &bob(), true, None).await),
-        Refusal::NoProposal
+        Refusal::ProposalNoLongerOpen
+    );
+    assert_eq!(
+        refusal(service.answer_end(at, &bob(), false, None).await),
+        Refusal::ProposalNoLongerOpen
     );
     let m = current(&service, at).await;
     assert_eq!(m.game.battle_number(), 1);
     assert!(m.game.current_battle().result().is_none());
+}
+
+#[tokio::test]
+async fn an_answer_with_no_proposal_ever_made_in_the_battle_says_there_is_none() {
+    let service = service().await;
+    let at = place(1);
+    start_match(&service, at).await;
+    assert_eq!(
+        refusal(service.answer_end(at, &bob(), true, None).await),
+        Refusal::NoProposal
+    );
+}
+
+#[tokio::test]
+async fn a_declined_proposal_is_not_repeated_in_the_same_position() {
+    let service = service().await;
+    let at = place(1);
+    start_match(&service, at).await;
+    let proposed = ok(service.propose_end(at, &alice()).await);
+    assert_eq!(proposed.mentions, vec![bob().id]);
+    ok(service.answer_end(at, &bob(), false, None).await);
+    // The same proposal in the same position: refused, privately, and nothing is opened.
+    let again = refusal(service.propose_end(at, &alice()).await);
+    assert_eq!(
+        again,
+        Refusal::ProposalDeclinedHere {
+            other: "bob".into()
+        }
+    );
+    assert_eq!(
+        again.to_string(),
+        "bob has already declined ending this battle in this position; you can propose again after the next move."
+    );
+    assert!(current(&service, at).await.proposal.is_none());
+    // Once a move has been made, alice may propose again.
+    play_some(&service, at, 0, false).await;
+    let later = ok(service.propose_end(at, &alice()).await);
+    assert!(shown_score(&later).is_some(), "{:?}", later.events);
 }
 
 #[tokio::test]

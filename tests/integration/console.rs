@@ -325,7 +325,7 @@ bob: /thud accept
         "{out}"
     );
     assert!(
-        out.contains("days: `-1` must be a whole number from 1 up"),
+        out.contains("-1 days a move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."),
         "{out}"
     );
     // Neither line made a challenge, so there is nothing to accept.
@@ -347,4 +347,110 @@ async fn a_name_too_long_to_keep_is_refused_not_cut() {
     // No challenge was made under a name cut to 64 characters.
     assert!(!out.contains(&"a".repeat(64)), "{out}");
     assert!(!out.contains("challenges you"), "{out}");
+}
+
+#[tokio::test]
+async fn help_a_group_alone_and_a_slip_typed_two_ways_read_as_one() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-usage");
+    let input = "\
+/thud help
+alice: /thud ladder
+alice: /thud board style:tiny
+alice: /thud settings style:tiny
+alice: /thud review replay theme:dark
+alice: /thud settings theme:dark
+olga: /thud-admin tournament create name:Cup page:2
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    // The README's `/thud help` line, as it shows it: no player needed.
+    assert!(
+        out.starts_with("thudbot: Lines look like `<player>: /thud"),
+        "{out}"
+    );
+    // A group alone is answered with its usage, as `tournament` alone is.
+    assert!(
+        out.contains("(only alice sees this): write `ladder leaderboard|stats|history`"),
+        "{out}"
+    );
+    // A style or theme refused by `board` or `replay` reads as `settings` refuses it.
+    assert_eq!(
+        out.matches("(only alice sees this): tiny is not a board style; choose full or brief.\n")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches(
+            "(only alice sees this): dark is not a theme; choose default or high-contrast.\n"
+        )
+        .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "`page` is not an option of `/thud-admin tournament create`; it takes name: format:"
+        ),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_number_out_of_range_is_refused_with_the_range_however_far_out() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-ranges");
+    let input = "\
+alice: /thud challenge opponent:bob days:-3
+alice: /thud challenge opponent:bob days:4
+alice: /thud challenge opponent:thudbot level:-1
+alice: /thud challenge opponent:thudbot level:300
+alice: /thud vacation start days:-2
+alice: /thud vacation start days:0
+alice: /thud challenge opponent:bob side:dwarfs
+bob: /thud accept
+alice: /thud move from:F1 to:F5
+bob: /thud move from:G7 to:G6
+alice: /thud resign
+alice: /thud press button:confirm
+alice: /thud ladder leaderboard page:0
+alice: /thud ladder leaderboard page:-1
+alice: /thud ladder leaderboard page:2
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    let said = |text: &str| out.matches(text).count();
+    // One sentence for days out of range, below the list or between its numbers.
+    assert_eq!(
+        said("-3 days a move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        said(": 4 days a move is not offered; choose 1, 2, 3, 5, 7, 10 or 14."),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        said("There is no level -1; choose 1 (a beginner) to 5 (the strongest)."),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        said("There is no level 300; choose 1 (a beginner) to 5 (the strongest)."),
+        1,
+        "{out}"
+    );
+    assert_eq!(said("A vacation lasts at least one day."), 2, "{out}");
+    // Pages start at 1: page 0 is refused like any page that is not there.
+    for page in ["0", "-1", "2"] {
+        assert!(
+            out.contains(&format!(
+                "(only alice sees this): The leaderboard of this server has 1 page; there is no page {page}."
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("Leaderboard — this server"), "{out}");
 }

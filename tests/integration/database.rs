@@ -454,3 +454,28 @@ async fn a_database_url_from_the_environment_wins_over_the_managed_server() {
     let empty = DatabaseConfig::new(data.path()).with_environment_from(|_| Some(String::new()));
     assert_eq!(empty.url, None, "an empty DATABASE_URL counts as unset");
 }
+
+#[tokio::test]
+async fn a_data_directory_the_server_cannot_reach_is_refused_before_anything_is_made() {
+    use std::os::unix::fs::PermissionsExt;
+    // As `mktemp -d` makes it: a folder only its owner may enter.
+    let data = TempDir::new("private");
+    let private = data.path().join("private");
+    std::fs::create_dir(&private).expect("dir");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let cluster = private.join("data").join("postgres");
+    let opened = LocalServer::open(&cluster, Durability::Throwaway);
+    if nix::unistd::Uid::effective().is_root() {
+        // Run as root, the server runs as `postgres`, who cannot enter it: said up front.
+        let error = opened.expect_err("postgres cannot enter the folder");
+        assert!(
+            matches!(&error, LocalServerError::Inaccessible { blocked, .. } if *blocked == private),
+            "{error}"
+        );
+        assert!(!private.join("data").exists(), "an empty data/ was left");
+    } else {
+        // Run as its owner, the server runs as that owner, who can.
+        let server = opened.expect("the owner's own folder works");
+        assert!(server.is_running());
+    }
+}

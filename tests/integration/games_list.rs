@@ -36,6 +36,22 @@ async fn games_lists_every_server_on_request_with_the_players_moves_first() {
         "{}",
         local.text
     );
+    // The match's number and the channel's are told apart in words.
+    let id = service
+        .store()
+        .active_match_in(here.channel)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    assert!(
+        local.text.contains(&format!(
+            "Match #{id} vs bob, in channel #{} · ",
+            here.channel
+        )),
+        "{}",
+        local.text
+    );
 
     let all = ok(service.my_games(here, &alice(), true).await);
     assert!(all.private);

@@ -202,6 +202,23 @@ fn a_troll_step_next_to_seven_dwarfs_is_128_different_moves() {
 }
 
 #[test]
+fn a_shove_naming_a_capture_it_cannot_make_is_refused_for_that_capture() {
+    // The start, the trolls to move: trolls G7 H7 I7 in a line facing west; no dwarf near E7.
+    let position =
+        classic("dd1dd/d5d/d7d/d9d/d11d/d13d/d5TTT5d/6TRT6/d5TTT5d/d13d/d11d/d9d/d7d/d5d/dd1dd t");
+    // C6 was named, but it is not next to E7: that is the reason, as a step's refusal says.
+    assert_eq!(refusal(&position, "TG7-E7xC6"), "C6 is not next to E7");
+    assert_eq!(refusal(&position, "TG7-F7xC6"), "C6 is not next to F7");
+    // A square next to the landing with no dwarf on it.
+    assert_eq!(
+        refusal(&position, "TG7-E7xD7"),
+        "D7 holds no dwarf to capture"
+    );
+    // Naming nothing, the shove lacks a capture.
+    assert_eq!(refusal(&position, "TG7-E7"), "a shove must capture a dwarf");
+}
+
+#[test]
 fn a_line_of_n_trolls_shoves_its_front_troll_up_to_n_squares_and_must_capture() {
     // Trolls F10 F11 (a line of 2 facing south); dwarf G8 next to F9 and F8; E7 G7 next to F8.
     let position = classic("5/7/9/11/4T8/5T9/15/6d7R/4d1d8/15/13/11/9/7/5 t");

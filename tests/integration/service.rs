@@ -378,6 +378,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
 
     let history = ok(service.history(at, &alice()).await);
     assert!(history.text.contains("lost 3–7"), "{}", history.text);
+    assert!(!history.text.contains("unrated"), "{}", history.text);
     // The match's number and its channel's are told apart: the channel is where it was played.
     assert!(
         history.text.contains(&format!("#{match_id} vs "))

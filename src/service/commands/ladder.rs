@@ -13,8 +13,8 @@ pub trait LadderCommands {
 
     delegate! {
         to self.concern() {
-            /// One page (from 1) of a ladder.
-            async fn leaderboard(&self, place: Place, scope: LadderScope, page: u32) -> Result<Reply>;
+            /// One page (from 1) of a ladder; any other page is refused with how many there are.
+            async fn leaderboard(&self, place: Place, scope: LadderScope, page: i64) -> Result<Reply>;
             /// A player's ratings and record; `viewer`'s record against them when it is someone else,
             /// and the player's record against each level of the computer.
             async fn stats(&self, place: Place, viewer: &Actor, player: &Actor) -> Result<Reply>;

@@ -34,6 +34,13 @@ impl Matches {
             return self.agree_or_decline(place, actor, true, None, true).await;
         }
         let battle = m.current_battle();
+        // A proposal declined in this very position would only ping the other player again
+        // for the same answer: a new one waits for a move.
+        if tx.last_proposal_at(battle.id, actor.id).await? == Some(battle.stamps.len() as u32) {
+            return refuse(Refusal::ProposalDeclinedHere {
+                other: names.of(m.player(seat.other())),
+            });
+        }
         let proposal = match tx
             .open_proposal(battle.id, actor.id, battle.stamps.len() as u32, now)
             .await
@@ -128,10 +135,18 @@ impl Matches {
         let mut m = match_in_play(&mut tx, place.channel).await?;
         let seat = seat_of(&m, actor)?;
         let Some(proposal) = m.proposal else {
-            // A button names a proposal that was open once: say why it no longer counts.
-            return refuse(match pressed {
-                Some(_) => Refusal::ProposalNoLongerOpen,
-                None => Refusal::NoProposal,
+            // A button names a proposal that was open once; so does a typed answer when this
+            // battle had one: either way, say why it no longer counts, in the same words.
+            let battle = m.current_battle().id;
+            let proposed_before = pressed.is_some()
+                || tx.last_proposal_at(battle, m.player(seat)).await?.is_some()
+                || tx
+                    .last_proposal_at(battle, m.player(seat.other()))
+                    .await?
+                    .is_some();
+            return refuse(match proposed_before {
+                true => Refusal::ProposalNoLongerOpen,
+                false => Refusal::NoProposal,
             });
         };
         if let Some((match_id, id)) = pressed {

@@ -402,7 +402,7 @@ impl ChallengeOptions {
         if DAYS_PER_MOVE.contains(&days) {
             Ok(days)
         } else {
-            refuse(Refusal::DaysNotOffered(days))
+            refuse(Refusal::DaysNotOffered(days.into()))
         }
     }
 }

@@ -61,7 +61,7 @@ impl Matches {
             None => Level::DEFAULT,
             Some(n) => match Level::new(n) {
                 Some(level) => level,
-                None => return refuse(Refusal::NoSuchLevel(n)),
+                None => return refuse(Refusal::NoSuchLevel(n.into())),
             },
         };
         if options.rated == Some(true) {

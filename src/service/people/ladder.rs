@@ -112,22 +112,22 @@ impl Ladder {
     }
 
     /// One page (from 1) of a ladder.
-    pub async fn leaderboard(&self, place: Place, scope: LadderScope, page: u32) -> Result<Reply> {
-        let page = page.max(1);
+    pub async fn leaderboard(&self, place: Place, scope: LadderScope, page: i64) -> Result<Reply> {
         let (store_scope, title) = match scope {
             LadderScope::Server => (Scope::Guild(place.guild), "this server"),
             LadderScope::Global => (Scope::Global, "all servers"),
         };
         let (standings, total) = self
             .store
-            .leaderboard(store_scope, (page as i64 - 1) * PAGE, PAGE)
+            .leaderboard(store_scope, (page.max(1) - 1).saturating_mul(PAGE), PAGE)
             .await?;
         let pages = ((total + PAGE - 1) / PAGE).max(1);
-        if standings.is_empty() {
-            if total == 0 {
-                return Ok(Reply::public(voice::no_rated_matches(title)));
-            }
-            // A page past the end is the asker's slip: said to them alone.
+        if total == 0 {
+            return Ok(Reply::public(voice::no_rated_matches(title)));
+        }
+        if standings.is_empty() || page < 1 {
+            // A page past the end, or before the first, is the asker's slip: said to them
+            // alone, in the same words.
             return refuse(Refusal::Input(voice::no_such_ladder_page(
                 title, pages, page,
             )));

@@ -74,10 +74,10 @@ pub enum Refusal {
     AnswerOwnChallenge,
     NotYourChallenge,
     OnlyChallengerCancels,
-    DaysNotOffered(u32),
+    DaysNotOffered(i64),
     /// `level` was given for a match against a person.
     LevelAgainstPerson,
-    NoSuchLevel(u8),
+    NoSuchLevel(i64),
     RatedAgainstComputer,
 
     // ----- moves -----------------------------------------------------------------------
@@ -123,6 +123,10 @@ pub enum Refusal {
     ProposalOpen,
     NoProposal,
     ProposalNoLongerOpen,
+    /// `actor` proposed ending the battle in this position already, and `other` declined.
+    ProposalDeclinedHere {
+        other: String,
+    },
     AnswerOwnProposal,
     ClaimOnYourTurn,
     NoClock,

@@ -189,17 +189,21 @@ pub(in crate::service) fn games_list(
         if g.trouble.is_some() {
             buttons.push(g.id);
         }
+        // The match's number and its channel's are both `#n`: each is named for what it is.
         text = text.line();
         text = if everywhere {
-            text.link(format!("match #{}", g.id), channel_link(g.guild, g.channel))
+            text.link(format!("Match #{}", g.id), channel_link(g.guild, g.channel))
+                .plain(" vs ")
+                .strong(names.of(opponent))
         } else {
-            text.channel(g.channel)
+            text.plain("Match ")
+                .code(format!("#{}", g.id))
+                .plain(" vs ")
+                .strong(names.of(opponent))
+                .plain(", in channel ")
+                .channel(g.channel)
         };
         text = text
-            .plain(" · ")
-            .code(format!("#{}", g.id))
-            .plain(" vs ")
-            .strong(names.of(opponent))
             .plain(format!(" · {} · ", g.variant.title()))
             .then(turn);
     }

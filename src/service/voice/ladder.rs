@@ -34,7 +34,7 @@ pub(in crate::service) fn no_rated_matches(title: &str) -> Text {
 }
 
 /// A leaderboard page asked for past its end.
-pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: u32) -> String {
+pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: i64) -> String {
     format!(
         "The leaderboard of {title} has {}; there is no page {page}.",
         count(pages, "page", "pages")
@@ -44,7 +44,7 @@ pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: u32
 /// Page `page` of `pages` of a ladder.
 pub(in crate::service) fn leaderboard(
     title: &str,
-    (page, pages): (u32, i64),
+    (page, pages): (i64, i64),
     standings: &[Standing],
 ) -> Text {
     let mut text = Text::new()
@@ -150,7 +150,7 @@ pub(in crate::service) fn player_figures(figures: &PlayerFigures) -> Text {
             ));
         } else {
             text.push_str(&format!(
-                "You against {}: {} · {}W {}D {}L · points {} won, {} conceded",
+                "You against {}, every finished match, rated or not: {} · {}W {}D {}L · points {} won, {} conceded",
                 figures.name,
                 count(h.matches, "match", "matches"),
                 h.wins,
@@ -227,13 +227,18 @@ pub(in crate::service) fn history(player: &Actor, matches: &[MatchSummary], name
             .filter(|_| m.finish == Some(Finish::Completed))
             .map(|p| format!(" {}–{}", p[mine], p[1 - mine]))
             .unwrap_or_default();
+        // An unrated match moved no rating: said, so it is not read as one that did.
+        let rated = match (m.state, m.rated) {
+            (MatchState::Aborted, _) | (_, true) => "",
+            (_, false) => " · unrated",
+        };
         let date = m.finished_at.unwrap_or(m.created_at).format("%Y-%m-%d");
         text = text
             .code(format!("#{}", m.id))
             .plain(" vs ")
             .strong(names.of(opponent))
             .plain(format!(
-                " · {} · {verdict}{score}{how} · {date} · played in ",
+                " · {} · {verdict}{score}{how}{rated} · {date} · played in ",
                 m.variant.title()
             ))
             .channel(m.channel)

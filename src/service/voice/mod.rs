@@ -238,8 +238,9 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
                     if *rated { "" } else { "friendly (unrated) " }
                 ))
                 .strong(variant.title())
+                // A colon, not parentheses: a title such as "Thud (original rules)" has its own.
                 .plain(format!(
-                    " (two battles, roles swapped; {sides}; {}). The challenge expires ",
+                    ": two battles, roles swapped; {sides}; {}. The challenge expires ",
                     per_move(*days_per_move)
                 ))
                 .relative(*expires_at)

@@ -1,6 +1,7 @@
 //! What the bot says of a match's play: its opening, moves, proposals and agreements, the
 //! end of a battle and of the match, and the ratings after it.
 
+use crate::computer::{PROPOSAL_DEPTH, STALLED_PLIES};
 use crate::game::{BattleEnd, BattleResult, MatchResult, Seat, Side, Variant};
 use crate::render::Caption;
 use crate::service::events::{Event, Occasion, ShownRating};
@@ -110,16 +111,29 @@ pub(super) fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text
             names.of(*proposer),
             names.of(*mover)
         )),
+        // What the computer judged, and no more: its look ahead is short (`computer::assess`).
         Event::EndProposed {
             battle,
             by,
+            score,
             by_computer: true,
             ..
         } => Text::new()
             .strong(names.of(*by))
-            .plain(format!(
-                " proposes ending battle {battle} now: neither side can gain any more. Agree with "
-            ))
+            .plain(match score {
+                Some(_) => format!(
+                    " proposes ending battle {battle} now: nothing has been captured in the last \
+                     {STALLED_PLIES} moves, no capture is open to either side in the next two, and \
+                     looking {PROPOSAL_DEPTH} moves ahead it finds no points either side can win. \
+                     Agree with "
+                ),
+                None => format!(
+                    " proposes ending battle {battle} now: no capture or Rock move is open to \
+                     either side in the next two moves, and looking {} moves ahead it sees \
+                     neither side winning. Agree with ",
+                    PROPOSAL_DEPTH - 1
+                ),
+            })
             .code("/thud end action:agree")
             .plain(", or move to play on."),
         Event::EndProposed {

@@ -234,3 +234,61 @@ fn an_option_value_that_cannot_be_read_is_echoed_as_code() {
         "Name a role, or clear the one named, not both."
     );
 }
+
+#[test]
+fn the_computers_proposal_says_what_it_judged_and_no_more() {
+    let proposal = |score| Event::EndProposed {
+        match_id: MatchId(3),
+        battle: 1,
+        proposal: 7,
+        by: UserId(1),
+        to: UserId(2),
+        score,
+        by_computer: true,
+        to_computer: false,
+    };
+    let classic = words(
+        proposal(Some(crate::game::Score {
+            dwarfs: 20,
+            trolls: 24,
+        })),
+        &Reader::Channel,
+    );
+    assert!(!classic.contains("can gain any more"), "{classic}");
+    assert!(
+        classic.contains(
+            "alice proposes ending battle 1 now: nothing has been captured in the last 30 moves, \
+             no capture is open to either side in the next two, and looking 4 moves ahead it \
+             finds no points either side can win."
+        ),
+        "{classic}"
+    );
+    let koom_valley = words(proposal(None), &Reader::Channel);
+    assert!(
+        koom_valley.contains("no capture or Rock move is open to either side in the next two moves, and looking 3 moves ahead"),
+        "{koom_valley}"
+    );
+}
+
+#[test]
+fn a_challenge_to_a_variant_whose_title_has_parentheses_doubles_none() {
+    let challenge = Event::Challenged {
+        challenge: crate::store::ChallengeId(4),
+        challenger: UserId(1),
+        opponent: UserId(2),
+        variant: Variant::Original,
+        side: SideChoice::Dwarfs,
+        days_per_move: 3,
+        rated: true,
+        expires_at: Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap(),
+    };
+    let said = words(challenge, &Reader::Channel);
+    assert!(!said.contains(") ("), "{said}");
+    assert!(
+        said.contains(
+            "challenges you to a match of Thud (original rules): two battles, roles swapped; \
+             alice commands the dwarfs in battle 1;"
+        ),
+        "{said}"
+    );
+}
