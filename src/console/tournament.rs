@@ -79,7 +79,11 @@ impl Console<'_> {
             "withdraw" => s.withdraw_from_tournament(place, actor).await,
             "cancel" => s.cancel_tournament(place, actor, true).await,
             "standings" => {
-                let page = number("page")?.unwrap_or(1).max(1);
+                let page = line
+                    .get("page")
+                    .map(super::values::parse_page)
+                    .transpose()?
+                    .unwrap_or(1);
                 s.tournament_standings(place, page).await
             }
             "correct" => {

@@ -178,7 +178,7 @@ async fn standings(
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.tournament_standings(place(ctx)?, page.unwrap_or(1).max(1))
+        s.tournament_standings(place(ctx)?, page.map_or(1, i64::from))
             .await
     })
     .await

@@ -204,10 +204,11 @@ async fn a_proposal_lapses_when_its_proposer_moves_and_can_be_declined() {
         Event::ProposalLapsed { proposer, mover } if *proposer == alice().id && *mover == alice().id
     );
     assert!(current(&service, at).await.proposal.is_none());
-    // bob has nothing to answer; alice proposes again, and bob declines: the battle goes on.
+    // bob has nothing to answer (told why, as the button tells him); alice proposes again,
+    // and bob declines: the battle goes on.
     assert_eq!(
         refusal(service.answer_end(at, &bob(), false, None).await),
-        Refusal::NoProposal
+        Refusal::ProposalNoLongerOpen
     );
     ok(service.propose_end(at, &alice()).await);
     let kept = ok(service.answer_end(at, &bob(), false, None).await);

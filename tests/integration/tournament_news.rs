@@ -114,6 +114,18 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
         ),
         "{r:?}"
     );
+    let r = tournament_refusal(refusal(s.tournament_standings(hall, -1).await));
+    assert!(
+        matches!(
+            r,
+            TournamentRefusal::NoSuchStandingsPage {
+                page: -1,
+                pages: 2,
+                ..
+            }
+        ),
+        "{r:?}"
+    );
 }
 
 #[tokio::test]

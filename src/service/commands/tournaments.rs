@@ -67,7 +67,7 @@ pub trait TournamentCommands {
             async fn seat_tournament_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>>;
             /// Page `page` (from 1) of the standings of the latest tournament of this channel, as
             /// text and a picture.
-            async fn tournament_standings(&self, place: Place, page: u32) -> Result<Reply>;
+            async fn tournament_standings(&self, place: Place, page: i64) -> Result<Reply>;
         }
     }
 }

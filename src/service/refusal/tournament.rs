@@ -59,11 +59,11 @@ pub enum TournamentRefusal {
     AlreadyIn,
     /// Reinstating a player who is not withdrawn from it.
     NotWithdrawn,
-    /// A page of the standings past their last.
+    /// A page of the standings before their first or past their last.
     NoSuchStandingsPage {
         name: String,
         pages: u32,
-        page: u32,
+        page: i64,
     },
 }
 

@@ -110,7 +110,7 @@ pub(in crate::service) async fn standings_after(
 impl Tournaments {
     /// Page `page` (from 1) of the standings of the latest tournament of this channel, as
     /// text and a picture.
-    pub async fn tournament_standings(&self, place: Place, page: u32) -> Result<Reply> {
+    pub async fn tournament_standings(&self, place: Place, page: i64) -> Result<Reply> {
         let here = match self.store.latest_tournament_in(place.channel).await? {
             Some(t) => Some(t),
             // In a game's own thread: the tournament the game is of.
@@ -128,13 +128,13 @@ impl Tournaments {
         let all = standings_of(&t, &entrants, &games);
         let pages = all.lines.len().div_ceil(PAGE_LINES).max(1) as u32;
         // Pages count from 1, as the command's `page:2` says.
-        if page == 0 || page > pages {
+        let Some(page) = u32::try_from(page).ok().filter(|p| (1..=pages).contains(p)) else {
             return refuse_tournament(Why::NoSuchStandingsPage {
                 name: t.name.clone(),
                 pages,
                 page,
             });
-        }
+        };
         let (standings, page, pages) = page_of(&all, page);
         let users: Vec<UserId> = entrants.iter().map(|e| e.user).collect();
         let names = Names(tx.names(&users).await?);
