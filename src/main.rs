@@ -362,50 +362,21 @@ fn variant_and_level(variant: &str, level: &str) -> Result<(Variant, Level), Str
 }
 
 fn run_engine(variant: &str, level: &str) -> ExitCode {
-    use std::io::{BufRead, Write};
-    let fail = |message: String| {
-        eprintln!("thudbot engine: {message}");
-        ExitCode::from(2)
-    };
-    let (variant, level) = match variant_and_level(variant, level) {
-        Ok(both) => both,
-        Err(message) => return fail(message),
-    };
-    let mut out = std::io::stdout();
-    for (seed, line) in std::io::stdin().lock().lines().enumerate() {
-        let Ok(line) = line else { break };
-        let line = line.trim();
-        if line == "quit" {
-            break;
-        }
-        // `go <milliseconds> <FEN>`; the FEN holds a space before the side to move.
-        let mut parts = line.splitn(3, ' ');
-        let (Some("go"), Some(millis), Some(fen)) = (parts.next(), parts.next(), parts.next())
-        else {
-            return fail(format!("expected `go <milliseconds> <FEN>`, read `{line}`"));
-        };
-        let Ok(millis) = millis.parse::<u64>() else {
-            return fail(format!("`{millis}` is not a number of milliseconds"));
-        };
-        let position = match Position::from_fen(fen, variant) {
-            Ok(p) => p,
-            Err(e) => return fail(format!("bad position: {e}")),
-        };
-        let settings = thudbot::computer::Settings {
-            time: std::time::Duration::from_millis(millis),
-            ..level.settings(variant)
-        };
-        let Some(thought) = think(&position, &settings, seed as u64) else {
-            return fail(format!("no legal move in {fen}"));
-        };
-        if writeln!(out, "{}", thought.best)
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            break;
+    let served = variant_and_level(variant, level).and_then(|(variant, level)| {
+        thudbot::computer::protocol::serve(
+            std::io::stdin().lock(),
+            std::io::stdout(),
+            variant,
+            level,
+        )
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("thudbot engine: {message}");
+            ExitCode::from(2)
         }
     }
-    ExitCode::SUCCESS
 }
 
 struct RenderArgs<'a> {

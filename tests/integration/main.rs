@@ -12,7 +12,6 @@ mod analysis;
 mod classic_brute;
 mod computer;
 mod computer_matches;
-mod computer_tools;
 mod console;
 mod console_analysis;
 mod database;

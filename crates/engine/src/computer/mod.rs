@@ -4,8 +4,8 @@
 //! two seconds of one core (level 5), so an async caller runs it on a blocking thread.
 //!
 //! ```
-//! use thudbot::computer::{choose_move, Level};
-//! use thudbot::game::Variant;
+//! use thud_engine::computer::{choose_move, Level};
+//! use thud_engine::game::Variant;
 //!
 //! let start = Variant::Classic.start();
 //! let mv = choose_move(&start, Level::WEAKEST, 1).expect("the start has moves");
@@ -22,6 +22,7 @@ mod evaluation;
 pub mod features;
 mod level;
 mod mistakes;
+pub mod protocol;
 mod search;
 mod transposition;
 

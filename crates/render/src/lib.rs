@@ -18,7 +18,7 @@ mod text;
 mod text_board;
 mod theme;
 
-use crate::game::{Move, Position};
+use thud_engine::game::{Move, Position};
 
 pub use replay::{ReplaySpan, ReplayTooLarge};
 pub use standings::{table_png, Table, MAX_ROWS};

@@ -1,7 +1,7 @@
 //! Where things go in a picture: a 600×600 board with coordinates in its margins, and an
 //! optional caption band above it.
 
-use crate::game::Square;
+use thud_engine::game::Square;
 
 /// Side of one square, in pixels.
 pub const SQUARE_PX: u32 = 36;

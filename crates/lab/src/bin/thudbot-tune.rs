@@ -23,12 +23,12 @@ use std::io::{BufRead, BufReader, Write};
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use thudbot::computer::baseline::random_move;
-use thudbot::computer::features::{
+use thud_engine::computer::baseline::random_move;
+use thud_engine::computer::features::{
     classic_features, SideWeights, Weights, FEATURES, FEATURE_NAMES,
 };
-use thudbot::computer::{think, Chance, Level};
-use thudbot::game::{Position, Side, Variant};
+use thud_engine::computer::{think, Chance, Level};
+use thud_engine::game::{Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(about = "Fits the classic evaluation's weights to the results of battles")]
@@ -145,7 +145,7 @@ fn selfplay(
     ply_cap: usize,
     horizon: usize,
 ) -> Result<(), String> {
-    let settings = thudbot::computer::Settings {
+    let settings = thud_engine::computer::Settings {
         time: Duration::from_secs(60),
         nodes,
         // As when the weights in docs/computer.md were fitted, so they reproduce.

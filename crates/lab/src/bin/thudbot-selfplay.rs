@@ -21,14 +21,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use thudbot::computer::analysis::{
+use thud_engine::computer::analysis::{
     confirm_by, judge, margin, mistakes, review, Budget, Judgement, Look, DEEPER, MISTAKE,
 };
-use thudbot::computer::baseline::random_move;
-use thudbot::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
-use thudbot::computer::features::SideWeights;
-use thudbot::computer::{think, Chance, Level};
-use thudbot::game::{Battle, MoveText, Position, Side, Variant};
+use thud_engine::computer::baseline::random_move;
+use thud_engine::computer::calibration::{forecast, knot_weights, Knot, FITTED, KNOTS};
+use thud_engine::computer::features::SideWeights;
+use thud_engine::computer::{think, Chance, Level};
+use thud_engine::game::{Battle, MoveText, Position, Side, Variant};
 
 /// The random plies `play` opens with unless told otherwise, and `measure` counts apart.
 const OPENING_PLIES: usize = 4;
@@ -163,8 +163,8 @@ fn main() {
 /// Level 5's settings, with a node budget in place of its clock, and on both sides the weights
 /// the analysis judges with: the battles docs/analysis.md measures were played with them,
 /// before level 5 got a set for each side.
-fn level_five(nodes: u64) -> thudbot::computer::Settings {
-    thudbot::computer::Settings {
+fn level_five(nodes: u64) -> thud_engine::computer::Settings {
+    thud_engine::computer::Settings {
         nodes,
         time: Duration::from_secs(86_400),
         weights: SideWeights::for_variant(Variant::Classic),

@@ -1,7 +1,7 @@
 //! Composing one picture: the prepared board, a tile for each square that differs from an
 //! empty one, the score and turn in the cut corners, and the caption band.
 
-use crate::game::{Move, Piece, Position, Side, SquareSet, Variant};
+use thud_engine::game::{Move, Piece, Position, Side, SquareSet, Variant};
 
 use super::assets::{is_dark, Assets, Content, Figure, Look, Marking, ICON_PX};
 use super::canvas::Canvas;

@@ -5,10 +5,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use thudbot::game::{perft, Position, Variant, CLASSIC_START, KOOM_VALLEY_START};
+use thud_engine::game::{perft, Position, Variant, CLASSIC_START, KOOM_VALLEY_START};
 
 /// The shared classic positions (one JSON object a line, with a `fen` field).
-const POSITIONS: &str = include_str!("../tests/data/positions.jsonl");
+const POSITIONS: &str = include_str!("../../../tests/data/positions.jsonl");
 
 fn shared_positions() -> Vec<Position> {
     POSITIONS
@@ -56,7 +56,7 @@ fn moves_in_shared_positions(c: &mut Criterion) {
 
 /// Loading a match replays its moves, so a stored game's length is paid on every move.
 fn replaying_a_long_battle(c: &mut Criterion) {
-    use thudbot::game::{Battle, BattleRecord, Variant};
+    use thud_engine::game::{Battle, BattleRecord, Variant};
     // 300 quiet moves chosen by a fixed pseudo-random sequence.
     let mut battle = Battle::new(Variant::Classic);
     let mut seed = 7u64;

@@ -3,8 +3,8 @@
 //! `cargo bench --bench render`; the sizes are printed before the timings.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use thudbot::game::{Battle, Variant};
-use thudbot::render::{text_board, BoardView, Caption, Renderer, Theme};
+use thud_engine::game::{Battle, Variant};
+use thud_render::{text_board, BoardView, Caption, Renderer, Theme};
 
 /// A battle of up to `moves` moves, each picked from the legal moves by a fixed
 /// pseudo-random sequence: deterministic, with captures on both sides, and it does not end

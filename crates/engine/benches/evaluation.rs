@@ -5,9 +5,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use thudbot::computer::features::classic_features;
-use thudbot::computer::Chance;
-use thudbot::game::{Position, Variant};
+use thud_engine::computer::features::classic_features;
+use thud_engine::computer::Chance;
+use thud_engine::game::{Position, Variant};
 
 fn random_battles() -> Vec<Position> {
     let mut positions = Vec::new();

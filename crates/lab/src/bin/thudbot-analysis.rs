@@ -12,14 +12,14 @@
 use std::time::Instant;
 
 use clap::Parser;
-use thudbot::computer::analysis::{
+use thud_engine::computer::analysis::{
     capture_plies, check, due, first_look, judge, mistakes, review, Budget, Judgement, Suspect,
     MISTAKE,
 };
-use thudbot::computer::baseline::random_move;
-use thudbot::computer::{choose_move, Chance, Level};
-use thudbot::game::{Battle, Side, Variant};
-use thudbot::render::graph::{evaluation_graph, GraphBattle};
+use thud_engine::computer::baseline::random_move;
+use thud_engine::computer::{choose_move, Chance, Level};
+use thud_engine::game::{Battle, Side, Variant};
+use thud_render::graph::{evaluation_graph, GraphBattle};
 
 #[derive(Parser)]
 #[command(about = "Times the analysis of a battle and measures its graph")]

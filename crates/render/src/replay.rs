@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::game::{Battle, Position, Side};
+use thud_engine::game::{Battle, Position, Side};
 
 use super::assets::Assets;
 use super::canvas::Canvas;

@@ -3,7 +3,7 @@
 //! ruled out and the score groups are many. Run with `cargo bench --bench tournament`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use thudbot::tournament::{pair_swiss, Contender, HalfPoints, Pairing};
+use thud_engine::tournament::{pair_swiss, Contender, HalfPoints, Pairing};
 
 /// A deterministic pseudo-random sequence, so every run pairs the same field.
 struct Lcg(u64);

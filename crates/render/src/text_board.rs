@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::game::{Piece, Position, Side, Square};
+use thud_engine::game::{Piece, Position, Side, Square};
 
 const COLUMNS: &str = "   A B C D E F G H I J K L M N O";
 

@@ -19,10 +19,10 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use thudbot::computer::baseline::{greedy_move, random_move};
-use thudbot::computer::features::{SideWeights, Weights, FEATURES};
-use thudbot::computer::{think, Chance, Level};
-use thudbot::game::{Move, MoveText, Position, Side, Variant};
+use thud_engine::computer::baseline::{greedy_move, random_move};
+use thud_engine::computer::features::{SideWeights, Weights, FEATURES};
+use thud_engine::computer::{think, Chance, Level};
+use thud_engine::game::{Move, MoveText, Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(about = "Plays match-pairs between computer levels and baselines")]

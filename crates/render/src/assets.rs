@@ -1,7 +1,7 @@
 //! Everything a theme draws ahead: the palette, the empty board of each variant, a tile for
 //! every way a square can look, piece icons and badges. Composing a picture only copies these.
 
-use crate::game::{Square, Variant};
+use thud_engine::game::{Square, Variant};
 
 use super::canvas::{Canvas, Palette};
 use super::layout::{cell_origin, BOARD_PX, MARGIN_PX, SQUARE_PX};

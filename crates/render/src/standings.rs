@@ -7,8 +7,8 @@ use image::{ImageEncoder, Rgb, RgbImage};
 use imageproc::drawing::draw_filled_rect_mut;
 use imageproc::rect::Rect;
 
-static REGULAR: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+static REGULAR: &[u8] = include_bytes!("../../../fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../../fonts/DejaVuSans-Bold.ttf");
 
 /// The most rows a picture shows; the rest are summed up in the footer.
 pub const MAX_ROWS: usize = 64;

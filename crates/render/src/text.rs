@@ -9,8 +9,8 @@ use super::canvas::Canvas;
 use super::sketch::Sketch;
 use super::theme::{mix, Rgb};
 
-pub(super) static REGULAR: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+pub(super) static REGULAR: &[u8] = include_bytes!("../../../fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../../fonts/DejaVuSans-Bold.ttf");
 
 /// Coverage levels text is drawn with on a palette canvas: enough for smooth edges, few
 /// enough that every text colour's blends fit in the palette.

@@ -3,16 +3,13 @@
 
 use std::process::Command;
 
-use thudbot::game::{Position, Variant};
+use thud_engine::game::{Position, Variant};
 
 /// `thudbot-strength --external` plays another engine through the line protocol; here the
-/// engine is this project's own `bestmove` behind a shell loop.
+/// engine is this project's own level 1 behind it (`thudbot-engine`).
 #[test]
 fn the_strength_benchmark_plays_an_external_engine_and_checks_its_moves() {
-    let engine = format!(
-        "while read -r go ms fen; do {} bestmove --level 1 \"$fen\" | tail -n 1; done",
-        env!("CARGO_BIN_EXE_thudbot")
-    );
+    let engine = format!("{} --level 1", env!("CARGO_BIN_EXE_thudbot-engine"));
     let run = |engine: &str| {
         Command::new(env!("CARGO_BIN_EXE_thudbot-strength"))
             .args(["--pairs", "1", "--pairings", "1-ext", "--ply-cap", "6"])
@@ -85,7 +82,7 @@ fn the_tuning_tool_plays_and_fits() {
     assert!(pulled.status.success(), "{pulled:?}");
     let expected = format!(
         "pub const TUNED: Weights = Weights({:?});",
-        thudbot::computer::features::Weights::AS_TROLLS.0
+        thud_engine::computer::features::Weights::AS_TROLLS.0
     );
     assert!(
         String::from_utf8_lossy(&pulled.stdout).contains(&expected),
