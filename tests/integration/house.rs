@@ -4,8 +4,10 @@
 //! `impl Service` itself (construction, the clock's round, the workers) stays small: the
 //! commands are the concerns' (`service/commands/`).
 //!
-//! A module is a file under `src/` (a `mod.rs` stands for its folder; `src/bin` is left
-//! out). Module `a` depends on `b` when `a`'s text names a path `crate::…`, `super::…` or
+//! The engine and the renderer are crates of their own, so the compiler holds that they name
+//! nothing of the bot's; they are read here too, as the bot names them (`game`, `render`, …).
+//! A module is a file under a crate's `src/` (a `mod.rs` or `lib.rs` stands for its folder;
+//! binaries, `src/bin` and the lab's, count for the length of files only). Module `a` depends on `b` when `a`'s text names a path `crate::…`, `super::…` or
 //! `self::…` (one level of `use` braces expanded) whose longest module prefix is `b`. A
 //! folder re-exporting what its own child defines is no circle: a pair of a module and its
 //! ancestor is left out, as are test modules and comments.
@@ -23,12 +25,22 @@ const OUTER: [&str; 6] = [
     "service", "store", "discord", "console", "postgres", "config",
 ];
 
-fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+/// The workspace's crates whose modules are read: each crate's `src/`, and the module its
+/// root stands for in the bot's paths.
+const CRATES: [(&str, &[&str]); 3] = [
+    ("src", &[]),
+    ("crates/engine/src", &[]),
+    ("crates/render/src", &["render"]),
+];
+/// Folders of binaries, read for the length of their files.
+const BINARIES: [&str; 2] = ["src/bin", "crates/lab/src"];
+
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>, with_bin: bool) {
+    for entry in std::fs::read_dir(dir).expect("a source folder is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "bin") {
-                source_files(&path, out);
+            if with_bin || path.file_name().is_some_and(|n| n != "bin") {
+                source_files(&path, out, with_bin);
             }
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
@@ -36,8 +48,9 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module a file under `src` is: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`.
-fn module_of(src: &Path, file: &Path) -> Module {
+/// The module a file under `src` is: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`, under
+/// the crate's `root`.
+fn module_of(src: &Path, root: &[&str], file: &Path) -> Module {
     let rel = file.strip_prefix(src).expect("under src");
     let mut parts: Module = rel
         .with_extension("")
@@ -50,7 +63,7 @@ fn module_of(src: &Path, file: &Path) -> Module {
     if parts == ["lib"] || parts == ["main"] {
         parts.clear();
     }
-    parts
+    root.iter().map(|r| r.to_string()).chain(parts).collect()
 }
 
 /// The code of a file without its comments and its trailing `mod tests`.
@@ -146,10 +159,16 @@ fn code_at(chars: &[char], at: usize, s: &str) -> bool {
 }
 
 /// The module `path` (seen from `here`) names: its longest prefix that is a module.
-fn target(path: &[String], here: &Module, modules: &BTreeSet<Module>) -> Option<Module> {
+fn target(
+    path: &[String],
+    here: &Module,
+    root: &[&str],
+    modules: &BTreeSet<Module>,
+) -> Option<Module> {
     let mut full: Module = Vec::new();
     let mut rest = path;
     if rest.first().is_some_and(|p| p == "crate") {
+        full = root.iter().map(|r| r.to_string()).collect();
         rest = &rest[1..];
     } else {
         full = here.clone();
@@ -183,26 +202,45 @@ struct House {
 }
 
 fn read_house() -> House {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Every module of every crate, as the bot names it, with the file and its crate's root.
     let mut files = Vec::new();
-    source_files(&src, &mut files);
-    let modules: BTreeSet<Module> = files.iter().map(|f| module_of(&src, f)).collect();
+    for (dir, root) in CRATES {
+        let src = top.join(dir);
+        let mut found = Vec::new();
+        source_files(&src, &mut found, false);
+        files.extend(
+            found
+                .into_iter()
+                .map(|f| (module_of(&src, root, &f), f, root)),
+        );
+    }
+    let modules: BTreeSet<Module> = files.iter().map(|(m, _, _)| m.clone()).collect();
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     let mut long_files = Vec::new();
-    let mut service_methods = 0;
-    for file in &files {
-        let text = std::fs::read_to_string(file).expect("a source file");
-        let lines = text.lines().count();
+    let mut binaries = Vec::new();
+    for dir in BINARIES {
+        source_files(&top.join(dir), &mut binaries, true);
+    }
+    for file in files.iter().map(|(_, f, _)| f).chain(&binaries) {
+        let lines = std::fs::read_to_string(file)
+            .expect("a source file")
+            .lines()
+            .count();
         if lines > MAX_LINES {
             long_files.push((file.display().to_string(), lines));
         }
+    }
+    let mut service_methods = 0;
+    for (here, file, root) in &files {
+        let text = std::fs::read_to_string(file).expect("a source file");
         if file.file_name().is_some_and(|n| n == "tests.rs") {
             continue;
         }
-        let here = module_of(&src, file);
+        let here = here.clone();
         service_methods += methods_of_service(&code_of(&text));
         for path in paths_in(&code_of(&text)) {
-            if let Some(to) = target(&path, &here, &modules) {
+            if let Some(to) = target(&path, &here, root, &modules) {
                 if to != here && !is_ancestor(&to, &here) && !is_ancestor(&here, &to) {
                     edges.entry(here.clone()).or_default().insert(to);
                 }
@@ -313,6 +351,11 @@ fn no_two_modules_import_each_other_around_any_circle() {
         door.is_some_and(|to| to.contains(&vec!["service".to_string(), "flow".to_string()])),
         "no edges read: {door:?}"
     );
+    // The engine's crate and the renderer's are read as well.
+    for crate_module in [vec!["computer", "search"], vec!["render", "picture"]] {
+        let m: Module = crate_module.iter().map(|p| p.to_string()).collect();
+        assert!(house.edges.contains_key(&m), "{m:?} was not read");
+    }
 }
 
 #[test]
@@ -328,7 +371,7 @@ fn a_circle_is_found_when_there_is_one() {
     let code = code_of("use super::{x, b::C};\n// crate::b\nfn f() { crate::b::g(); }");
     let found: Vec<_> = paths_in(&code)
         .iter()
-        .filter_map(|p| target(p, &m("a::y"), &modules))
+        .filter_map(|p| target(p, &m("a::y"), &[], &modules))
         .collect();
     assert_eq!(found, vec![m("a::x"), m("a"), m("b")]);
 }
