@@ -165,7 +165,7 @@ fn target(
     root: &[&str],
     modules: &BTreeSet<Module>,
 ) -> Option<Module> {
-    let mut full: Module = Vec::new();
+    let mut full: Module;
     let mut rest = path;
     if rest.first().is_some_and(|p| p == "crate") {
         full = root.iter().map(|r| r.to_string()).collect();
