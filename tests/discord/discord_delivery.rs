@@ -2,6 +2,7 @@
 //! refuses or fails to take, answers lost after a move was saved, channels and threads that go
 //! away, threads that archive under long matches, and a start-up that cannot register.
 
+use crate::support::BotHttp;
 use std::sync::Arc;
 use std::time::Duration;
 

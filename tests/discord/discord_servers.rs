@@ -2,6 +2,7 @@
 //! may not attach files or post, defers that fail, requests that never answer, threads
 //! raced by two accepts.
 
+use crate::support::BotHttp;
 use std::time::Duration;
 
 use chrono::Duration as Span;

@@ -3,6 +3,7 @@
 //! `/thud resign`, rounds paired by the clock, the winner announced, the standings picture;
 //! the organisers' role a server names; players banned or gone from the server withdrawn.
 
+use crate::support::BotHttp;
 use std::collections::HashMap;
 
 use crate::discord_delivery::posts_to;

@@ -1,6 +1,7 @@
 //! Self-test of the fake Discord failing like Discord in channels: the bot's permissions and
 //! overwrites, deleted channels, a removed bot, and threads that archive or lock.
 
+use crate::support::BotHttp;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;

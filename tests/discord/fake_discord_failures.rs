@@ -1,6 +1,7 @@
 //! Self-test of the fake Discord failing like Discord on the wire: injected 429s, 5xx and
 //! dropped connections, expiring interaction tokens, upload limits, nonces and closed DMs.
 
+use crate::support::BotHttp;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;

@@ -1,6 +1,7 @@
 //! Self-test of the fake Discord: its gateway frames and REST answers deserialize into
 //! serenity's models.
 
+use crate::support::BotHttp;
 use futures_util::SinkExt;
 use poise::serenity_prelude as serenity;
 use serde_json::json;

@@ -1,5 +1,6 @@
 //! Self-test of the fake Discord: a real serenity + poise bot runs against it end to end.
 
+use crate::support::BotHttp;
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
 

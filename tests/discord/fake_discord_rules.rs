@@ -1,6 +1,7 @@
 //! Self-test of the fake Discord: it enforces Discord's rules on interactions, messages and
 //! commands, and acknowledges serenity's heartbeats.
 
+use crate::support::BotHttp;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;

@@ -2,6 +2,7 @@
 //! is held to Discord's OpenAPI description, the bot's request and the fake's answer alike; a
 //! departure names the operation, the JSON pointer and the reason, and fails the test.
 
+use crate::support::BotHttp;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use poise::serenity_prelude as serenity;

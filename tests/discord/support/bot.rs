@@ -1,6 +1,7 @@
 //! A bot over a scratch database connected to a fresh fake Discord, and the steps the
 //! end-to-end tests take with it.
 
+use crate::support::BotHttp;
 use std::sync::Arc;
 use std::time::Duration;
 

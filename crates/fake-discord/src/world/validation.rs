@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::{at, flag, str_len, Answer};
-use crate::support::fake_discord::record::RecordedFile;
+use crate::record::RecordedFile;
 
 /// The invoked command's full name, e.g. `thud challenge`.
 pub(super) fn command_path(data: &Value) -> String {

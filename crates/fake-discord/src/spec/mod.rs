@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 pub use check::{check_exchange, Exchange, RequestVerdict, Violation};
 
 /// The spec as vendored, unchanged (its origin is in ORIGIN.md beside it).
-const SPEC_JSON: &str = include_str!("../../../../data/discord-api-spec/openapi.json");
+const SPEC_JSON: &str = include_str!("../../../../tests/data/discord-api-spec/openapi.json");
 
 /// The URI the document is registered under, so that every `#/components/...` reference in a
 /// compiled schema resolves into it. Never fetched.

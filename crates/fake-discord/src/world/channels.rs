@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use super::lifecycle::{ThreadChange, ARCHIVE_DURATIONS};
 use super::permissions::is_thread;
 use super::{at, flag, intent, parse_id, str_len, Answer, World};
-use crate::support::fake_discord::fixture::{self, permission, TestUser, BOT_ID, GUILD_ID};
+use crate::fixture::{self, permission, TestUser, BOT_ID, GUILD_ID};
 
 fn invalid_archive_duration() -> Answer {
     Answer::invalid_form(
@@ -14,7 +14,7 @@ fn invalid_archive_duration() -> Answer {
         "Value must be one of {60, 1440, 4320, 10080}.",
     )
 }
-use crate::support::fake_discord::record::snowflake;
+use crate::record::snowflake;
 
 impl World {
     // ----- threads and DMs ------------------------------------------------------------------

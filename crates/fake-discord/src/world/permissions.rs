@@ -15,8 +15,8 @@
 use serde_json::{json, Value};
 
 use super::{parse_id, Answer, World};
-use crate::support::fake_discord::fixture::{self, permission, EVERYONE_ROLE, GUILD_ID, VETINARI};
-use crate::support::fake_discord::record::snowflake;
+use crate::fixture::{self, permission, EVERYONE_ROLE, GUILD_ID, VETINARI};
+use crate::record::snowflake;
 
 /// A channel permission overwrite: bits allowed and denied for a role or a member.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

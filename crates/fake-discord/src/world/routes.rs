@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 
 use super::validation::{command_type, validate_command};
 use super::{at, parse_id, Answer, Incoming, World};
-use crate::support::fake_discord::fixture::{self, APPLICATION_ID, GUILD_ID, TOKEN};
-use crate::support::fake_discord::record::snowflake;
+use crate::fixture::{self, APPLICATION_ID, GUILD_ID, TOKEN};
+use crate::record::snowflake;
 
 impl World {
     /// Routes one request and applies its effects.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::lifecycle::ThreadChange;
 use super::validation::{validate_message, validate_uploads};
 use super::{at, flag, intent, parse_id, Answer, Interaction, World};
-use crate::support::fake_discord::fixture::{self, permission, APPLICATION_ID, THUDBOT};
+use crate::fixture::{self, permission, APPLICATION_ID, THUDBOT};
 
 /// How long a nonce sent with `enforce_nonce` is remembered. Discord says "the past few
 /// minutes" (docs/resources/message.md, "Create Message"); the fake takes five.
@@ -31,7 +31,7 @@ fn enforced_nonce(body: &Value) -> Result<Option<String>, Answer> {
     let enforced = body.get("enforce_nonce").and_then(Value::as_bool) == Some(true);
     Ok(enforced.then_some(nonce))
 }
-use crate::support::fake_discord::record::{buttons_of, mentioned_users, snowflake, RecordedFile};
+use crate::record::{buttons_of, mentioned_users, snowflake, RecordedFile};
 
 impl World {
     // ----- channels and messages --------------------------------------------------------------

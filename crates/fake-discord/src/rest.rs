@@ -307,5 +307,5 @@ pub(super) fn tunnel_tls() -> tokio_rustls::TlsAcceptor {
 }
 
 /// A self-signed certificate for discord.com and its key, for the tunnel only.
-pub const TUNNEL_CERT: &[u8] = include_bytes!("../../../data/fake-discord-tls/cert.der");
-const TUNNEL_KEY: &[u8] = include_bytes!("../../../data/fake-discord-tls/key.der");
+pub const TUNNEL_CERT: &[u8] = include_bytes!("../../../tests/data/fake-discord-tls/cert.der");
+const TUNNEL_KEY: &[u8] = include_bytes!("../../../tests/data/fake-discord-tls/key.der");

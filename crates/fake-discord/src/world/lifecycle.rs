@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use super::permissions::is_thread;
 use super::{intent, parse_id, timestamp, World};
-use crate::support::fake_discord::fixture::{self, GUILD_ID};
-use crate::support::fake_discord::record::snowflake;
+use crate::fixture::{self, GUILD_ID};
+use crate::record::snowflake;
 
 /// The archive times Discord accepts, in minutes (docs/resources/channel.md, thread metadata:
 /// "auto_archive_duration ... can be set to: 60, 1440, 4320, 10080").

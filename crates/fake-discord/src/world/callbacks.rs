@@ -4,8 +4,8 @@ use serde_json::{json, Value};
 
 use super::validation::{validate_choices, validate_message};
 use super::{at, flag, parse_id, str_len, Answer, World};
-use crate::support::fake_discord::fixture::{permission, APPLICATION_ID};
-use crate::support::fake_discord::record::{snowflake, RecordedFile};
+use crate::fixture::{permission, APPLICATION_ID};
+use crate::record::{snowflake, RecordedFile};
 
 impl World {
     // ----- interactions ---------------------------------------------------------------------

@@ -9,8 +9,8 @@
 use serde_json::json;
 
 use super::{intent, World};
-use crate::support::fake_discord::fixture::{self, permission, GUILD_ID};
-use crate::support::fake_discord::record::snowflake;
+use crate::fixture::{self, permission, GUILD_ID};
+use crate::record::snowflake;
 
 impl World {
     /// Whether `user` is a member of the test guild now.
