@@ -1,6 +1,8 @@
 //! The evaluation graph of an analysed match: one panel per battle, the score (the final margin
-//! expected, in points) from the dwarfs' side ply by ply (shaded blue where the dwarfs lead, brown where the trolls do), a dot on every
-//! capture and a red line and dot on each of the biggest mistakes.
+//! expected, in points) from the dwarfs' side ply by ply (shaded blue where the dwarfs lead,
+//! brown where the trolls do), a dot on every capture, and a line and dot on each mistake the
+//! report names, blue for the dwarfs' and red for the trolls', with its ply written above the
+//! plot.
 //!
 //! Drawn with `imageproc` on an RGB image in a few flat colours, then kept to a palette (the
 //! marks' colours exact) and written as a palette PNG: a two-battle graph is a few KB.
@@ -12,6 +14,7 @@ use imageproc::rect::Rect;
 
 use super::canvas::Palette;
 use super::theme::Rgb;
+use crate::game::Side;
 
 /// What one panel shows.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -23,8 +26,8 @@ pub struct GraphBattle {
     pub scores: Vec<i32>,
     /// Positions reached by a capture (index into `scores`).
     pub captures: Vec<usize>,
-    /// Positions reached by one of the biggest mistakes.
-    pub mistakes: Vec<usize>,
+    /// Positions reached by a mistake the report names, and the side that made it.
+    pub mistakes: Vec<(usize, Side)>,
 }
 
 pub const BACKGROUND: Rgb = [250, 248, 243];
@@ -35,7 +38,8 @@ pub const DWARFS_AHEAD: Rgb = [208, 224, 244];
 pub const TROLLS_AHEAD: Rgb = [238, 219, 203];
 pub const CURVE: Rgb = [28, 58, 118];
 pub const CAPTURE: Rgb = [232, 136, 16];
-pub const MISTAKE: Rgb = [204, 28, 28];
+pub const DWARFS_MISTAKE: Rgb = [0, 110, 210];
+pub const TROLLS_MISTAKE: Rgb = [204, 28, 28];
 const INK: Rgb = [40, 40, 40];
 
 /// Where things are in a graph of `battles` panels, so callers and tests can find them.
@@ -51,10 +55,13 @@ const LEFT: u32 = 52;
 const RIGHT: u32 = 18;
 const TOP: u32 = 8;
 const TITLE: u32 = 26;
+/// The band between the title and the plot where the mistakes' plies are written, in rows.
+const MARKS: u32 = 2 * MARK_ROW + 2;
+const MARK_ROW: u32 = 14;
 const PLOT_HEIGHT: u32 = 150;
 const BELOW: u32 = 26;
-const PANEL: u32 = TITLE + PLOT_HEIGHT + BELOW;
-const LEGEND: u32 = 30;
+const PANEL: u32 = TITLE + MARKS + PLOT_HEIGHT + BELOW;
+const LEGEND: u32 = 48;
 const PLOT_WIDTH: u32 = WIDTH - LEFT - RIGHT;
 
 impl GraphLayout {
@@ -90,7 +97,7 @@ impl GraphLayout {
     pub fn plot(&self, panel: usize) -> (u32, u32, u32, u32) {
         (
             LEFT,
-            TOP + PANEL * panel as u32 + TITLE,
+            TOP + PANEL * panel as u32 + TITLE + MARKS,
             PLOT_WIDTH,
             PLOT_HEIGHT,
         )
@@ -132,7 +139,8 @@ pub fn evaluation_graph(battles: &[GraphBattle]) -> Vec<u8> {
         TROLLS_AHEAD,
         CURVE,
         CAPTURE,
-        MISTAKE,
+        DWARFS_MISTAKE,
+        TROLLS_MISTAKE,
         INK,
     ];
     let palette = Palette::build(&key, &[&image]);
@@ -153,7 +161,7 @@ fn draw_panel(
         font,
         15.0,
         left as i32,
-        top as i32 - 21,
+        (top - MARKS) as i32 - 21,
         &battle.title,
     );
     rect(image, left, top, width, height, PLOT);
@@ -234,25 +242,70 @@ fn draw_panel(
         let (x, y) = point(i);
         draw_filled_circle_mut(image, (x as i32, y as i32), 3, Pixel(CAPTURE));
     }
-    for &i in battle.mistakes.iter().filter(|&&i| i < n) {
+    let mut marked: Vec<(usize, Side)> = battle
+        .mistakes
+        .iter()
+        .copied()
+        .filter(|&(i, _)| i < n)
+        .collect();
+    marked.sort_by_key(|&(i, _)| i);
+    // Each ply is written just right of its line, in the first row where it clears the plies
+    // written before it; where none does, after the row's last one (in ply order, each in its
+    // side's colour), so that mistakes a ply or two apart stay apart.
+    let mut ends = [0u32; (MARKS / MARK_ROW) as usize];
+    let mut labels = Vec::with_capacity(marked.len());
+    for &(i, side) in &marked {
+        let x = layout.x(i, n);
+        let label = i.to_string();
+        let wide = text_width(font, 12.0, &label);
+        let row = match ends.iter().position(|&end| x + 1 > end) {
+            Some(row) => row,
+            None => (0..ends.len()).min_by_key(|&r| ends[r]).unwrap_or(0),
+        };
+        let from = (x + 1).max(ends[row]);
+        let y = top - MARKS + 1 + MARK_ROW * row as u32;
+        ends[row] = from + wide + 4;
+        rect(image, x, y, 1, top + height - y, mistake_colour(side));
+        labels.push((from, y, wide, label, side));
+    }
+    for (from, y, wide, label, side) in labels {
+        rect(image, from, y, wide + 3, MARK_ROW - 1, BACKGROUND);
+        let colour = mistake_colour(side);
+        coloured_text(image, font, 12.0, from as i32 + 2, y as i32, &label, colour);
+    }
+    for &(i, side) in &marked {
         let (x, y) = point(i);
-        rect(image, x as u32, top, 1, height, MISTAKE);
-        draw_filled_circle_mut(image, (x as i32, y as i32), 5, Pixel(MISTAKE));
+        draw_filled_circle_mut(image, (x as i32, y as i32), 4, Pixel(mistake_colour(side)));
+    }
+}
+
+/// The colour of `side`'s mistakes.
+pub fn mistake_colour(side: Side) -> Rgb {
+    match side {
+        Side::Dwarfs => DWARFS_MISTAKE,
+        Side::Trolls => TROLLS_MISTAKE,
     }
 }
 
 fn draw_legend(image: &mut RgbImage, font: &FontRef<'_>, layout: &GraphLayout) {
     let y = (layout.height() - LEGEND + 8) as i32;
-    draw_filled_circle_mut(image, (LEFT as i32 + 4, y + 7), 3, Pixel(CAPTURE));
-    text(image, font, 13.0, LEFT as i32 + 12, y, "capture");
-    draw_filled_circle_mut(image, (LEFT as i32 + 84, y + 7), 5, Pixel(MISTAKE));
-    text(image, font, 13.0, LEFT as i32 + 94, y, "mistake");
+    let mut x = LEFT as i32;
+    for (colour, radius, what) in [
+        (CAPTURE, 3, "capture"),
+        (DWARFS_MISTAKE, 4, "dwarfs' mistake"),
+        (TROLLS_MISTAKE, 4, "trolls' mistake"),
+    ] {
+        draw_filled_circle_mut(image, (x + 4, y + 7), radius, Pixel(colour));
+        text(image, font, 13.0, x + 12, y, what);
+        x += 12 + text_width(font, 13.0, what) as i32 + 22;
+    }
+    text(image, font, 13.0, x, y, "(its ply written above the plot)");
     text(
         image,
         font,
         13.0,
-        LEFT as i32 + 170,
-        y,
+        LEFT as i32,
+        y + 18,
         "along: plies; up: final margin expected, points; above 0 dwarfs lead",
     );
 }
@@ -276,8 +329,30 @@ fn hline(image: &mut RgbImage, x: u32, w: u32, y: u32, colour: Rgb) {
     rect(image, x, y, w, 1, colour);
 }
 
+/// How wide `s` is written at `px`.
+fn text_width(font: &FontRef<'_>, px: f32, s: &str) -> u32 {
+    let scaled = font.as_scaled(PxScale::from(px));
+    s.chars()
+        .map(|c| scaled.h_advance(scaled.glyph_id(c)))
+        .sum::<f32>()
+        .ceil() as u32
+}
+
 /// Writes `s` with its top-left corner near `(x, y)`, blended onto what is there.
 fn text(image: &mut RgbImage, font: &FontRef<'_>, px: f32, x: i32, y: i32, s: &str) {
+    coloured_text(image, font, px, x, y, s, INK);
+}
+
+/// Writes `s` in `ink` with its top-left corner near `(x, y)`, blended onto what is there.
+fn coloured_text(
+    image: &mut RgbImage,
+    font: &FontRef<'_>,
+    px: f32,
+    x: i32,
+    y: i32,
+    s: &str,
+    ink: Rgb,
+) {
     let scaled = font.as_scaled(PxScale::from(px));
     let mut pen = x as f32;
     let baseline = y as f32 + scaled.ascent();
@@ -300,7 +375,7 @@ fn text(image: &mut RgbImage, font: &FontRef<'_>, px: f32, x: i32, y: i32, s: &s
             }
             let under = image.get_pixel_mut(px as u32, py as u32);
             let a = coverage.clamp(0.0, 1.0);
-            for (channel, ink) in under.0.iter_mut().zip(INK) {
+            for (channel, ink) in under.0.iter_mut().zip(ink) {
                 *channel = (*channel as f32 * (1.0 - a) + ink as f32 * a).round() as u8;
             }
         });

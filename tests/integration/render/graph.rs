@@ -4,12 +4,13 @@
 
 use super::decode;
 use image::RgbImage;
+use thudbot::game::Side;
 use thudbot::render::graph::{
-    evaluation_graph, GraphBattle, GraphLayout, AXIS, CAPTURE, CURVE, DWARFS_AHEAD, MISTAKE,
-    TROLLS_AHEAD, WIDTH,
+    evaluation_graph, GraphBattle, GraphLayout, AXIS, CAPTURE, CURVE, DWARFS_AHEAD, DWARFS_MISTAKE,
+    TROLLS_AHEAD, TROLLS_MISTAKE, WIDTH,
 };
 
-fn battle(scores: Vec<i32>, captures: Vec<usize>, mistakes: Vec<usize>) -> GraphBattle {
+fn battle(scores: Vec<i32>, captures: Vec<usize>, mistakes: Vec<(usize, Side)>) -> GraphBattle {
     GraphBattle {
         title: "Battle 1 · alice (dwarfs) v bob (trolls)".to_string(),
         scores,
@@ -42,7 +43,7 @@ fn the_graph_shows_both_battles_with_axes_shading_captures_and_mistakes() {
     // Battle 2: level, a capture at ply 5.
     let second: Vec<i32> = (0..=30).map(|i| if i < 5 { 0 } else { 100 }).collect();
     let battles = vec![
-        battle(first, vec![20], vec![20]),
+        battle(first, vec![20], vec![(20, Side::Dwarfs)]),
         battle(second, vec![5], vec![]),
     ];
     let png = evaluation_graph(&battles);
@@ -70,16 +71,18 @@ fn the_graph_shows_both_battles_with_axes_shading_captures_and_mistakes() {
         count(&img, TROLLS_AHEAD, x_before..x_before + 1, zero..zero + 40),
         0
     );
-    // The mistake: a red line across the plot at its ply, and its dot.
+    // The dwarfs' mistake: a blue line across the plot at its ply, and its dot.
     let (_, top, _, height) = layout.plot(0);
     let x = layout.x(20, n);
-    assert!(count(&img, MISTAKE, x..x + 1, top..top + height) as u32 >= height - 12);
+    assert!(count(&img, DWARFS_MISTAKE, x..x + 1, top..top + height) as u32 >= height - 12);
     // No mistake was marked in battle 2.
     let (left2, top2, width2, height2) = layout.plot(1);
-    assert_eq!(
-        count(&img, MISTAKE, left2..left2 + width2, top2..top2 + height2),
-        0
-    );
+    for colour in [DWARFS_MISTAKE, TROLLS_MISTAKE] {
+        assert_eq!(
+            count(&img, colour, left2..left2 + width2, top2..top2 + height2),
+            0
+        );
+    }
     // The capture of battle 2 at ply 5, on the curve.
     let cx = layout.x(5, 31);
     let cy = layout.y(1, 100);
@@ -98,9 +101,13 @@ fn a_long_match_graph_stays_small() {
         battle(
             swings(0),
             (0..150).step_by(4).collect(),
-            vec![17, 60, 99, 140],
+            vec![(17, Side::Dwarfs), (60, Side::Trolls), (99, Side::Dwarfs)],
         ),
-        battle(swings(311), (0..150).step_by(5).collect(), vec![3, 80, 120]),
+        battle(
+            swings(311),
+            (0..150).step_by(5).collect(),
+            vec![(3, Side::Trolls), (80, Side::Dwarfs), (120, Side::Trolls)],
+        ),
     ];
     let png = evaluation_graph(&battles);
     assert!(png.len() < 40 * 1024, "{} bytes", png.len());

@@ -358,9 +358,13 @@ fn check_by(
 
 /// How many suspected moves of each side in a battle the bot gives the deeper look, the
 /// costliest first: a battle full of blunders has dozens, each twelve times the work of a
-/// position, and a report names three at most (docs/analysis.md). Suspects the screen clears
+/// position, and a report names [`NAMED`] at most (docs/analysis.md). Suspects the screen clears
 /// do not count: the next costliest takes their place.
 pub const CHECKED: usize = 4;
+
+/// How many mistakes of each side in a battle a report names, the costliest first; its graph
+/// marks exactly those.
+pub const NAMED: usize = 2;
 
 /// A suspected move, for choosing which get the deeper look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

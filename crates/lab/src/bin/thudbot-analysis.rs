@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::Parser;
 use thud_engine::computer::analysis::{
     capture_plies, check, due, first_look, judge, mistakes, review, Budget, Judgement, Suspect,
-    MISTAKE,
+    MISTAKE, NAMED,
 };
 use thud_engine::computer::baseline::random_move;
 use thud_engine::computer::{choose_move, Chance, Level};
@@ -150,7 +150,7 @@ fn main() {
         println!("{checked}");
         let mut marked = Vec::new();
         for side in [Side::Dwarfs, Side::Trolls] {
-            for r in mistakes(&reviews, side, MISTAKE, 3) {
+            for r in mistakes(&reviews, side, MISTAKE, NAMED) {
                 println!(
                     "  {side} ply {} {} lost {:.1} points; better {}",
                     r.ply,
@@ -158,7 +158,7 @@ fn main() {
                     r.cost as f64 / 100.0,
                     r.better.map(|m| m.to_string()).unwrap_or_default()
                 );
-                marked.push(r.ply);
+                marked.push((r.ply, side));
             }
         }
         panels.push(GraphBattle {

@@ -3,7 +3,9 @@
 //! console and screen readers).
 
 use super::{judgement_of, Analysis};
-use crate::computer::analysis::{capture_plies, mistakes, review, Judgement, DECIDED, MISTAKE};
+use crate::computer::analysis::{
+    capture_plies, mistakes, review, Judgement, DECIDED, MISTAKE, NAMED,
+};
 use crate::game::{Battle, BattleResult, Seat, Side, Variant};
 use crate::render::graph::{evaluation_graph, GraphBattle};
 use crate::service::error::{Result, ServiceError};
@@ -13,11 +15,6 @@ use crate::service::text::Text;
 use crate::service::voice;
 use crate::service::Names;
 use crate::store::{MatchId, StoredJudgement, StoredMatch};
-
-/// Mistakes listed per player and battle.
-const LISTED: usize = 2;
-/// Mistakes marked on the graph per player and battle.
-const MARKED: usize = 3;
 
 impl Analysis {
     /// The report of match `id`'s finished analysis.
@@ -49,42 +46,55 @@ fn report(m: &StoredMatch, names: &Names, stored: &[StoredJudgement]) -> Reply {
         }
         let number = i as u8 + 1;
         let judgements = judgements_of(battle, number, stored);
-        let reviews = review(battle.start(), battle.moves(), &judgements);
         let dwarfs = names.of(m.player(Seat::commanding(Side::Dwarfs, number)));
         let trolls = names.of(m.player(Seat::commanding(Side::Trolls, number)));
-        lines.push(voice::analysed_battle(
-            m.variant,
-            number,
-            (&dwarfs, &trolls),
-            battle.result(),
-        ));
-        let mut marked = Vec::new();
-        for (side, name) in [(Side::Dwarfs, &dwarfs), (Side::Trolls, &trolls)] {
-            lines.push(voice::mistakes_summary(&reviews, side, name));
-            for r in mistakes(&reviews, side, MISTAKE, LISTED) {
-                lines.push(voice::mistake_line(&r));
-            }
-            marked.extend(
-                mistakes(&reviews, side, MISTAKE, MARKED)
-                    .iter()
-                    .map(|r| r.ply),
-            );
-        }
-        // A battle that is over ends at its result, whatever the engine expected of it.
-        let mut scores: Vec<i32> = judgements.iter().map(|j| j.score).collect();
-        if let (Some(result), Some(last)) = (battle.result(), scores.last_mut()) {
-            *last = result_for_dwarfs(&result, m.variant);
-        }
-        lines.push(voice::scores_every_ten_plies(&scores));
-        panels.push(GraphBattle {
-            title: voice::graph_title(number, &dwarfs, &trolls),
-            scores,
-            captures: capture_plies(&reviews),
-            mistakes: marked,
-        });
+        let (said, panel) =
+            battle_report(m.variant, number, battle, (&dwarfs, &trolls), &judgements);
+        lines.extend(said);
+        panels.push(panel);
     }
     let png = evaluation_graph(&panels);
     Reply::public(Text::lines(lines)).attach(format!("thud-match-{}-analysis.png", m.id), png)
+}
+
+/// Battle `number`'s lines of the report and its panel of the graph, given a judgement of
+/// each of its positions: the graph marks exactly the mistakes the lines name, each with the
+/// side that made it.
+fn battle_report(
+    variant: Variant,
+    number: u8,
+    battle: &Battle,
+    (dwarfs, trolls): (&str, &str),
+    judgements: &[Judgement],
+) -> (Vec<Text>, GraphBattle) {
+    let reviews = review(battle.start(), battle.moves(), judgements);
+    let mut lines = vec![voice::analysed_battle(
+        variant,
+        number,
+        (dwarfs, trolls),
+        battle.result(),
+    )];
+    let mut marked = Vec::new();
+    for (side, name) in [(Side::Dwarfs, dwarfs), (Side::Trolls, trolls)] {
+        lines.push(voice::mistakes_summary(&reviews, side, name));
+        for r in mistakes(&reviews, side, MISTAKE, NAMED) {
+            lines.push(voice::mistake_line(&r));
+            marked.push((r.ply, side));
+        }
+    }
+    // A battle that is over ends at its result, whatever the engine expected of it.
+    let mut scores: Vec<i32> = judgements.iter().map(|j| j.score).collect();
+    if let (Some(result), Some(last)) = (battle.result(), scores.last_mut()) {
+        *last = result_for_dwarfs(&result, variant);
+    }
+    lines.push(voice::scores_every_ten_plies(&scores));
+    let panel = GraphBattle {
+        title: voice::graph_title(number, dwarfs, trolls),
+        scores,
+        captures: capture_plies(&reviews),
+        mistakes: marked,
+    };
+    (lines, panel)
 }
 
 /// The judgements of battle `number` in ply order.
@@ -114,3 +124,6 @@ fn result_for_dwarfs(result: &BattleResult, variant: Variant) -> i32 {
         100 * (result.score.dwarfs as i32 - result.score.trolls as i32)
     }
 }
+
+#[cfg(test)]
+mod tests;
