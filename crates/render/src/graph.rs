@@ -14,7 +14,7 @@ use imageproc::rect::Rect;
 
 use super::canvas::Palette;
 use super::theme::Rgb;
-use crate::game::Side;
+use thud_engine::game::Side;
 
 /// What one panel shows.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
