@@ -4,14 +4,13 @@
 //! with its legend.
 
 use thudbot::service::commands::*;
-use thudbot::service::{Actor, Place, TournamentRefusal};
+use thudbot::service::{Actor, TournamentRefusal};
 use thudbot::store::{ChannelId, Recipient, TournamentState};
 use thudbot::tournament::{Format, Pairing};
 
 use crate::common::{deliver_all, ok, place, refusal, service, start_time};
-use crate::tournaments::{
-    current, games, options, organiser, player, seat_all, tournament_refusal, HALL,
-};
+use crate::tournament_results::started;
+use crate::tournaments::{current, games, options, organiser, player, tournament_refusal, HALL};
 
 /// The text of every notice delivered to `channel`.
 fn said_in(deliveries: &[thudbot::service::Delivery], channel: u64) -> Vec<String> {
@@ -22,22 +21,11 @@ fn said_in(deliveries: &[thudbot::service::Delivery], channel: u64) -> Vec<Strin
         .collect()
 }
 
-async fn started(
-    s: &thudbot::service::Service,
-    format: Format,
-    players: u64,
-) -> Vec<(thudbot::store::MatchId, Place)> {
-    let hall = place(HALL);
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(format))
-            .await,
-    );
-    for i in 1..=players {
-        ok(s.join_tournament(hall, &player(i)).await);
-    }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
-    let mut channel = 10_000;
-    seat_all(s, &mut channel).await
+/// Opens a Swiss of as many rounds as its field needs in the hall.
+async fn open_swiss(s: &thudbot::service::Service) {
+    let swiss = options(Format::Swiss { rounds: None });
+    ok(s.create_tournament(place(HALL), &organiser(), true, &swiss)
+        .await);
 }
 
 /// The players of the match seated at `at`, as actors.
@@ -52,13 +40,7 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
     let s = service().await;
     let hall = place(HALL);
     // 41 players: the standings have two pages, and every player in play shares rank 1.
-    ok(s.create_tournament(
-        hall,
-        &organiser(),
-        true,
-        &options(Format::Swiss { rounds: None }),
-    )
-    .await);
+    open_swiss(&s).await;
     for i in 1..=41 {
         ok(s.join_tournament(hall, &player(i)).await);
     }
@@ -197,13 +179,7 @@ async fn tournament_commands_work_from_a_games_thread() {
 async fn a_late_entry_before_the_start_is_refused_with_how_players_join() {
     let s = service().await;
     let hall = place(HALL);
-    ok(s.create_tournament(
-        hall,
-        &organiser(),
-        true,
-        &options(Format::Swiss { rounds: None }),
-    )
-    .await);
+    open_swiss(&s).await;
     let r = tournament_refusal(refusal(
         s.add_late_entry(hall, &organiser(), true, &player(10))
             .await,

@@ -118,7 +118,7 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
 }
 
 /// Starts a tournament of `players` players in the hall and seats round 1.
-async fn started(
+pub(crate) async fn started(
     s: &crate::common::TestService,
     format: Format,
     players: u64,
