@@ -1,15 +1,16 @@
-//! The integration tests but the Discord ones (tests/discord): the rules by group, the store,
-//! the service, the console, the computer, pictures. Each module is what was a test file of
-//! its own, in one binary so that they link once. Shared harnesses: `common` (a service over a
-//! scratch database), `rules_support` (positions written as RULES.md writes them).
+//! The bot's integration tests but the Discord ones (tests/discord): the store, the service,
+//! the console, the computer in matches, pictures, the command line. Each module is what was a
+//! test file of its own, in one binary so that they link once. Shared harness: `common` (a
+//! service over a scratch database). The rules' tests are the engine's
+//! (crates/engine/tests/rules).
 
 mod common;
-mod rules_support;
+#[path = "../../crates/engine/tests/rules/strategies.rs"]
+mod strategies;
 
 mod after_a_match;
 mod agreement;
 mod analysis;
-mod classic_brute;
 mod computer;
 mod computer_matches;
 mod console;
@@ -19,19 +20,12 @@ mod delivery;
 mod examples;
 mod games_list;
 mod house;
-mod koom_valley_brute;
 mod option_names;
 mod outbox_events;
-mod perft;
-mod properties;
+mod perft_cli;
 mod reminders;
 mod render;
 mod results_said;
-mod rules_battles_and_matches;
-mod rules_board;
-mod rules_dwarfs_and_trolls;
-mod rules_koom_valley;
-mod rules_notation;
 mod service;
 mod service_days;
 mod service_refusals;

@@ -3,8 +3,8 @@
 //! only where the wording is the point.
 
 use crate::common::{alice, assert_event, bob, carol, deliver_all, ok, place, refusal, service};
-use crate::properties::{variant_strategy, written_position};
 use crate::service::{button, current, options, play, start_match};
+use crate::strategies::{variant_strategy, written_position};
 use chrono::Duration;
 use proptest::prelude::*;
 use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};

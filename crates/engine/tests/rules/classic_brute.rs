@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use thudbot::game::{perft, Position, Variant, CLASSIC_START};
+use thud_engine::game::{perft, Position, Variant, CLASSIC_START};
 
 const ROW_LENGTHS: [i32; 15] = [5, 7, 9, 11, 13, 15, 15, 15, 15, 15, 13, 11, 9, 7, 5];
 
@@ -254,7 +254,7 @@ fn compare(position: &Position, field: &Field, depth: u32) -> u64 {
     let original = position.variant() == Variant::Original;
     let brute = field.moves(original);
     let engine_moves = position.legal_moves();
-    let engine: BTreeMap<String, thudbot::game::Move> =
+    let engine: BTreeMap<String, thud_engine::game::Move> =
         engine_moves.iter().map(|m| (m.to_string(), *m)).collect();
     assert_eq!(
         engine.len(),
@@ -278,7 +278,7 @@ fn compare(position: &Position, field: &Field, depth: u32) -> u64 {
         .sum()
 }
 
-const SHARED: &str = include_str!("../data/positions.jsonl");
+const SHARED: &str = include_str!("../../../../tests/data/positions.jsonl");
 
 fn shared_fens() -> Vec<String> {
     SHARED

@@ -2,7 +2,7 @@
 //! and change nothing.
 
 use crate::rules_support::{classic, koom_valley, piece, refusal, sq};
-use thudbot::game::{
+use thud_engine::game::{
     Battle, Match, MoveText, NotationError, Piece, Position, Seat, Side, Variant, CLASSIC_START,
 };
 

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use thudbot::game::{perft, Move, MoveText, Position, Side, Variant, KOOM_VALLEY_START};
+use thud_engine::game::{perft, Move, MoveText, Position, Side, Variant, KOOM_VALLEY_START};
 
 mod valley;
 

@@ -7,7 +7,7 @@ use crate::rules_support::{
     agreed_match, classic, is_legal, koom_valley, legal, legal_between, legal_from, piece, play,
     refusal, set, sq, squares,
 };
-use thudbot::game::{
+use thud_engine::game::{
     Battle, BattleEnd, Piece, Points, Seat, Side, Square, Variant, KOOM_VALLEY_START,
 };
 

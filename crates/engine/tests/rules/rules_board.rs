@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::rules_support::{piece, play, refusal, sq, squares};
-use thudbot::game::{
+use thud_engine::game::{
     parse_square_list, Battle, Piece, Side, Square, SquareError, Variant, CLASSIC_START,
 };
 

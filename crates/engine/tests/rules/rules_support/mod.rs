@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use thudbot::game::{
+use thud_engine::game::{
     Battle, BattleRecord, Match, MatchRecord, MoveText, Piece, Position, Square, Variant,
 };
 

@@ -2,7 +2,7 @@
 //! one focused test per rule, each on a position written for it.
 
 use crate::rules_support::{agreed_match, classic, refusal};
-use thudbot::game::{Battle, BattleEnd, Match, MatchError, Points, Score, Seat, Side, Variant};
+use thud_engine::game::{Battle, BattleEnd, Match, MatchError, Points, Score, Seat, Side, Variant};
 
 // ---------------------------------------------------------------------------------------------
 // §2 End of a battle, and its score

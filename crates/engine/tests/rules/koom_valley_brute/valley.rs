@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use thudbot::game::Side;
+use thud_engine::game::Side;
 
 /// Squares in each row, bottom (row 1) to top (row 15), from RULES.md §1.
 pub(super) const ROW_LENGTHS: [i32; 15] = [5, 7, 9, 11, 13, 15, 15, 15, 15, 15, 13, 11, 9, 7, 5];

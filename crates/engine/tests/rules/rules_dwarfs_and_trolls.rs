@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::rules_support::{
     classic, is_legal, legal, legal_between, legal_from, original, piece, play, refusal, set, sq,
 };
-use thudbot::game::{Piece, Square, Variant};
+use thud_engine::game::{Piece, Square, Variant};
 
 // ---------------------------------------------------------------------------------------------
 // §2 Classic Thud: nothing lands on or passes over the Thudstone, a piece, or the edge

@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use thudbot::game::{
+
+use crate::strategies::{variant_strategy, written_position};
+use thud_engine::game::{
     parse_square_list, Battle, BattleEnd, Move, MoveText, Piece, Position, Side, Square, SquareSet,
     Variant,
 };
@@ -148,7 +150,7 @@ fn check_battle_end(battle: &Battle) -> Result<(), TestCaseError> {
     prop_assert_eq!(position.has_legal_move(), !stuck);
     // Moves listed piece by piece are exactly the legal moves from each square.
     let all = position.legal_moves();
-    for sq in thudbot::game::Square::all() {
+    for sq in thud_engine::game::Square::all() {
         let mut from_here: Vec<_> = all.iter().copied().filter(|m| m.from() == sq).collect();
         let mut listed = position.legal_moves_from(sq);
         from_here.sort_by_key(|m| m.to_string());
@@ -187,7 +189,7 @@ fn random_text(position: &Position, dice: &mut Dice) -> MoveText {
     for _ in 0..1 + (dice.roll(6) / 5) * dice.roll(3) {
         // Mostly short straight steps, sometimes anywhere.
         let next = if dice.roll(3) > 0 {
-            let direction = thudbot::game::Direction::ALL[dice.roll(8)];
+            let direction = thud_engine::game::Direction::ALL[dice.roll(8)];
             let mut s = at;
             for _ in 0..1 + dice.roll(4) {
                 s = s.step(direction).unwrap_or(s);
@@ -201,7 +203,7 @@ fn random_text(position: &Position, dice: &mut Dice) -> MoveText {
     }
     let mut captures = Vec::new();
     for _ in 0..dice.roll(4) {
-        let around: Vec<Square> = thudbot::game::Direction::ALL
+        let around: Vec<Square> = thud_engine::game::Direction::ALL
             .iter()
             .filter_map(|&d| at.step(d))
             .collect();
@@ -325,64 +327,6 @@ fn random_battle(
         prop_assert_eq!(battle.position(), &position.after(&mv));
     }
     check_battle_end(&battle)
-}
-
-/// Writes a position from lists of squares (by number among the 165), later pieces not
-/// displacing earlier ones.
-pub(crate) fn written_position(
-    stone: usize,
-    dwarfs: &[usize],
-    trolls: &[usize],
-    dwarfs_to_move: bool,
-) -> String {
-    let all: Vec<Square> = Square::all().collect();
-    let mut cells = [None; 256];
-    cells[all[stone].index()] = Some('R');
-    for (list, letter) in [(trolls, 'T'), (dwarfs, 'd')] {
-        for &i in list {
-            let cell = &mut cells[all[i % all.len()].index()];
-            if cell.is_none() {
-                *cell = Some(letter);
-            }
-        }
-    }
-    let mut rows = Vec::new();
-    for row in (0..15u8).rev() {
-        let mut text = String::new();
-        let mut run = 0;
-        for column in 0..15u8 {
-            let Some(sq) = Square::from_coords(column, row) else {
-                continue;
-            };
-            match cells[sq.index()] {
-                None => run += 1,
-                Some(letter) => {
-                    if run > 0 {
-                        text += &run.to_string();
-                        run = 0;
-                    }
-                    text.push(letter);
-                }
-            }
-        }
-        if run > 0 {
-            text += &run.to_string();
-        }
-        rows.push(text);
-    }
-    format!(
-        "{} {}",
-        rows.join("/"),
-        if dwarfs_to_move { 'd' } else { 't' }
-    )
-}
-
-pub(crate) fn variant_strategy() -> impl Strategy<Value = Variant> {
-    prop_oneof![
-        Just(Variant::Classic),
-        Just(Variant::Original),
-        Just(Variant::KoomValley)
-    ]
 }
 
 proptest! {
