@@ -231,7 +231,6 @@ async fn points_and_formats_read_as_english() {
     let s = service().await;
     let hall = place(HALL);
     let seated = started(&s, Format::Swiss { rounds: Some(1) }, 4).await;
-    // A draw agreed in both battles is half a point each.
     let (id, at) = seated[0];
     let [a, b] = players_at(&s, id).await;
     ok(s.resign(at, &a, None).await);
@@ -251,7 +250,17 @@ async fn points_and_formats_read_as_english() {
     .text
     .to_plain(start_time());
     assert!(created.contains("Swiss, 1 round"), "{created}");
-    assert!(!created.contains("1 rounds"), "{created}");
+    assert!(!created.contains("1 rounds"), "{created}"); // A corrected result reads as one sentence after another, with no run of spaces.
+    let corrected = ok(s
+        .correct_tournament_result(hall, &organiser(), true, id, None)
+        .await)
+    .text
+    .to_plain(start_time());
+    assert!(
+        corrected.contains("it is drawn. The standings count the correction"),
+        "{corrected}"
+    );
+    assert!(!corrected.contains("  "), "{corrected}");
 }
 
 #[tokio::test]
