@@ -2,9 +2,9 @@
 
 use super::{refused, variant_names};
 use crate::game::Variant;
-use crate::service::{echo, Refusal, ServiceError};
+use crate::service::{echo, Refusal, ServiceError, TournamentRefusal};
 use crate::store::SideChoice;
-use crate::tournament::MAX_SWISS_ROUNDS;
+use crate::tournament::FormatError;
 
 pub(super) fn parse_variant(text: &str) -> Result<Variant, ServiceError> {
     text.parse().map_err(|_| {
@@ -47,9 +47,10 @@ pub(super) fn not_a_count(name: &str, value: &str) -> String {
         "days" => Refusal::DaysNotOffered(n).to_string(),
         "level" => Refusal::NoSuchLevel(n).to_string(),
         "battle" => Refusal::NoSuchBattle(0).to_string(),
-        "rounds" => format!("A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {n}."),
-        "round_length" => format!("A round lasts 1 to 50 times the days a move, not {n}."),
-        "page" => format!("There is no page {n}: pages are numbered from 1."),
+        "rounds" => {
+            Refusal::Tournament(TournamentRefusal::Format(FormatError::BadRounds(n))).to_string()
+        }
+        "round_length" => Refusal::Tournament(TournamentRefusal::BadRoundFactor(n)).to_string(),
         _ => format!("{name}: `{}` must be a whole number from 1 up", echo(value)),
     }
 }

@@ -275,7 +275,7 @@ pub(super) enum KeptFormatError {
     TooFewPlayers(usize),
     TooManyForRoundRobin(usize),
     TooManyForSwiss(usize),
-    BadRounds(u32),
+    BadRounds(i64),
     RoundsForPlayers {
         players: usize,
         rounds: u32,

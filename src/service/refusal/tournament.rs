@@ -38,7 +38,7 @@ pub enum TournamentRefusal {
     /// The name is empty or too long.
     BadName,
     BadDays(u32),
-    BadRoundFactor(u32),
+    BadRoundFactor(i64),
     /// The start time is in the past.
     StartsInThePast,
     /// The format does not fit the players (too few, too many, rounds).

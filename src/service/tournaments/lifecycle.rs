@@ -59,7 +59,7 @@ impl Tournaments {
         }
         let factor = options.round_factor.unwrap_or(DEFAULT_ROUND_FACTOR);
         if !(1..=50).contains(&factor) {
-            return refuse_tournament(Why::BadRoundFactor(factor));
+            return refuse_tournament(Why::BadRoundFactor(factor.into()));
         }
         if let Format::Swiss { rounds: Some(r) } = options.format {
             if let Err(e) = Format::check_rounds(r) {

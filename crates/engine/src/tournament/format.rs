@@ -35,8 +35,8 @@ pub enum FormatError {
     TooManyForRoundRobin(usize),
     /// More than [`MAX_SWISS`] for a Swiss.
     TooManyForSwiss(usize),
-    /// Swiss rounds asked for outside 1 to `MAX_SWISS_ROUNDS`.
-    BadRounds(u32),
+    /// Swiss rounds asked for outside 1 to `MAX_SWISS_ROUNDS` (as typed: it may be below 0).
+    BadRounds(i64),
     /// More Swiss rounds than the players allow without a rematch.
     RoundsForPlayers {
         players: usize,
@@ -55,7 +55,7 @@ impl Format {
         if (1..=MAX_SWISS_ROUNDS).contains(&rounds) {
             Ok(())
         } else {
-            Err(FormatError::BadRounds(rounds))
+            Err(FormatError::BadRounds(rounds.into()))
         }
     }
 
