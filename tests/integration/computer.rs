@@ -365,8 +365,9 @@ fn a_search_weighs_every_position_as_the_side_it_plays() {
 
 #[test]
 fn level_5_searches_late_classic_moves_to_full_depth() {
-    // Level 5 plays classic without late-move reductions (docs/computer.md, the seventeenth
-    // round); the levels below, the other variants and the analysis keep them.
+    // Level 5 plays classic without late-move reductions (docs/computer-log.md, "Level 5
+    // without late-move reductions in classic"); the levels below, the other variants and the
+    // analysis keep them.
     let full = Settings {
         depth: 4,
         time: Duration::from_secs(600),

@@ -113,7 +113,7 @@ const STATED: &[Stated] = &[
         to_move: 'd',
         pieces: &[("C12", 'd'), ("B7", 'T'), ("A6", 'd'), ("H8", 'R')],
     },
-    // docs/computer.md's traced battle: the trolls on I6-I9 shove the front one four squares.
+    // docs/computer-log.md's traced battle: the trolls on I6-I9 shove the front one four squares.
     Stated {
         example: "TI6-I2xI1xJ1",
         variant: Variant::Classic,
@@ -128,7 +128,7 @@ const STATED: &[Stated] = &[
             ("H8", 'R'),
         ],
     },
-    // docs/computer.md's ply-9 position: a dwarf slides up the J file, or in from O7.
+    // docs/computer-log.md's ply-9 position: a dwarf slides up the J file, or in from O7.
     Stated {
         example: "dJ1-J7",
         variant: Variant::Classic,

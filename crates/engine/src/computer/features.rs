@@ -55,7 +55,8 @@ impl Weights {
     /// The weights levels 4 and 5 play classic with as the dwarfs: fitted by `thudbot-tune fit
     /// --horizon --ridge 0.3 --from-tuned` to the quiet positions of battles level 5 played as
     /// the dwarfs against koedem/Thud, whose trolls punish what self-play's did not (a dwarf
-    /// on the edge; docs/computer.md, "a fifteenth round").
+    /// on the edge; docs/computer-log.md, "Weights for each side, fitted on battles against
+    /// koedem/Thud").
     pub const AS_DWARFS: Weights = Weights([8, 33, -29, -10, 0, 61, 220, 3, -8, 4, -19, -10, 1, 0]);
 
     /// The same for the trolls: fitted to the battles level 5 played as the trolls against

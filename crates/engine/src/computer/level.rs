@@ -157,8 +157,8 @@ pub struct Settings {
     /// Search late quiet moves one or two plies shallower than the first few. It buys
     /// nominal depth, but the moves looked at least are where a full-width opponent's plans
     /// hide (a troll lining up a shove, the dwarf that steps out of its reach); level 5 plays
-    /// classic better without them against koedem/Thud (docs/computer.md, the seventeenth
-    /// round).
+    /// classic better without them against koedem/Thud (docs/computer-log.md, "Level 5
+    /// without late-move reductions in classic").
     pub late_move_reductions: bool,
     /// How the classic evaluation weighs what it sees besides material, by the side the
     /// computer has.

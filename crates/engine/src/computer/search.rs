@@ -175,7 +175,7 @@ impl<'t> Search<'t> {
     /// One full-window iteration over the root moves: the move that beat the others, if the
     /// deadline left one, moved to the front for the next iteration, with its score.
     /// (Aspiration windows, a narrow window around the last iteration's score widened when it
-    /// fails, were tried and measured worse; see docs/computer.md.)
+    /// fails, were tried and measured worse; see docs/computer-log.md.)
     fn root(&mut self, moves: &mut [Move], depth: i32) -> (Option<Move>, i32) {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
