@@ -21,7 +21,6 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use thudbot::game::{Match, Move, MoveText};
 use thudbot::render::Renderer;
-use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ChallengeOptions, MoveRequest, Place, Service, ServiceConfig, SystemClock,
 };
@@ -75,10 +74,12 @@ fn place(channel: u64) -> Place {
 async fn start_match(service: &Service, channel: u64) -> anyhow::Result<()> {
     let (a, b) = players(channel);
     service
+        .matches()
         .challenge(place(channel), &a, &b, &dwarfs_first())
         .await
         .map_err(|e| anyhow::anyhow!("challenge: {e}"))?;
     service
+        .matches()
         .accept(place(channel), &b, None, None)
         .await
         .map_err(|e| anyhow::anyhow!("accept: {e}"))?;
@@ -108,6 +109,7 @@ async fn computer_matches(
     for channel in first..first + n {
         let (player, _) = players(channel);
         service
+            .matches()
             .challenge_computer(
                 place(channel),
                 &player,
@@ -125,7 +127,7 @@ async fn computer_matches(
         tokio::spawn(async move {
             let mut played = 0;
             while !stop.load(Ordering::Relaxed) {
-                match service.play_computer_turns().await {
+                match service.matches().play_computer_turns().await {
                     Ok(0) => tokio::time::sleep(Duration::from_millis(20)).await,
                     Ok(n) => played += n,
                     Err(e) => return Err(anyhow::anyhow!("computer: {e}")),
@@ -149,7 +151,10 @@ async fn computer_matches(
                 continue;
             };
             let request = MoveRequest::Notation(mv.to_string());
-            let _ = service.play(place(channel), &player, &request).await;
+            let _ = service
+                .matches()
+                .play(place(channel), &player, &request)
+                .await;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -187,6 +192,7 @@ async fn analyses(
             };
             let request = MoveRequest::Notation(mv.to_string());
             service
+                .matches()
                 .play(place(channel), who, &request)
                 .await
                 .map_err(|e| anyhow::anyhow!("move {mv}: {e:?}"))?;
@@ -198,19 +204,21 @@ async fn analyses(
             .is_some()
         {
             service
+                .matches()
                 .resign(place(channel), &a, None)
                 .await
                 .map_err(|e| anyhow::anyhow!("resign: {e:?}"))?;
         }
         service
-            .analysis(place(channel), None)
+            .analysis()
+            .ask(place(channel), None)
             .await
             .map_err(|e| anyhow::anyhow!("analysis: {e:?}"))?;
     }
     let _ = ready.send(());
     let mut judged = 0;
     while !stop.load(Ordering::Relaxed) {
-        match service.analyse_some(1).await {
+        match service.analysis().analyse_some(1).await {
             Ok(0) => tokio::time::sleep(Duration::from_millis(20)).await,
             Ok(k) => judged += k,
             Err(e) => return Err(anyhow::anyhow!("analysis: {e}")),
@@ -391,6 +399,7 @@ async fn main() -> anyhow::Result<()> {
                 let actor = Actor::new(who, format!("p{who}"));
                 let t = Instant::now();
                 let reply = service
+                    .matches()
                     .play(
                         place(channel),
                         &actor,

@@ -5,7 +5,6 @@
 use std::io::Write;
 
 use super::{refused, Console, Line};
-use crate::service::commands::*;
 use crate::service::{progress_text, Action, Actor, AnalysisAnswer, Place, Reply, ServiceError};
 use crate::store::MatchId;
 
@@ -58,7 +57,7 @@ impl Console<'_> {
         out: &mut impl Write,
     ) -> std::io::Result<Result<Reply, ServiceError>> {
         let s = self.service;
-        let id = match s.analysis(place, id).await {
+        let id = match s.analysis().ask(place, id).await {
             Ok(AnalysisAnswer::Report(reply)) => return Ok(Ok(reply)),
             Ok(AnalysisAnswer::UnderWay {
                 reply, match_id, ..
@@ -70,10 +69,10 @@ impl Console<'_> {
         };
         let mut told = std::time::Instant::now();
         loop {
-            let status = match s.store().analysis_status(id).await {
+            let status = match s.analysis().status(id).await {
                 Ok(Some(status)) => status,
                 Ok(None) => break,
-                Err(e) => return Ok(Err(e.into())),
+                Err(e) => return Ok(Err(e)),
             };
             if status.finished_at.is_some() {
                 break;
@@ -83,14 +82,15 @@ impl Console<'_> {
                 writeln!(out, "thudbot: {}", progress_text(&status).to_plain(now))?;
                 told = std::time::Instant::now();
             }
-            match s.analyse_some(5).await {
+            match s.analysis().analyse_some(5).await {
                 // Another process holds it, or another analysis came first and is done.
                 Ok(0) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
                 Ok(_) => {}
                 Err(e) => return Ok(Err(e)),
             }
         }
-        Ok(s.analysis(place, Some(id))
+        Ok(s.analysis()
+            .ask(place, Some(id))
             .await
             .map(|answer| match answer {
                 AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => reply,

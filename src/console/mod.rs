@@ -4,6 +4,7 @@
 //! act as a moderator, since the console is the operator's own table.
 
 mod analysis;
+mod buttons;
 mod help;
 mod line;
 mod printer;
@@ -26,10 +27,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::game::Variant;
 use crate::render::Theme;
-use crate::service::commands::*;
 use crate::service::{
-    echo, Action, Actor, AnalysisAnswer, Button, ChallengeOptions, LadderScope, MoveRequest, Place,
-    Reply, Service, ServiceError, Verb,
+    echo, Actor, ChallengeOptions, LadderScope, MoveRequest, Place, Reply, Service, ServiceError,
+    Verb,
 };
 use crate::store::{
     BoardStyle, ChallengeId, ChannelId, GuildId, MatchId, Notify, Recipient, UserId,
@@ -130,7 +130,7 @@ impl<'a> Console<'a> {
         // The computer answers before the next line is read, as the bot's worker would.
         loop {
             self.deliver(out).await?;
-            match self.service.play_computer_turns().await {
+            match self.service.matches().play_computer_turns().await {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => {
@@ -188,7 +188,7 @@ impl<'a> Console<'a> {
                 name.chars().count()
             )));
         }
-        let id = match self.service.store().player_named(name).await? {
+        let id = match self.service.people().named(name).await? {
             Some(p) => p.id,
             None => UserId(console_id(name)),
         };
@@ -261,6 +261,7 @@ impl<'a> Console<'a> {
                 if name.eq_ignore_ascii_case(COMPUTER_NAME) {
                     let computer = Actor::with_kind(COMPUTER, COMPUTER_NAME, true);
                     return s
+                        .matches()
                         .challenge_computer(place, actor, &computer, level, &options, None)
                         .await;
                 }
@@ -270,26 +271,37 @@ impl<'a> Console<'a> {
                     )));
                 }
                 let opponent = self.actor(name).await?;
-                s.challenge(place, actor, &opponent, &options).await
+                s.matches()
+                    .challenge(place, actor, &opponent, &options)
+                    .await
             }
             "accept" => {
-                s.accept(place, actor, number("challenge")?.map(ChallengeId), None)
+                s.matches()
+                    .accept(place, actor, number("challenge")?.map(ChallengeId), None)
                     .await
             }
             "decline" => {
-                s.decline(place, actor, number("challenge")?.map(ChallengeId))
+                s.matches()
+                    .decline(place, actor, number("challenge")?.map(ChallengeId))
                     .await
             }
             "cancel" => {
-                s.cancel(place, actor, number("challenge")?.map(ChallengeId))
+                s.matches()
+                    .cancel(place, actor, number("challenge")?.map(ChallengeId))
                     .await
             }
-            "move" => s.play(place, actor, &verb_move(Verb::Move)).await,
-            "hurl" => s.play(place, actor, &verb_move(Verb::Hurl)).await,
-            "shove" => s.play(place, actor, &verb_move(Verb::Shove)).await,
+            "move" => s.matches().play(place, actor, &verb_move(Verb::Move)).await,
+            "hurl" => s.matches().play(place, actor, &verb_move(Verb::Hurl)).await,
+            "shove" => {
+                s.matches()
+                    .play(place, actor, &verb_move(Verb::Shove))
+                    .await
+            }
             "play" => {
                 let notation = opt("notation").or_else(|| opt("move")).unwrap_or_default();
-                s.play(place, actor, &MoveRequest::Notation(notation)).await
+                s.matches()
+                    .play(place, actor, &MoveRequest::Notation(notation))
+                    .await
             }
             "board" => {
                 let style = match line.get("style") {
@@ -301,7 +313,7 @@ impl<'a> Console<'a> {
                         }),
                     )?),
                 };
-                s.board(place, actor, style).await
+                s.matches().board(place, actor, style).await
             }
             "end" => match line
                 .get("action")
@@ -309,16 +321,16 @@ impl<'a> Console<'a> {
                 .to_ascii_lowercase()
                 .as_str()
             {
-                "propose" => s.propose_end(place, actor).await,
-                "agree" => s.answer_end(place, actor, true, None).await,
-                "decline" => s.answer_end(place, actor, false, None).await,
+                "propose" => s.matches().propose_end(place, actor).await,
+                "agree" => s.matches().answer_end(place, actor, true, None).await,
+                "decline" => s.matches().answer_end(place, actor, false, None).await,
                 other => Err(refused(format!(
                     "`{}` is not an end action; choose propose, agree or decline",
                     echo(other)
                 ))),
             },
-            "resign" => s.resign_prompt(place, actor).await,
-            "claim" => s.claim(place, actor).await,
+            "resign" => s.matches().resign_prompt(place, actor).await,
+            "claim" => s.matches().claim(place, actor).await,
             "games" => {
                 let everywhere = match line.get("scope").map(str::to_ascii_lowercase).as_deref() {
                     None | Some("server") => false,
@@ -330,7 +342,7 @@ impl<'a> Console<'a> {
                         )))
                     }
                 };
-                s.my_games(place, actor, everywhere).await
+                s.matches().my_games(place, actor, everywhere).await
             }
             "leaderboard" => {
                 let scope = match line.get("scope").map(str::to_ascii_lowercase).as_deref() {
@@ -344,7 +356,7 @@ impl<'a> Console<'a> {
                     }
                 };
                 let page = line.get("page").map(parse_page).transpose()?.unwrap_or(1);
-                s.leaderboard(place, scope, page).await
+                s.ladder().leaderboard(place, scope, page).await
             }
             "stats" | "history" => {
                 let who = match line.get("player").map(|n| n.trim().trim_start_matches('@')) {
@@ -355,12 +367,16 @@ impl<'a> Console<'a> {
                     None => actor.clone(),
                 };
                 if line.subcommand == "stats" {
-                    s.stats(place, actor, &who).await
+                    s.ladder().stats(place, actor, &who).await
                 } else {
-                    s.history(place, &who).await
+                    s.ladder().history(place, &who).await
                 }
             }
-            "record" => s.record(place, number("match")?.map(MatchId)).await,
+            "record" => {
+                s.records()
+                    .record(place, number("match")?.map(MatchId))
+                    .await
+            }
             "replay" => {
                 let battle = small("battle")?.map(|b| u8::try_from(b).unwrap_or(u8::MAX));
                 let theme = match line.get("theme") {
@@ -369,7 +385,8 @@ impl<'a> Console<'a> {
                     })?),
                     None => None,
                 };
-                s.replay(place, number("match")?.map(MatchId), battle, theme, None)
+                s.records()
+                    .replay(place, number("match")?.map(MatchId), battle, theme, None)
                     .await
             }
             "settings" => {
@@ -384,21 +401,24 @@ impl<'a> Console<'a> {
                         })?,
                     ),
                 };
-                s.settings(actor, line.get("style"), line.get("theme"), notify)
+                s.people()
+                    .settings(actor, line.get("style"), line.get("theme"), notify)
                     .await
             }
             "vacation" => match line.get("action").map(str::to_ascii_lowercase).as_deref() {
                 Some("start") => {
                     let days = line.get("days").map(parse_vacation_days).transpose()?;
-                    s.start_vacation(actor, days).await
+                    s.people().start_vacation(actor, days).await
                 }
-                Some("end") => s.end_vacation(actor).await,
+                Some("end") => s.people().end_vacation(actor).await,
                 _ => Err(refused(
                     "write `vacation start [days:<n>]` or `vacation end`",
                 )),
             },
-            "rules" => s.rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
-            "abort" => s.abort(place, actor, true).await,
+            "rules" => s
+                .people()
+                .rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),
+            "abort" => s.matches().abort(place, actor, true).await,
             "tournament" => self.tournament(line, place, actor).await,
             "press" => {
                 self.press(place, actor, line.get("button").unwrap_or_default())
@@ -415,61 +435,6 @@ impl<'a> Console<'a> {
                 echo(other)
             ))),
         }
-    }
-
-    /// Presses the button labelled `label` on the last message that showed it here.
-    async fn press(
-        &mut self,
-        place: Place,
-        actor: &Actor,
-        label: &str,
-    ) -> Result<Reply, ServiceError> {
-        let found = self.button(place, actor, label).map(|b| b.action);
-        let Some(action) = found else {
-            return Err(refused(format!(
-                "there is no `{}` button here",
-                echo(label)
-            )));
-        };
-        let s = self.service;
-        match action {
-            Action::Accept(id) => s.accept(place, actor, Some(id), None).await,
-            Action::Decline(id) => s.decline(place, actor, Some(id)).await,
-            Action::Cancel(id) => s.cancel(place, actor, Some(id)).await,
-            Action::AgreeEnd { match_id, proposal } => {
-                s.answer_end(place, actor, true, Some((match_id, proposal)))
-                    .await
-            }
-            Action::KeepPlaying { match_id, proposal } => {
-                s.answer_end(place, actor, false, Some((match_id, proposal)))
-                    .await
-            }
-            Action::ConfirmResign(id) => s.resign(place, actor, Some(id)).await,
-            Action::Resume(id) => s.resume(place, actor, id).await,
-            Action::AbortUnreachable(id) => s.abort_unreachable(actor, id).await,
-            Action::Rematch(id) => s.rematch(place, actor, id, None).await,
-            // Normally taken before dispatch (see `analysis_wanted`), which judges and prints
-            // as it goes; here it says where the analysis stands.
-            Action::Analyse(id) => match s.analysis(place, Some(id)).await? {
-                AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => Ok(reply),
-            },
-            Action::JoinTournament(id) => s.join_tournament_numbered(actor, id).await,
-        }
-    }
-
-    /// The button labelled `label` (its first letters will do) that `actor` can press here:
-    /// on a message only they see, else on the last message everyone sees.
-    fn button(&self, place: Place, actor: &Actor, label: &str) -> Option<&Button> {
-        let wanted = label.trim().to_ascii_lowercase();
-        if wanted.is_empty() {
-            return None;
-        }
-        [Some(actor.id), None].into_iter().find_map(|owner| {
-            self.buttons
-                .get(&(place.channel, owner))?
-                .iter()
-                .find(|b| b.label.to_ascii_lowercase().starts_with(&wanted))
-        })
     }
 
     /// Prints a reply as the bot would post it.
@@ -489,7 +454,12 @@ impl<'a> Console<'a> {
         if let Some(shot) = reply.board.filter(|_| !reply.private) {
             // The board is shown: direct messages about it may go (the console has no
             // message ids to link to).
-            if let Err(e) = self.service.board_posted(place.channel, shot, None).await {
+            if let Err(e) = self
+                .service
+                .outbox()
+                .board_posted(place.channel, shot, None)
+                .await
+            {
                 writeln!(out, "! {}", e.player_message().to_plain(self.service.now()))?;
             }
         }
@@ -505,7 +475,7 @@ impl<'a> Console<'a> {
         out: &mut impl Write,
     ) -> std::io::Result<()> {
         let text = reply.text.to_plain(self.service.now());
-        let name = match self.service.store().name_of(player).await {
+        let name = match self.service.people().name_of(player).await {
             Ok(name) => name,
             Err(_) => format!("player {player}"),
         };

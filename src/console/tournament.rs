@@ -7,7 +7,6 @@ use std::io::Write;
 use chrono::{DateTime, Utc};
 
 use super::{refused, Console, Line};
-use crate::service::commands::*;
 use crate::service::{
     Actor, Place, Refusal, Reply, Room, ServiceError, TournamentOptions, TournamentRefusal,
 };
@@ -71,20 +70,20 @@ impl Console<'_> {
                     round_factor: number("round_length")?,
                     starts_at,
                 };
-                s.create_tournament(place, actor, true, &options).await
+                s.tournaments().create(place, actor, true, &options).await
             }
-            "join" => s.join_tournament(place, actor).await,
-            "leave" => s.leave_tournament(place, actor).await,
-            "start" => s.start_tournament_now(place, actor, true).await,
-            "withdraw" => s.withdraw_from_tournament(place, actor).await,
-            "cancel" => s.cancel_tournament(place, actor, true).await,
+            "join" => s.tournaments().join(place, actor).await,
+            "leave" => s.tournaments().leave(place, actor).await,
+            "start" => s.tournaments().start_now(place, actor, true).await,
+            "withdraw" => s.tournaments().withdraw(place, actor).await,
+            "cancel" => s.tournaments().cancel(place, actor, true).await,
             "standings" => {
                 let page = line
                     .get("page")
                     .map(super::values::parse_page)
                     .transpose()?
                     .unwrap_or(1);
-                s.tournament_standings(place, page).await
+                s.tournaments().standings(place, page).await
             }
             "correct" => {
                 let Some(id) = number("match")? else {
@@ -95,7 +94,7 @@ impl Console<'_> {
                     None | Some("draw") | Some("") => None,
                     Some(name) => Some(self.actor(name.trim_start_matches('@')).await?.id),
                 };
-                s.correct_tournament_result(place, actor, true, MatchId(u64::from(id)), winner)
+                s.tournaments().correct_result(place, actor, true, MatchId(u64::from(id)), winner)
                     .await
             }
             "add" | "reinstate" => {
@@ -104,9 +103,9 @@ impl Console<'_> {
                 };
                 let player = self.actor(name.trim_start_matches('@')).await?;
                 match line.get("action") {
-                    Some("add") => s.add_late_entry(place, actor, true, &player).await,
+                    Some("add") => s.tournaments().add_late_entry(place, actor, true, &player).await,
                     _ => {
-                        s.reinstate_tournament_player(place, actor, true, player.id)
+                        s.tournaments().reinstate(place, actor, true, player.id)
                             .await
                     }
                 }
@@ -119,14 +118,14 @@ impl Console<'_> {
 
     /// Gives every paired game waiting for a channel the console's channel for it.
     pub(super) async fn seat_games(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let games = match self.service.tournament_games_to_seat(100).await {
+        let games = match self.service.tournaments().games_to_seat(100).await {
             Ok(games) => games,
             Err(e) => return writeln!(out, "! tournaments failed: {}", e.player_message()),
         };
         for game in games {
             let channel = ChannelId(GAME_CHANNELS + game.game.unsigned_abs());
             let room: Room = Box::new(move |_, _| Box::pin(async move { Some(channel) }));
-            if let Err(e) = self.service.seat_tournament_game(game.game, room).await {
+            if let Err(e) = self.service.tournaments().seat_game(game.game, room).await {
                 writeln!(out, "! a tournament game failed: {}", e.player_message())?;
             }
         }

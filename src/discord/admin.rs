@@ -5,7 +5,6 @@
 
 use super::tournament::organise;
 use super::{actor, answer, place, Context, Error};
-use crate::service::commands::*;
 
 /// Stop stuck matches and organise tournaments (Manage Server unless the server says otherwise)
 #[poise::command(
@@ -36,5 +35,8 @@ async fn abort(ctx: Context<'_>) -> Result<(), Error> {
         poise::Context::Prefix(_) => false,
     };
     let s = &ctx.data().service;
-    answer(ctx, async { s.abort(place(ctx)?, &me, moderator).await }).await
+    answer(ctx, async {
+        s.matches().abort(place(ctx)?, &me, moderator).await
+    })
+    .await
 }

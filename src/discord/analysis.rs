@@ -16,7 +16,6 @@ use tokio::sync::watch;
 
 use super::delivery::{classify, missing_permissions, Discord};
 use super::{answer, permissions, place, post, Context, Data, Error};
-use crate::service::commands::*;
 use crate::service::{
     progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,
 };
@@ -50,7 +49,7 @@ pub async fn request(
     id: Option<MatchId>,
 ) -> Result<Reply, ServiceError> {
     let s = &data.service;
-    match s.analysis(place, id).await? {
+    match s.analysis().ask(place, id).await? {
         AnalysisAnswer::Report(reply) => Ok(reply),
         AnalysisAnswer::UnderWay {
             reply,
@@ -60,20 +59,21 @@ pub async fn request(
         } => {
             // Of two presses at the same moment only one posts the progress message; the
             // other's would stay at its first count for ever.
-            if show_progress && s.claim_analysis_progress(match_id, place.channel).await? {
+            if show_progress && s.analysis().claim_progress(match_id, place.channel).await? {
                 let progress = serenity::CreateMessage::new()
                     .content(progress_markdown(&status))
                     .allowed_mentions(serenity::CreateAllowedMentions::new());
                 let channel = serenity::ChannelId::new(place.channel.0.max(1));
                 match channel.send_message(http, progress).await {
                     Ok(message) => {
-                        s.analysis_shown_in(match_id, place.channel, message.id.get())
+                        s.analysis()
+                            .shown_in(match_id, place.channel, message.id.get())
                             .await?;
                     }
                     Err(e) => {
                         tracing::warn!(match_id = %match_id, error = %e,
                             "could not post an analysis's progress; asking again shows it");
-                        s.release_analysis_progress(match_id).await?;
+                        s.analysis().release_progress(match_id).await?;
                     }
                 }
             }
@@ -101,7 +101,7 @@ pub async fn progress_worker(
             _ = interval.tick() => {}
             _ = stop.changed() => return,
         }
-        match service.analyses_to_show().await {
+        match service.analysis().to_show().await {
             Ok(statuses) => {
                 for status in statuses {
                     if let Err(e) = show(&service, &discord, &status).await {
@@ -127,7 +127,7 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
     if status.finished_at.is_none() {
         let edit = serenity::EditMessage::new().content(progress_markdown(status));
         match at.edit_message(http, message, edit).await {
-            Ok(_) => service.analysis_progress_shown(id, status.judged).await?,
+            Ok(_) => service.analysis().progress_shown(id, status.judged).await?,
             // Its message is gone: the count waits, growing pauses apart, and the report is
             // posted anew when it is done.
             Err(e) if unknown_message(&e) => {
@@ -135,24 +135,24 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
                     reason: e.to_string(),
                     retry_after: None,
                 };
-                service.analysis_show_failed(id, &later).await?
+                service.analysis().show_failed(id, &later).await?
             }
-            Err(e) => service.analysis_show_failed(id, &classify(&e)).await?,
+            Err(e) => service.analysis().show_failed(id, &classify(&e)).await?,
         }
         return Ok(());
     }
-    if !service.claim_analysis_report(id).await? {
+    if !service.analysis().claim_report(id).await? {
         return Ok(());
     }
     let prepared = async {
-        let reply = service.analysis_report_of(id).await?;
-        let guild = service.store().load_match(id).await?.map(|m| m.guild);
+        let reply = service.analysis().report_of(id).await?;
+        let guild = service.analysis().guild_of(id).await?;
         Ok::<_, ServiceError>((reply, guild))
     };
     let (reply, guild) = match prepared.await {
         Ok(prepared) => prepared,
         Err(e) => {
-            service.unclaim_analysis_report(id).await?;
+            service.analysis().unclaim_report(id).await?;
             return Err(e.into());
         }
     };
@@ -170,16 +170,16 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
         shown => shown,
     };
     match shown {
-        Ok(()) => service.analysis_reported(id).await?,
+        Ok(()) => service.analysis().reported(id).await?,
         Err(e) => match classify(&e) {
             // The message is gone (deleted, say), but the channel may still take the report.
             DeliveryFailure::Permanent { .. } if unknown_message(&e) => {
                 match post_anew(http, at, &reply).await {
-                    Ok(()) => service.analysis_reported(id).await?,
-                    Err(e) => service.analysis_show_failed(id, &classify(&e)).await?,
+                    Ok(()) => service.analysis().reported(id).await?,
+                    Err(e) => service.analysis().show_failed(id, &classify(&e)).await?,
                 }
             }
-            failure => service.analysis_show_failed(id, &failure).await?,
+            failure => service.analysis().show_failed(id, &failure).await?,
         },
     }
     Ok(())

@@ -6,7 +6,6 @@
 use poise::serenity_prelude as serenity;
 
 use super::post;
-use crate::service::commands::*;
 use crate::service::{Event, Reply, Service, TournamentEvent};
 use crate::store::{ChannelId, TournamentId};
 
@@ -44,7 +43,7 @@ pub(super) async fn after(
     message: Option<u64>,
 ) {
     let recorded = match (announced(reply), message) {
-        (Some(id), Some(message)) => match service.tournament_announced(id, message).await {
+        (Some(id), Some(message)) => match service.tournaments().announced(id, message).await {
             Ok(()) => true,
             Err(e) => {
                 tracing::warn!(error = %e, %channel, "could not record a tournament's announcement");
@@ -56,7 +55,7 @@ pub(super) async fn after(
     if !recorded && !changes_field(reply) {
         return;
     }
-    let announcement = match service.tournament_announcement_in(channel).await {
+    let announcement = match service.tournaments().announcement_in(channel).await {
         Ok(Some(a)) => a,
         Ok(None) => return,
         Err(e) => {

@@ -13,7 +13,6 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::{permissions, place, post, Context, Data, Error};
-use crate::service::commands::*;
 use crate::service::{Place, Reply, ServiceError};
 use crate::store::ChannelId;
 
@@ -174,7 +173,12 @@ pub(super) async fn board_shown(
     let Some(shot) = reply.board.filter(|_| !reply.private) else {
         return;
     };
-    if let Err(e) = data.service.board_posted(channel, shot, message).await {
+    if let Err(e) = data
+        .service
+        .outbox()
+        .board_posted(channel, shot, message)
+        .await
+    {
         tracing::warn!(error = %e, %channel, "could not record where a board was posted");
     }
 }
@@ -192,7 +196,12 @@ pub(super) async fn announce_instead(
         return;
     };
     let match_id = reply.board.map(|b| b.match_id);
-    match data.service.announce_later(place, match_id, reply).await {
+    match data
+        .service
+        .outbox()
+        .announce_later(place, match_id, reply)
+        .await
+    {
         Ok(()) => tracing::warn!(%error, channel = %place.channel,
             "could not answer the command; its announcement goes to the channel instead"),
         Err(e) => tracing::error!(%error, queue_error = %e,

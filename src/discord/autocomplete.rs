@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use poise::serenity_prelude as serenity;
 
 use super::{place, Context};
-use crate::service::commands::*;
 use crate::service::{Actor, Choice, Verb};
 use crate::store::UserId;
 
@@ -69,6 +68,7 @@ pub async fn complete_from(
     let choices = ctx
         .data()
         .service
+        .matches()
         .suggest_from(place, &typist(ctx), verb_of(&sub), partial)
         .await;
     response(choices)
@@ -83,6 +83,7 @@ pub async fn complete_to(ctx: Context<'_>, partial: &str) -> serenity::CreateAut
     let choices = ctx
         .data()
         .service
+        .matches()
         .suggest_to(place, &typist(ctx), verb_of(&sub), from, partial)
         .await;
     response(choices)
@@ -100,6 +101,7 @@ pub async fn complete_capture(
     let choices = ctx
         .data()
         .service
+        .matches()
         .suggest_captures(
             place,
             &typist(ctx),
@@ -122,6 +124,7 @@ pub async fn complete_notation(
     let choices = ctx
         .data()
         .service
+        .matches()
         .suggest_notation(place, &typist(ctx), partial)
         .await;
     response(choices)

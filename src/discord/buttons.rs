@@ -12,7 +12,6 @@ use poise::serenity_prelude as serenity;
 use super::answer::{announce_instead, answer_or_defer, board_shown, reply_or_apology, Ack, Shown};
 use super::rooms::thread_room;
 use super::{permissions, post, Data, Error, Venue};
-use crate::service::commands::*;
 use crate::service::{Action, Actor, Place, Refusal, Reply, ServiceError};
 use crate::store::{ChallengeId, ChannelId, GuildId, UserId};
 
@@ -44,28 +43,30 @@ pub(super) async fn pressed(
         let s = &data.service;
         match action {
             Action::Accept(id) => accept(data, &ctx.http, venue, &actor, Some(id)).await,
-            Action::Decline(id) => s.decline(place, &actor, Some(id)).await,
-            Action::Cancel(id) => s.cancel(place, &actor, Some(id)).await,
+            Action::Decline(id) => s.matches().decline(place, &actor, Some(id)).await,
+            Action::Cancel(id) => s.matches().cancel(place, &actor, Some(id)).await,
             Action::AgreeEnd { match_id, proposal } => {
-                s.answer_end(place, &actor, true, Some((match_id, proposal)))
+                s.matches()
+                    .answer_end(place, &actor, true, Some((match_id, proposal)))
                     .await
             }
             Action::KeepPlaying { match_id, proposal } => {
-                s.answer_end(place, &actor, false, Some((match_id, proposal)))
+                s.matches()
+                    .answer_end(place, &actor, false, Some((match_id, proposal)))
                     .await
             }
-            Action::ConfirmResign(id) => s.resign(place, &actor, Some(id)).await,
-            Action::Resume(id) => s.resume(place, &actor, id).await,
-            Action::AbortUnreachable(id) => s.abort_unreachable(&actor, id).await,
+            Action::ConfirmResign(id) => s.matches().resign(place, &actor, Some(id)).await,
+            Action::Resume(id) => s.channels().resume(place, &actor, id).await,
+            Action::AbortUnreachable(id) => s.channels().abort_unreachable(&actor, id).await,
             Action::Analyse(id) => super::analysis::request(data, &ctx.http, place, Some(id)).await,
-            Action::JoinTournament(id) => s.join_tournament_numbered(&actor, id).await,
+            Action::JoinTournament(id) => s.tournaments().join_numbered(&actor, id).await,
             // A rematch against the computer begins at once, in a thread when threads are on
             // (inside a finished match's thread, where none can open, in that thread).
             Action::Rematch(id) => {
                 let in_a_thread =
                     permissions::match_home(venue.granted, venue.in_thread, data.options.threads)?;
                 let room = in_a_thread.then(|| thread_room(ctx.http.clone()));
-                s.rematch(place, &actor, id, room).await
+                s.matches().rematch(place, &actor, id, room).await
             }
         }
     };
@@ -161,5 +162,8 @@ pub async fn accept(
     let in_a_thread = permissions::match_home(venue.granted, venue.in_thread, data.options.threads)
         .map_err(ServiceError::Refused)?;
     let room = in_a_thread.then(|| thread_room(http.clone()));
-    data.service.accept(venue.place, actor, id, room).await
+    data.service
+        .matches()
+        .accept(venue.place, actor, id, room)
+        .await
 }

@@ -7,7 +7,6 @@ use super::autocomplete::{complete_capture, complete_from, complete_notation, co
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
 use super::tournament::tournament;
 use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
-use crate::service::commands::*;
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
 use crate::store::{BoardStyle, ChallengeId, MatchId};
 
@@ -104,10 +103,14 @@ async fn challenge(
             if level.is_some() {
                 return Err(ServiceError::Refused(Refusal::LevelAgainstPerson));
             }
-            return s.challenge(venue.place, &me, &them, &options).await;
+            return s
+                .matches()
+                .challenge(venue.place, &me, &them, &options)
+                .await;
         }
         let room = in_a_thread.then(|| super::rooms::thread_room(http));
-        s.challenge_computer(venue.place, &me, &them, level, &options, room)
+        s.matches()
+            .challenge_computer(venue.place, &me, &them, level, &options, room)
             .await
     })
     .await
@@ -137,7 +140,8 @@ async fn decline(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.decline(place(ctx)?, &me, challenge.map(ChallengeId))
+        s.matches()
+            .decline(place(ctx)?, &me, challenge.map(ChallengeId))
             .await
     })
     .await
@@ -152,7 +156,9 @@ async fn cancel(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.cancel(place(ctx)?, &me, challenge.map(ChallengeId)).await
+        s.matches()
+            .cancel(place(ctx)?, &me, challenge.map(ChallengeId))
+            .await
     })
     .await
 }
@@ -172,7 +178,10 @@ async fn verb_move(
         to,
         captures: capture.unwrap_or_default(),
     };
-    answer(ctx, async { s.play(place(ctx)?, &me, &request).await }).await
+    answer(ctx, async {
+        s.matches().play(place(ctx)?, &me, &request).await
+    })
+    .await
 }
 
 /// Move a piece: a dwarf's step or capture, or a troll's step (with the dwarfs it takes)
@@ -234,7 +243,10 @@ async fn play(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     let request = MoveRequest::Notation(notation);
-    answer(ctx, async { s.play(place(ctx)?, &me, &request).await }).await
+    answer(ctx, async {
+        s.matches().play(place(ctx)?, &me, &request).await
+    })
+    .await
 }
 
 /// Show the board of this channel's match, the score, whose turn and the deadline
@@ -248,7 +260,10 @@ async fn board(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     let style = style.and_then(BoardStyle::from_name);
-    answer(ctx, async { s.board(place(ctx)?, &me, style).await }).await
+    answer(ctx, async {
+        s.matches().board(place(ctx)?, &me, style).await
+    })
+    .await
 }
 
 /// Propose ending the battle and counting the score, or answer a proposal
@@ -264,9 +279,9 @@ async fn end(
     answer(ctx, async {
         let place = place(ctx)?;
         match action.unwrap_or("propose") {
-            "agree" => s.answer_end(place, &me, true, None).await,
-            "decline" => s.answer_end(place, &me, false, None).await,
-            _ => s.propose_end(place, &me).await,
+            "agree" => s.matches().answer_end(place, &me, true, None).await,
+            "decline" => s.matches().answer_end(place, &me, false, None).await,
+            _ => s.matches().propose_end(place, &me).await,
         }
     })
     .await
@@ -277,7 +292,10 @@ async fn end(
 async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.resign_prompt(place(ctx)?, &me).await }).await
+    answer(ctx, async {
+        s.matches().resign_prompt(place(ctx)?, &me).await
+    })
+    .await
 }
 
 /// Claim the match when your opponent has let their move's deadline pass
@@ -285,7 +303,7 @@ async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 async fn claim(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.claim(place(ctx)?, &me).await }).await
+    answer(ctx, async { s.matches().claim(place(ctx)?, &me).await }).await
 }
 
 /// List your matches in play, yours to move first: channel, opponent, whose turn, time left
@@ -299,7 +317,7 @@ async fn games(
     let s = &ctx.data().service;
     let everywhere = scope == Some(GamesScope::All);
     answer_privately(ctx, async {
-        s.my_games(place(ctx)?, &me, everywhere).await
+        s.matches().my_games(place(ctx)?, &me, everywhere).await
     })
     .await
 }
@@ -322,7 +340,8 @@ async fn leaderboard(
         _ => LadderScope::Server,
     };
     answer(ctx, async {
-        s.leaderboard(place(ctx)?, scope, page.map_or(1, i64::from))
+        s.ladder()
+            .leaderboard(place(ctx)?, scope, page.map_or(1, i64::from))
             .await
     })
     .await
@@ -360,9 +379,9 @@ async fn about_player(
     let s = &ctx.data().service;
     answer(ctx, async {
         if history {
-            s.history(place(ctx)?, &who).await
+            s.ladder().history(place(ctx)?, &who).await
         } else {
-            s.stats(place(ctx)?, &me, &who).await
+            s.ladder().stats(place(ctx)?, &me, &who).await
         }
     })
     .await
@@ -378,7 +397,7 @@ async fn record(
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.record(place(ctx)?, match_id.map(MatchId)).await
+        s.records().record(place(ctx)?, match_id.map(MatchId)).await
     })
     .await
 }
@@ -398,12 +417,7 @@ async fn replay(
     let s = &ctx.data().service;
     answer(ctx, async {
         // The player's own theme; the default when it cannot be read.
-        let theme = s
-            .store()
-            .settings(me.id)
-            .await
-            .ok()
-            .and_then(|st| st.theme.parse().ok());
+        let theme = s.people().theme_of(me.id).await.ok().flatten();
         // Discord says how large a file this channel accepts.
         let limit = match ctx {
             poise::Context::Application(app) => {
@@ -411,7 +425,8 @@ async fn replay(
             }
             poise::Context::Prefix(_) => None,
         };
-        s.replay(place(ctx)?, match_id.map(MatchId), battle, theme, limit)
+        s.records()
+            .replay(place(ctx)?, match_id.map(MatchId), battle, theme, limit)
             .await
     })
     .await
@@ -433,7 +448,10 @@ async fn settings(
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     let notify = notify.map(Into::into);
-    answer_privately(ctx, async { s.settings(&me, style, theme, notify).await }).await
+    answer_privately(ctx, async {
+        s.people().settings(&me, style, theme, notify).await
+    })
+    .await
 }
 
 /// Stop your clocks while you are away, within your days a year
@@ -457,7 +475,7 @@ async fn vacation_start(
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer_privately(ctx, async { s.start_vacation(&me, days).await }).await
+    answer_privately(ctx, async { s.people().start_vacation(&me, days).await }).await
 }
 
 /// Come back early: your clocks run again
@@ -465,7 +483,7 @@ async fn vacation_start(
 async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer_privately(ctx, async { s.end_vacation(&me).await }).await
+    answer_privately(ctx, async { s.people().end_vacation(&me).await }).await
 }
 
 /// How Thud is played here, for each variant
@@ -475,5 +493,5 @@ async fn rules(
     #[description = "classic (default), original or koom-valley"] variant: Option<VariantOption>,
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
-    answer_privately(ctx, async { s.rules(variant.map(Into::into)) }).await
+    answer_privately(ctx, async { s.people().rules(variant.map(Into::into)) }).await
 }

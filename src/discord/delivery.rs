@@ -9,7 +9,6 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::{permissions, post};
-use crate::service::commands::*;
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
 
@@ -86,7 +85,11 @@ async fn send(
         ),
     };
     if delivery.closes_thread {
-        if let Err(e) = service.closing_thread(ChannelId(channel.get())).await {
+        if let Err(e) = service
+            .outbox()
+            .closing_thread(ChannelId(channel.get()))
+            .await
+        {
             tracing::warn!(error = %e, %channel, "could not note that the bot archives a thread");
         }
         archive_if_thread(http, channel).await?;

@@ -7,7 +7,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::Data;
-use crate::service::commands::*;
+use crate::service::ArchivedThread;
 use crate::service::Departure;
 use crate::store::{ChannelId, GuildId, UserId};
 
@@ -16,17 +16,17 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
     let s = &data.service;
     let done = match event {
         serenity::FullEvent::ChannelDelete { channel, .. } => {
-            let done = s.channel_gone(ChannelId(channel.id.get())).await;
+            let done = s.channels().channel_gone(ChannelId(channel.id.get())).await;
             // Its threads went with it, and Discord sends no THREAD_DELETE for them.
             threads_of_deleted_channel(ctx, data, channel).await;
             done
         }
         serenity::FullEvent::ThreadDelete { thread, .. } => {
-            s.channel_gone(ChannelId(thread.id.get())).await
+            s.channels().channel_gone(ChannelId(thread.id.get())).await
         }
         // `unavailable` means an outage, not a removal: the guild comes back by itself.
         serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
-            s.guild_gone(GuildId(incomplete.id.get())).await
+            s.channels().guild_gone(GuildId(incomplete.id.get())).await
         }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
             return thread_changed(ctx, data, new).await;
@@ -74,7 +74,12 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
 /// The organisers' role of a server is kept as Discord has it: renamed, its name follows (the
 /// refusal that names it stays true); deleted, it is forgotten.
 async fn role_changed(data: &Data, guild: GuildId, role: u64, name: Option<&str>) {
-    match data.service.role_changed(guild, role, name).await {
+    match data
+        .service
+        .tournaments()
+        .role_changed(guild, role, name)
+        .await
+    {
         Ok(true) => {
             tracing::info!(%guild, role, renamed = name.is_some(), "the organisers' role changed")
         }
@@ -87,7 +92,7 @@ async fn role_changed(data: &Data, guild: GuildId, role: u64, name: Option<&str>
 /// a rename or deletion made while the bot could not hear it.
 async fn organiser_role_of(data: &Data, guild: &serenity::Guild) {
     let id = GuildId(guild.id.get());
-    let named = match data.service.store().organiser_role(id).await {
+    let named = match data.service.tournaments().organiser_role(id).await {
         Ok(Some(named)) => named,
         Ok(None) => return,
         Err(e) => {
@@ -114,57 +119,30 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         return;
     }
     let channel = ChannelId(thread.id.get());
-    let in_play = match data.service.store().active_match_in(channel).await {
-        Ok(m) => m.is_some(),
-        Err(e) => {
-            tracing::warn!(error = %e, %channel, "could not look up the match of a thread");
-            return;
-        }
-    };
-    if !in_play {
-        return;
-    }
     if meta.locked {
-        if let Err(e) = data.service.thread_locked(channel).await {
+        if let Err(e) = data.service.channels().thread_locked(channel).await {
             tracing::error!(error = %e, %channel, "could not pause the match of a locked thread");
         }
         return;
     }
-    let now = data.service.now();
-    let store = data.service.store();
-    let marks = match store.thread_marks(channel).await {
-        Ok(marks) => marks,
-        Err(e) => {
-            tracing::warn!(error = %e, %channel, "could not read what the bot did to a thread");
+    let guild = GuildId(thread.guild_id.get());
+    let parent = thread.parent_id.map(|p| ChannelId(p.get()));
+    match data
+        .service
+        .channels()
+        .thread_archived(guild, channel, parent)
+        .await
+    {
+        Ok(ArchivedThread::Reopen) => {}
+        Ok(ArchivedThread::NoMatch) => return,
+        Ok(ArchivedThread::LeftClosed) => {
+            tracing::info!(%channel, "a moderator closed a match thread twice; its match is paused");
             return;
         }
-    };
-    let lately = |at: Option<chrono::DateTime<chrono::Utc>>| {
-        at.is_some_and(|at| now - at < super::REOPENED_LATELY)
-    };
-    // The bot's own archive (a match began in the thread as its close went out) is undone
-    // without counting against anyone.
-    let own = lately(marks.archived_at);
-    // Discord archives a thread only after days without activity, and reopening is activity:
-    // archived again within the hour, a moderator closed it on purpose, twice. It stays
-    // closed, and the players are told where they can carry the match on.
-    if !own && lately(marks.reopened_at) {
-        let guild = GuildId(thread.guild_id.get());
-        let parent = thread.parent_id.map(|p| ChannelId(p.get()));
-        match data.service.thread_closed(guild, channel, parent).await {
-            Ok(_) => {
-                tracing::info!(%channel, "a moderator closed a match thread twice; its match is paused")
-            }
-            Err(e) => {
-                tracing::error!(error = %e, %channel, "could not pause the match of a closed thread")
-            }
+        Err(e) => {
+            tracing::error!(error = %e, %channel, "could not decide what becomes of an archived match thread");
+            return;
         }
-        return;
-    }
-    // Noted before asking (and kept across restarts), so an archive that races the answer
-    // already counts as the second.
-    if let Err(e) = store.thread_reopened(channel, now, !own).await {
-        tracing::warn!(error = %e, %channel, "could not note that the bot reopens a thread");
     }
     let reopen = serenity::EditThread::new().archived(false);
     match thread.id.edit_thread(&ctx.http, reopen).await {
@@ -208,7 +186,7 @@ async fn check_unseen(
     guild: GuildId,
     seen: impl Fn(ChannelId) -> bool,
 ) {
-    let channels = match data.service.match_channels_in(guild).await {
+    let channels = match data.service.channels().match_channels_in(guild).await {
         Ok(channels) => channels,
         Err(e) => {
             tracing::warn!(error = %e, "could not list the match channels of a server");
@@ -224,8 +202,8 @@ async fn check_unseen(
             }
             Ok(_) => continue,
             Err(e) => match discord_code(&e) {
-                Some(10003) => data.service.channel_gone(channel).await,
-                Some(50001) => data.service.channel_hidden(channel).await,
+                Some(10003) => data.service.channels().channel_gone(channel).await,
+                Some(50001) => data.service.channels().channel_hidden(channel).await,
                 _ => {
                     tracing::warn!(error = %e, %channel, "could not look up a match channel");
                     continue;

@@ -133,10 +133,6 @@ pub struct Data {
     in_flight: Arc<RwLock<()>>,
 }
 
-/// A thread archived again this soon after the bot reopened it was closed by a person; an
-/// archive this soon after the bot's own is the bot's.
-const REOPENED_LATELY: chrono::Duration = chrono::Duration::hours(1);
-
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
@@ -208,7 +204,7 @@ pub async fn start(
     options: BotOptions,
 ) -> Result<RunningBot, startup::StartError> {
     let commands = all_commands();
-    startup::register(&http, service.store(), &commands, &options).await?;
+    startup::register(&http, &service, &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
     let data = Data {
         service: service.clone(),

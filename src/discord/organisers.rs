@@ -1,7 +1,6 @@
 //! Who may organise tournaments in a server: members who manage it, or hold the role it named.
 
 use super::{place, Context};
-use crate::service::commands::*;
 use crate::service::ServiceError;
 
 /// Whether the member manages the server, and the ids of their roles, as Discord sent them
@@ -24,6 +23,7 @@ pub(super) async fn is_organiser(ctx: Context<'_>) -> Result<bool, ServiceError>
     let guild = place(ctx)?.guild;
     ctx.data()
         .service
+        .tournaments()
         .is_organiser(guild, manages, &roles)
         .await
 }

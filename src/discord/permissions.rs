@@ -125,11 +125,7 @@ pub async fn fit(
     if may_attach(granted) || reply.attachments.is_empty() {
         return reply;
     }
-    let hint_given = match service
-        .store()
-        .first_hint(channel, NO_FILES_HINT, service.now())
-        .await
-    {
+    let hint_given = match service.channels().first_hint(channel, NO_FILES_HINT).await {
         Ok(first) => !first,
         Err(e) => {
             tracing::warn!(error = %e, %channel, "could not read which hints a channel had");

@@ -7,7 +7,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::{BotOptions, Data, Error};
-use crate::store::Store;
+use crate::service::Service;
 
 /// Why the bot could not start.
 #[derive(Debug, thiserror::Error)]
@@ -26,16 +26,16 @@ pub enum StartError {
 const FIRST_PAUSE: Duration = Duration::from_millis(500);
 const MAX_PAUSE: Duration = Duration::from_secs(30);
 
-/// The key under which the store remembers the guild the commands were last registered in.
+/// The key under which the service notes the guild the commands were last registered in.
 const COMMANDS_GUILD: &str = "commands-guild";
 
 /// Learns the application's id and registers the commands, in the development guild or
 /// globally, then removes them from the other scope, so `/thud` never shows twice: registering
 /// in the development guild empties the global list, and registering globally empties the
-/// guild the commands were last registered in (remembered in the store).
+/// guild the commands were last registered in (noted by the service).
 pub(super) async fn register(
     http: &serenity::Http,
-    store: &Store,
+    service: &Service,
     commands: &[poise::Command<Data, Error>],
     options: &BotOptions,
 ) -> Result<(), StartError> {
@@ -50,7 +50,7 @@ pub(super) async fn register(
     })?;
     http.set_application_id(application.id);
     let builders = poise::builtins::create_application_commands(commands);
-    let earlier = match store.bot_state(COMMANDS_GUILD).await {
+    let earlier = match service.noted(COMMANDS_GUILD).await {
         Ok(guild) => guild.and_then(|g| g.parse::<u64>().ok()),
         Err(e) => {
             tracing::warn!(error = %e, "could not read where the commands were registered before");
@@ -66,7 +66,7 @@ pub(super) async fn register(
             .await;
             if done.is_ok() {
                 tracing::info!(%guild, "commands registered in the development guild");
-                remember(store, Some(guild.get())).await;
+                remember(service, Some(guild.get())).await;
                 let no_commands = Vec::new();
                 if let Err(e) = serenity::Command::set_global_commands(http, no_commands).await {
                     tracing::warn!(error = %e, "could not remove the global commands");
@@ -86,7 +86,7 @@ pub(super) async fn register(
                 tracing::info!("commands registered globally");
                 if let Some(before) = earlier {
                     forget_guild_commands(http, before).await;
-                    remember(store, None).await;
+                    remember(service, None).await;
                 }
             }
             done.map(|_| ())
@@ -99,9 +99,9 @@ pub(super) async fn register(
 }
 
 /// Remembers the guild the commands are registered in (`None`: globally).
-async fn remember(store: &Store, guild: Option<u64>) {
+async fn remember(service: &Service, guild: Option<u64>) {
     let value = guild.map(|g| g.to_string());
-    if let Err(e) = store.set_bot_state(COMMANDS_GUILD, value.as_deref()).await {
+    if let Err(e) = service.note(COMMANDS_GUILD, value.as_deref()).await {
         tracing::warn!(error = %e, "could not remember where the commands are registered");
     }
 }

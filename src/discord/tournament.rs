@@ -12,7 +12,6 @@ use tokio::sync::watch;
 use super::choices::VariantOption;
 use super::organisers::{is_organiser, standing};
 use super::{actor, answer, place, Context, Error};
-use crate::service::commands::*;
 use crate::service::{
     Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
     TournamentRefusal, Unseatable,
@@ -134,7 +133,8 @@ async fn create(
             round_factor: round_length,
             starts_at,
         };
-        s.create_tournament(place(ctx)?, &me, organiser, &options)
+        s.tournaments()
+            .create(place(ctx)?, &me, organiser, &options)
             .await
     })
     .await
@@ -145,7 +145,7 @@ async fn create(
 async fn join(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.join_tournament(place(ctx)?, &me).await }).await
+    answer(ctx, async { s.tournaments().join(place(ctx)?, &me).await }).await
 }
 
 /// Leave this channel's tournament before it starts
@@ -153,7 +153,7 @@ async fn join(ctx: Context<'_>) -> Result<(), Error> {
 async fn leave(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer(ctx, async { s.leave_tournament(place(ctx)?, &me).await }).await
+    answer(ctx, async { s.tournaments().leave(place(ctx)?, &me).await }).await
 }
 
 /// Start this channel's tournament now: round 1 is paired (organisers only)
@@ -163,7 +163,7 @@ async fn start(ctx: Context<'_>) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer(ctx, async {
         let organiser = is_organiser(ctx).await?;
-        s.start_tournament_now(place(ctx)?, &me, organiser).await
+        s.tournaments().start_now(place(ctx)?, &me, organiser).await
     })
     .await
 }
@@ -178,7 +178,8 @@ async fn standings(
 ) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.tournament_standings(place(ctx)?, page.map_or(1, i64::from))
+        s.tournaments()
+            .standings(place(ctx)?, page.map_or(1, i64::from))
             .await
     })
     .await
@@ -190,7 +191,7 @@ async fn withdraw(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
     answer(ctx, async {
-        s.withdraw_from_tournament(place(ctx)?, &me).await
+        s.tournaments().withdraw(place(ctx)?, &me).await
     })
     .await
 }
@@ -202,7 +203,7 @@ async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let s = &ctx.data().service;
     answer(ctx, async {
         let organiser = is_organiser(ctx).await?;
-        s.cancel_tournament(place(ctx)?, &me, organiser).await
+        s.tournaments().cancel(place(ctx)?, &me, organiser).await
     })
     .await
 }
@@ -228,7 +229,8 @@ async fn organisers(
             (None, true) => OrganiserRoleChange::Clear,
             (None, false) => OrganiserRoleChange::Show,
         };
-        s.tournament_organisers(place(ctx)?.guild, &me, manages, change)
+        s.tournaments()
+            .organisers(place(ctx)?.guild, &me, manages, change)
             .await
     })
     .await
@@ -292,7 +294,7 @@ pub(super) async fn seat_worker(
             _ = interval.tick() => {}
             _ = stop.changed() => return,
         }
-        let games = match service.tournament_games_to_seat(25).await {
+        let games = match service.tournaments().games_to_seat(25).await {
             Ok(games) => games,
             Err(e) => {
                 tracing::warn!(error = %e, "could not read the tournament games to seat");
@@ -306,7 +308,7 @@ pub(super) async fn seat_worker(
             // A game can only be played in a thread: the channel itself may hold many games.
             // The thread is opened by the service once the game is its to seat.
             let room = super::rooms::thread_room(http.clone());
-            match service.seat_tournament_game(game.game, room).await {
+            match service.tournaments().seat_game(game.game, room).await {
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
@@ -351,7 +353,11 @@ const UNKNOWN_MEMBER: isize = 10007;
 
 /// Withdraws `user`, who left server `guild` or was banned from it, from its tournaments.
 pub(super) async fn departed(service: &Service, guild: GuildId, user: UserId, why: Departure) {
-    match service.withdraw_everywhere(guild, user, why).await {
+    match service
+        .tournaments()
+        .withdraw_everywhere(guild, user, why)
+        .await
+    {
         Ok(0) => {}
         Ok(count) => {
             tracing::info!(%guild, %user, ?why, count, "withdrew a departed member from tournaments")

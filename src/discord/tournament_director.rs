@@ -5,7 +5,6 @@ use poise::serenity_prelude as serenity;
 
 use super::organisers::is_organiser;
 use super::{actor, actor_of, answer, place, Context, Error};
-use crate::service::commands::*;
 use crate::store::{MatchId, UserId};
 
 /// Correct a finished game's result: name the winner, or leave it out for a draw (organisers only)
@@ -22,7 +21,8 @@ pub(super) async fn correct(
     answer(ctx, async {
         let organiser = is_organiser(ctx).await?;
         let winner = winner.map(|w| UserId(w.id.get()));
-        s.correct_tournament_result(place(ctx)?, &me, organiser, MatchId(r#match), winner)
+        s.tournaments()
+            .correct_result(place(ctx)?, &me, organiser, MatchId(r#match), winner)
             .await
     })
     .await
@@ -38,7 +38,8 @@ pub(super) async fn add(
     let s = &ctx.data().service;
     answer(ctx, async {
         let organiser = is_organiser(ctx).await?;
-        s.add_late_entry(place(ctx)?, &me, organiser, &actor_of(&player))
+        s.tournaments()
+            .add_late_entry(place(ctx)?, &me, organiser, &actor_of(&player))
             .await
     })
     .await
@@ -54,7 +55,8 @@ pub(super) async fn reinstate(
     let s = &ctx.data().service;
     answer(ctx, async {
         let organiser = is_organiser(ctx).await?;
-        s.reinstate_tournament_player(place(ctx)?, &me, organiser, UserId(player.id.get()))
+        s.tournaments()
+            .reinstate(place(ctx)?, &me, organiser, UserId(player.id.get()))
             .await
     })
     .await

@@ -1,4 +1,4 @@
-//! The service's own doors besides the commands (`commands/`): the clock's round and the
+//! The service's own doors besides the concerns' commands: the clock's round and the
 //! workers.
 
 use std::future::Future;
@@ -12,6 +12,17 @@ impl Service {
     /// and queues what to announce.
     pub async fn tick(&self) -> Result<TickReport> {
         self.timekeeper.tick().await
+    }
+
+    /// What the bot noted under `key` for itself (a front-end's own state across restarts,
+    /// such as where it registered its commands).
+    pub async fn noted(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.store.bot_state(key).await?)
+    }
+
+    /// Notes `value` under `key` (`None` forgets it).
+    pub async fn note(&self, key: &str, value: Option<&str>) -> Result<()> {
+        Ok(self.store.set_bot_state(key, value).await?)
     }
 }
 

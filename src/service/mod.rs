@@ -10,7 +10,6 @@
 //! clock and the outbox), `people` (ladders, vacations, settings), `records` (records, replays,
 //! analyses) and `tournaments`; the modules at this level are what they all share.
 
-pub mod commands;
 mod error;
 mod events;
 mod facade;
@@ -58,15 +57,15 @@ use chrono::{DateTime, Duration, Utc};
 
 use crate::render::Renderer;
 use crate::store::{ChannelId, GuildId, Player, Store, StoredMatch, Tx, UserId};
-use flow::Matches;
+pub use flow::Matches;
 use notices::timekeeping::Timekeeper;
-use notices::trouble::Channels;
-use notices::Outbox;
-use people::{Ladder, People};
-use records::analysis::Analysis;
-use records::Records;
+pub use notices::trouble::{ArchivedThread, Channels};
+pub use notices::Outbox;
+pub use people::{Ladder, People};
+pub use records::analysis::Analysis;
+pub use records::Records;
 use thinking::Thinking;
-use tournaments::Tournaments;
+pub use tournaments::Tournaments;
 
 /// The days a player may take over a move, and the default.
 pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -154,7 +153,6 @@ pub struct Service {
     analysis: Arc<Analysis>,
     channels: Channels,
     timekeeper: Arc<Timekeeper>,
-    signals: Signals,
 }
 
 /// What wakes the workers: queued notices, a computer's move, an analysis asked for.
@@ -241,7 +239,6 @@ impl Service {
             analysis,
             channels,
             timekeeper,
-            signals,
         }
     }
 
@@ -252,21 +249,50 @@ impl Service {
         self
     }
 
-    /// Notified whenever it may be the computer's move in some match.
-    pub fn computer_signal(&self) -> Arc<tokio::sync::Notify> {
-        self.signals.computer.clone()
+    /// A match from challenge to result: challenges, moves, ends by agreement, forfeits,
+    /// rematches, the board and a player's games.
+    pub fn matches(&self) -> &Matches {
+        &self.matches
     }
 
-    /// Notified whenever notices are queued in the outbox.
-    pub fn outbox_signal(&self) -> Arc<tokio::sync::Notify> {
-        self.signals.outbox.clone()
+    /// Tournaments: entries, rounds, standings, corrections and their organisers.
+    pub fn tournaments(&self) -> &Tournaments {
+        &self.tournaments
     }
 
-    /// Notified whenever an analysis is asked for.
-    pub fn analysis_signal(&self) -> Arc<tokio::sync::Notify> {
-        self.signals.analysis.clone()
+    /// The leaderboards, a player's statistics and history.
+    pub fn ladder(&self) -> &Ladder {
+        &self.ladder
     }
 
+    /// A player's settings and vacations, and the rules.
+    pub fn people(&self) -> &People {
+        &self.people
+    }
+
+    /// Finished matches' records and replays.
+    pub fn records(&self) -> &Records {
+        &self.records
+    }
+
+    /// Analyses: asking, judging, and showing their progress and report.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// What happens when a match's channel or thread, or a whole server, goes away.
+    pub fn channels(&self) -> &Channels {
+        &self.channels
+    }
+
+    /// The notices queued for delivery and what became of them.
+    pub fn outbox(&self) -> &Outbox {
+        &self.outbox
+    }
+
+    /// The store itself, for the tests and the load binary to look behind the concerns; the
+    /// front-ends go through the concerns, so the bot's own build has no such door.
+    #[cfg(feature = "testing")]
     pub fn store(&self) -> &Store {
         &self.store
     }

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use chrono::Duration as Span;
-use thudbot::service::commands::*;
 use thudbot::service::{Actor, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId};
 
@@ -128,6 +127,7 @@ async fn play_moves(bot: &Bot, plies: usize) {
         let mv = m.game.current_battle().position().legal_moves()[0].to_string();
         let actor = Actor::new(player, "player");
         bot.service
+            .matches()
             .play(place, &actor, &MoveRequest::Notation(mv.clone()))
             .await
             .unwrap_or_else(|e| panic!("{mv}: {e}"));

@@ -4,7 +4,6 @@
 use crate::common::{
     alice, assert_event, bob, carol, deliver_all, ok, place, refusal, service, TestService,
 };
-use thudbot::service::commands::*;
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
 };
@@ -29,8 +28,11 @@ async fn begin(service: &TestService, channel: u64, rated: Option<bool>) -> Matc
         rated,
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), &bob(), &options).await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     service
         .store()
         .latest_match_in(ChannelId(channel))
@@ -46,16 +48,17 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
     let first = begin(&service, 1, None).await;
     // A move first: resigning a match one never moved in aborts it, with no result to rematch.
     ok(service
+        .matches()
         .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
-    let over = ok(service.resign(at, &alice(), None).await);
+    let over = ok(service.matches().resign(at, &alice(), None).await);
     assert_eq!(rematch_button(&over), first);
 
     assert_eq!(
-        refusal(service.rematch(at, &carol(), first, None).await),
+        refusal(service.matches().rematch(at, &carol(), first, None).await),
         Refusal::RematchNotAPlayer(first)
     );
-    let asked = ok(service.rematch(at, &bob(), first, None).await);
+    let asked = ok(service.matches().rematch(at, &bob(), first, None).await);
     assert!(asked.text.contains("bob challenges you"), "{}", asked.text);
     assert!(
         asked.text.contains("bob commands the dwarfs in battle 1"),
@@ -63,7 +66,7 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
         asked.text
     );
     assert_eq!(asked.mentions, [alice().id]);
-    ok(service.accept(at, &alice(), None, None).await);
+    ok(service.matches().accept(at, &alice(), None, None).await);
     let second = service
         .store()
         .active_match_in(ChannelId(1))
@@ -78,7 +81,12 @@ async fn either_player_can_ask_for_a_rematch_with_the_roles_swapped() {
     );
     assert!(second.rated);
     assert_eq!(
-        refusal(service.rematch(at, &alice(), second.id, None).await),
+        refusal(
+            service
+                .matches()
+                .rematch(at, &alice(), second.id, None)
+                .await
+        ),
         Refusal::RematchTooEarly(second.id)
     );
 }
@@ -91,12 +99,13 @@ async fn the_result_posted_by_the_clock_offers_a_rematch_too() {
     // Both have moved (a match nobody played is aborted instead), then alice is late.
     for (who, mv) in [(alice(), "dF1-F5"), (bob(), "TG9-G10")] {
         ok(service
+            .matches()
             .play(at, &who, &MoveRequest::Notation(mv.into()))
             .await);
     }
     deliver_all(&service).await;
     service.clock.advance(chrono::Duration::days(4));
-    let claimed = ok(service.claim(at, &bob()).await);
+    let claimed = ok(service.matches().claim(at, &bob()).await);
     assert_eq!(rematch_button(&claimed), id);
 }
 
@@ -105,6 +114,7 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
     let service = service().await;
     let at = place(3);
     let challenge = ok(service
+        .matches()
         .challenge(
             at,
             &alice(),
@@ -121,15 +131,20 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
         "{}",
         challenge.text
     );
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     ok(service
+        .matches()
         .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
     ok(service
+        .matches()
         .play(at, &bob(), &MoveRequest::Notation("TG7-F6".into()))
         .await);
-    let over = ok(service.resign(at, &bob(), None).await);
-    let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
+    let over = ok(service.matches().resign(at, &bob(), None).await);
+    let board = ok(service
+        .ladder()
+        .leaderboard(at, LadderScope::Server, 1)
+        .await);
     assert!(
         !board.text.contains("alice") && !board.text.contains("bob"),
         "{}",
@@ -137,6 +152,7 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
     );
     // A rematch of a friendly match is friendly too.
     let again = ok(service
+        .matches()
         .rematch(at, &alice(), rematch_button(&over), None)
         .await);
     assert!(
@@ -146,14 +162,14 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
     );
 
     // Read in a player's history, the friendly match says it moved no rating.
-    let history = ok(service.history(at, &alice()).await);
+    let history = ok(service.ladder().history(at, &alice()).await);
     assert!(
         history.text.contains("won by resignation · unrated · "),
         "{}",
         history.text
     );
     // The record between the two counts it, and says it counts every match, rated or not.
-    let stats = ok(service.stats(at, &alice(), &bob()).await);
+    let stats = ok(service.ladder().stats(at, &alice(), &bob()).await);
     assert!(
         stats
             .text
@@ -161,14 +177,14 @@ async fn a_friendly_match_is_kept_off_the_leaderboards_but_counts_between_the_tw
         "{}",
         stats.text
     );
-    let none = ok(service.stats(at, &carol(), &bob()).await);
+    let none = ok(service.ladder().stats(at, &carol(), &bob()).await);
     assert!(
         none.text
             .contains("You have not finished a match against bob yet."),
         "{}",
         none.text
     );
-    let own = ok(service.stats(at, &alice(), &alice()).await);
+    let own = ok(service.ladder().stats(at, &alice(), &alice()).await);
     assert!(!own.text.contains("You against"), "{}", own.text);
 }
 
@@ -182,18 +198,21 @@ async fn a_rematch_against_the_computer_begins_at_once_at_the_same_level() {
         ..ChallengeOptions::default()
     };
     ok(service
+        .matches()
         .challenge_computer(at, &alice(), &thudbot, Some(4), &options, None)
         .await);
     ok(service
+        .matches()
         .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
-    let over = ok(service.resign(at, &alice(), None).await);
+    let over = ok(service.matches().resign(at, &alice(), None).await);
     assert!(
         over.mentions.is_empty(),
         "the bot never pings itself: {:?}",
         over.mentions
     );
     let again = ok(service
+        .matches()
         .rematch(at, &alice(), rematch_button(&over), None)
         .await);
     assert_event!(

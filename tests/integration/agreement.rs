@@ -5,7 +5,6 @@
 use crate::common::{alice, bob, ok, place, refusal, service};
 use crate::service::{button, current, start_match, to_move};
 use thudbot::game::{BattleEnd, Score};
-use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, Event, MoveRequest, Place, Refusal, Reply, Service};
 
 /// The (match, proposal) the Agree button of `reply` answers.
@@ -40,6 +39,7 @@ async fn play_some(service: &Service, at: Place, pick: usize, capture: bool) -> 
     };
     let who = to_move(service, at).await;
     ok(service
+        .matches()
         .play(at, &who, &MoveRequest::Notation(mv.to_string()))
         .await)
 }
@@ -50,7 +50,7 @@ async fn the_proposers_own_move_ends_the_proposal_and_a_stale_agree_is_refused()
     let at = place(1);
     start_match(&service, at).await;
     // alice commands the dwarfs and moves first; she proposes, then moves herself.
-    let proposed = ok(service.propose_end(at, &alice()).await);
+    let proposed = ok(service.matches().propose_end(at, &alice()).await);
     let button = agree_button(&proposed);
     let moved = play_some(&service, at, 0, false).await;
     assert!(
@@ -69,16 +69,21 @@ async fn the_proposers_own_move_ends_the_proposal_and_a_stale_agree_is_refused()
     assert!(current(&service, at).await.proposal.is_none());
     // bob's Agree, pressed on the old proposal, is refused and ends nothing.
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), true, Some(button)).await),
+        refusal(
+            service
+                .matches()
+                .answer_end(at, &bob(), true, Some(button))
+                .await
+        ),
         Refusal::ProposalNoLongerOpen
     );
     // Typed rather than pressed, the same answer is refused in the same words.
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), true, None).await),
+        refusal(service.matches().answer_end(at, &bob(), true, None).await),
         Refusal::ProposalNoLongerOpen
     );
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), false, None).await),
+        refusal(service.matches().answer_end(at, &bob(), false, None).await),
         Refusal::ProposalNoLongerOpen
     );
     let m = current(&service, at).await;
@@ -92,7 +97,7 @@ async fn an_answer_with_no_proposal_ever_made_in_the_battle_says_there_is_none()
     let at = place(1);
     start_match(&service, at).await;
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), true, None).await),
+        refusal(service.matches().answer_end(at, &bob(), true, None).await),
         Refusal::NoProposal
     );
 }
@@ -102,11 +107,11 @@ async fn a_declined_proposal_is_not_repeated_in_the_same_position() {
     let service = service().await;
     let at = place(1);
     start_match(&service, at).await;
-    let proposed = ok(service.propose_end(at, &alice()).await);
+    let proposed = ok(service.matches().propose_end(at, &alice()).await);
     assert_eq!(proposed.mentions, vec![bob().id]);
-    ok(service.answer_end(at, &bob(), false, None).await);
+    ok(service.matches().answer_end(at, &bob(), false, None).await);
     // The same proposal in the same position: refused, privately, and nothing is opened.
-    let again = refusal(service.propose_end(at, &alice()).await);
+    let again = refusal(service.matches().propose_end(at, &alice()).await);
     assert_eq!(
         again,
         Refusal::ProposalDeclinedHere {
@@ -120,7 +125,7 @@ async fn a_declined_proposal_is_not_repeated_in_the_same_position() {
     assert!(current(&service, at).await.proposal.is_none());
     // Once a move has been made, alice may propose again.
     play_some(&service, at, 0, false).await;
-    let later = ok(service.propose_end(at, &alice()).await);
+    let later = ok(service.matches().propose_end(at, &alice()).await);
     assert!(shown_score(&later).is_some(), "{:?}", later.events);
 }
 
@@ -129,9 +134,9 @@ async fn proposing_while_the_other_proposal_stands_is_said_to_be_an_agreement_at
     let service = service().await;
     let at = place(1);
     start_match(&service, at).await;
-    let proposed = ok(service.propose_end(at, &alice()).await);
+    let proposed = ok(service.matches().propose_end(at, &alice()).await);
     let (_, shown) = shown_score(&proposed).expect("a proposal");
-    let crossed = ok(service.propose_end(at, &bob()).await);
+    let crossed = ok(service.matches().propose_end(at, &bob()).await);
     assert!(
         crossed.events.iter().any(|e| matches!(e,
             Event::EndAgreed { by, with, score, crossed: true, .. }
@@ -194,13 +199,17 @@ async fn no_sequence_of_moves_and_answers_ends_a_battle_at_a_score_nobody_was_sh
                     }
                     play_some(&service, at, dice.roll(1000), dice.roll(2) == 0).await
                 }
-                3 => match service.propose_end(at, actor).await {
+                3 => match service.matches().propose_end(at, actor).await {
                     Ok(reply) => reply,
                     Err(_) => continue,
                 },
                 4 if !shown.is_empty() => {
                     let (button, _) = shown[dice.roll(shown.len())];
-                    match service.answer_end(at, actor, true, Some(button)).await {
+                    match service
+                        .matches()
+                        .answer_end(at, actor, true, Some(button))
+                        .await
+                    {
                         Ok(reply) => reply,
                         Err(_) => {
                             refused_stale += 1;
@@ -208,7 +217,7 @@ async fn no_sequence_of_moves_and_answers_ends_a_battle_at_a_score_nobody_was_sh
                         }
                     }
                 }
-                _ => match service.answer_end(at, actor, true, None).await {
+                _ => match service.matches().answer_end(at, actor, true, None).await {
                     Ok(reply) => reply,
                     Err(_) => continue,
                 },
@@ -272,8 +281,9 @@ async fn the_replay_of_a_battle_ended_by_agreement_shows_no_one_to_move_at_its_e
     start_match(&service, at).await;
     play_some(&service, at, 0, false).await;
     play_some(&service, at, 0, false).await;
-    let proposed = ok(service.propose_end(at, &alice()).await);
+    let proposed = ok(service.matches().propose_end(at, &alice()).await);
     ok(service
+        .matches()
         .answer_end(at, &bob(), true, Some(agree_button(&proposed)))
         .await);
     let m = current(&service, at).await;
@@ -282,7 +292,10 @@ async fn the_replay_of_a_battle_ended_by_agreement_shows_no_one_to_move_at_its_e
     // The side to move still had legal moves: only "the battle is over" keeps the badge off.
     assert!(battle.position().has_legal_move());
 
-    let replay = ok(service.replay(at, None, Some(1), None, None).await);
+    let replay = ok(service
+        .records()
+        .replay(at, None, Some(1), None, None)
+        .await);
     let shown = frames_of(&replay.attachments[0].bytes);
     let renderer = crate::common::renderer();
     let drawn = |over: bool| {

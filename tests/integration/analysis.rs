@@ -4,7 +4,6 @@
 
 use crate::common::{alice, bob, ok, place, refusal, service, TestService};
 use thudbot::computer::analysis::{Budget, CHECKED};
-use thudbot::service::commands::*;
 use thudbot::service::{
     AnalysisAnswer, ChallengeOptions, MoveRequest, Refusal, Reply, Service, ServiceConfig,
     ServiceError,
@@ -32,15 +31,19 @@ pub(crate) async fn finished_match(service: &Service, moves: &[&str]) -> MatchId
         side: Some(SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), &bob(), &options).await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         ok(service
+            .matches()
             .play(at, &who, &MoveRequest::Notation(mv.to_string()))
             .await);
     }
-    ok(service.resign(at, &bob(), None).await);
+    ok(service.matches().resign(at, &bob(), None).await);
     service
         .store()
         .latest_match_in(ChannelId(1))
@@ -75,8 +78,11 @@ async fn analysis_is_refused_while_the_match_is_in_play_and_without_moves() {
         side: Some(SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    ok(test.challenge(at, &alice(), &bob(), &options).await);
-    ok(test.accept(at, &bob(), None, None).await);
+    ok(test
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
+    ok(test.matches().accept(at, &bob(), None, None).await);
     let id = test
         .store()
         .latest_match_in(ChannelId(1))
@@ -84,24 +90,28 @@ async fn analysis_is_refused_while_the_match_is_in_play_and_without_moves() {
         .unwrap()
         .unwrap();
     ok(test
+        .matches()
         .play(at, &alice(), &MoveRequest::Notation("dA7-F7".into()))
         .await);
-    let during = refused(test.analysis(at, Some(id)).await);
+    let during = refused(test.analysis().ask(at, Some(id)).await);
     assert_eq!(during, Refusal::AnalysisDuringPlay(id));
     assert!(during.to_string().contains("still in play"), "{during}");
     // Nothing was asked for: the refusal changed nothing.
     assert_eq!(test.store().analysis_status(id).await.unwrap(), None);
     assert_eq!(
-        refused(test.analysis(at, Some(MatchId(999))).await),
+        refused(test.analysis().ask(at, Some(MatchId(999))).await),
         Refusal::NotOnThisServer(MatchId(999))
     );
 
     // A match resigned before any move has nothing to analyse.
-    ok(test.resign(at, &bob(), None).await);
+    ok(test.matches().resign(at, &bob(), None).await);
     let at2 = place(2);
-    ok(test.challenge(at2, &alice(), &bob(), &options).await);
-    ok(test.accept(at2, &bob(), None, None).await);
-    ok(test.resign(at2, &alice(), None).await);
+    ok(test
+        .matches()
+        .challenge(at2, &alice(), &bob(), &options)
+        .await);
+    ok(test.matches().accept(at2, &bob(), None, None).await);
+    ok(test.matches().resign(at2, &alice(), None).await);
     let empty = test
         .store()
         .latest_match_in(ChannelId(2))
@@ -109,7 +119,7 @@ async fn analysis_is_refused_while_the_match_is_in_play_and_without_moves() {
         .unwrap()
         .unwrap();
     assert_eq!(
-        refused(test.analysis(at2, Some(empty)).await),
+        refused(test.analysis().ask(at2, Some(empty)).await),
         Refusal::NothingToAnalyse(empty)
     );
 }
@@ -125,7 +135,7 @@ async fn progress_and_judgements_survive_a_restart_and_nothing_is_judged_twice()
         show_progress,
         reply,
         ..
-    } = analysis(first.analysis(at, None).await)
+    } = analysis(first.analysis().ask(at, None).await)
     else {
         panic!("a fresh analysis is under way")
     };
@@ -134,25 +144,26 @@ async fn progress_and_judgements_survive_a_restart_and_nothing_is_judged_twice()
     assert_eq!((status.judged, status.positions), (0, 5));
     assert!(reply.text.contains("0 of 5 positions"), "{}", reply.text);
 
-    assert_eq!(first.analyse_some(2).await.unwrap(), 2);
+    assert_eq!(first.analysis().analyse_some(2).await.unwrap(), 2);
     drop(first);
 
     // After the restart, asking again shows the progress kept, and the work resumes there.
     let second = another_process(&test);
-    let AnalysisAnswer::UnderWay { status, .. } = analysis(second.analysis(at, Some(id)).await)
+    let AnalysisAnswer::UnderWay { status, .. } =
+        analysis(second.analysis().ask(at, Some(id)).await)
     else {
         panic!("still under way")
     };
     assert_eq!(status.judged, 2);
     // The three positions left, and the deeper looks at the suspects among the five.
-    let judged = second.analyse_some(100).await.unwrap();
+    let judged = second.analysis().analyse_some(100).await.unwrap();
     assert_eq!(judged, 3 + checked(&test, id).await);
-    assert_eq!(second.analyse_some(100).await.unwrap(), 0);
+    assert_eq!(second.analysis().analyse_some(100).await.unwrap(), 0);
     let status = test.store().analysis_status(id).await.unwrap().unwrap();
     assert!(status.finished_at.is_some());
     assert_eq!(test.store().judgements(id).await.unwrap().len(), 5);
 
-    let done = report(analysis(second.analysis(at, Some(id)).await));
+    let done = report(analysis(second.analysis().ask(at, Some(id)).await));
     assert!(!done.private);
     assert!(done.text.contains("Analysis of match #1"), "{}", done.text);
     assert_eq!(done.attachments.len(), 1);
@@ -175,11 +186,11 @@ async fn two_processes_judge_a_match_once_between_them() {
         "TJ8-J9",
     ];
     let id = finished_match(&a, &moves).await;
-    analysis(a.analysis(place(1), Some(id)).await);
+    analysis(a.analysis().ask(place(1), Some(id)).await);
     let work = |s: Service| async move {
         let mut judged = 0;
         loop {
-            judged += s.analyse_some(1).await.unwrap();
+            judged += s.analysis().analyse_some(1).await.unwrap();
             let status = s.store().analysis_status(id).await.unwrap().unwrap();
             if status.finished_at.is_some() {
                 return judged;
@@ -200,7 +211,7 @@ async fn an_analysis_left_by_a_process_that_died_is_taken_over_after_its_lease()
     let test = service().await;
     let survivor = another_process(&test);
     let id = finished_match(&survivor, &GIVEN_AWAY).await;
-    analysis(survivor.analysis(place(1), Some(id)).await);
+    analysis(survivor.analysis().ask(place(1), Some(id)).await);
     // A process claims it and dies without a word.
     let now = test.now();
     let claimed = test
@@ -209,9 +220,9 @@ async fn an_analysis_left_by_a_process_that_died_is_taken_over_after_its_lease()
         .await
         .unwrap();
     assert_eq!(claimed, Some(id));
-    assert_eq!(survivor.analyse_some(100).await.unwrap(), 0);
+    assert_eq!(survivor.analysis().analyse_some(100).await.unwrap(), 0);
     test.clock.advance(chrono::Duration::seconds(61));
-    let judged = survivor.analyse_some(100).await.unwrap();
+    let judged = survivor.analysis().analyse_some(100).await.unwrap();
     assert_eq!(judged, 5 + checked(&test, id).await);
 }
 
@@ -229,9 +240,9 @@ async fn the_report_names_the_dwarf_given_away_and_a_better_move() {
     // nothing to look deeper at.
     let s = another_process(&test).with_analysis_budget(Budget::STANDARD);
     let id = finished_match(&s, &GIVEN_AWAY).await;
-    analysis(s.analysis(place(1), Some(id)).await);
-    while s.analyse_some(10).await.unwrap() > 0 {}
-    let done = report(analysis(s.analysis(place(1), Some(id)).await));
+    analysis(s.analysis().ask(place(1), Some(id)).await);
+    while s.analysis().analyse_some(10).await.unwrap() > 0 {}
+    let done = report(analysis(s.analysis().ask(place(1), Some(id)).await));
     let text = done.text.to_plain(test.now());
     assert!(
         text.contains("Battle 1 (alice dwarfs, bob trolls)"),
@@ -309,10 +320,11 @@ async fn a_battle_of_blunders_gets_the_deeper_look_at_each_players_costliest_mov
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     let id = finished_match(&s, &moves).await;
     let at = place(1);
-    analysis(s.analysis(at, Some(id)).await);
+    analysis(s.analysis().ask(at, Some(id)).await);
     // Every position first: 17 of them, then the deeper looks, the report waiting for them.
-    assert_eq!(s.analyse_some(17).await.unwrap(), 17);
-    let AnalysisAnswer::UnderWay { status, reply, .. } = analysis(s.analysis(at, Some(id)).await)
+    assert_eq!(s.analysis().analyse_some(17).await.unwrap(), 17);
+    let AnalysisAnswer::UnderWay { status, reply, .. } =
+        analysis(s.analysis().ask(at, Some(id)).await)
     else {
         panic!("the deeper looks are still to come")
     };
@@ -338,7 +350,7 @@ async fn a_battle_of_blunders_gets_the_deeper_look_at_each_players_costliest_mov
     );
     // The checks: four of the dwarfs' that the screen keeps (and the trolls' suspects, if
     // any), then done.
-    while s.analyse_some(3).await.unwrap() > 0 {}
+    while s.analysis().analyse_some(3).await.unwrap() > 0 {}
     let stored = test.store().judgements(id).await.unwrap();
     assert_eq!(suspected(&stored, true), CHECKED);
     // A suspect the screen cleared is none any more, and the next costliest took its place.
@@ -350,7 +362,7 @@ async fn a_battle_of_blunders_gets_the_deeper_look_at_each_players_costliest_mov
         suspected(&stored, false),
         dwarfs_suspected - CHECKED - cleared
     );
-    let done = report(analysis(s.analysis(at, Some(id)).await));
+    let done = report(analysis(s.analysis().ask(at, Some(id)).await));
     let text = done.text.to_plain(test.now());
     let alice = text
         .lines()

@@ -7,7 +7,6 @@ use crate::common::{
 };
 use chrono::Duration;
 use thudbot::game::{Piece, Side};
-use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ChallengeOptions, Clock, Event, LadderScope, MoveRequest, Occasion, Refusal, Reply,
     ServiceError,
@@ -36,6 +35,7 @@ async fn current(service: &TestService, channel: u64) -> StoredMatch {
 
 async fn play(service: &TestService, channel: u64, text: &str) -> Result<Reply, ServiceError> {
     service
+        .matches()
         .play(
             place(channel),
             &alice(),
@@ -49,6 +49,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
     let service = service().await;
     let at = place(1);
     let start = ok(service
+        .matches()
         .challenge_computer(
             at,
             &alice(),
@@ -96,9 +97,9 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
         }
     );
 
-    assert_eq!(service.play_computer_turns().await.unwrap(), 1);
+    assert_eq!(service.matches().play_computer_turns().await.unwrap(), 1);
     assert_eq!(
-        service.play_computer_turns().await.unwrap(),
+        service.matches().play_computer_turns().await.unwrap(),
         0,
         "one move a turn"
     );
@@ -137,6 +138,7 @@ async fn a_match_against_the_computer_begins_at_once_and_it_answers_every_move()
 async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
     let service = service().await;
     let start = ok(service
+        .matches()
         .challenge_computer(
             place(2),
             &alice(),
@@ -166,7 +168,7 @@ async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
         start.events
     );
     assert!(start.mentions.is_empty(), "{:?}", start.mentions);
-    assert_eq!(service.play_computer_turns().await.unwrap(), 1);
+    assert_eq!(service.matches().play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 2).await;
     let first = m.game.current_battle().moves()[0];
     assert_eq!(first.piece(), Piece::Dwarf, "{first}");
@@ -177,6 +179,7 @@ async fn the_computer_moves_first_when_it_commands_the_dwarfs() {
 async fn a_turn_is_thought_about_by_one_worker_at_a_time() {
     let service = service().await;
     ok(service
+        .matches()
         .challenge_computer(
             place(3),
             &alice(),
@@ -212,6 +215,7 @@ async fn a_turn_is_thought_about_by_one_worker_at_a_time() {
 async fn the_computer_is_never_reminded_forfeited_or_claimed_against() {
     let service = service().await;
     ok(service
+        .matches()
         .challenge_computer(
             place(4),
             &alice(),
@@ -233,11 +237,11 @@ async fn the_computer_is_never_reminded_forfeited_or_claimed_against() {
     );
     assert!(deliver_all(&service).await.is_empty());
     assert_eq!(
-        refusal(service.claim(place(4), &alice()).await),
+        refusal(service.matches().claim(place(4), &alice()).await),
         Refusal::ComputerNeverLate
     );
     // Once it moves, the player's own clock runs as usual.
-    assert_eq!(service.play_computer_turns().await.unwrap(), 1);
+    assert_eq!(service.matches().play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 4).await;
     let clock = m.clock.unwrap();
     assert_eq!(clock.player, alice().id);
@@ -249,6 +253,7 @@ async fn the_computer_declines_to_end_a_battle_it_can_still_win_material_in() {
     let service = service().await;
     let at = place(5);
     ok(service
+        .matches()
         .challenge_computer(
             at,
             &alice(),
@@ -260,7 +265,7 @@ async fn the_computer_declines_to_end_a_battle_it_can_still_win_material_in() {
         .await);
     // F6 stands next to the troll on G7, which can step to F7 and take it.
     ok(play(&service, 5, "dF1-F6").await);
-    let answer = ok(service.propose_end(at, &alice()).await);
+    let answer = ok(service.matches().propose_end(at, &alice()).await);
     assert!(
         answer.text.contains("alice proposes ending battle 1"),
         "{}",
@@ -280,7 +285,7 @@ async fn the_computer_declines_to_end_a_battle_it_can_still_win_material_in() {
     assert_eq!(m.game.battle_number(), 1);
     assert!(m.proposal.is_none(), "the proposal was answered");
     // Level 5 takes the dwarf.
-    assert_eq!(service.play_computer_turns().await.unwrap(), 1);
+    assert_eq!(service.matches().play_computer_turns().await.unwrap(), 1);
     let m = current(&service, 5).await;
     assert_eq!(m.game.current_battle().score().dwarfs, 31);
 }
@@ -290,6 +295,7 @@ async fn the_computer_agrees_to_end_a_battle_where_nothing_can_be_won() {
     let service = service().await;
     let at = place(6);
     ok(service
+        .matches()
         .challenge_computer(
             at,
             &alice(),
@@ -300,7 +306,7 @@ async fn the_computer_agrees_to_end_a_battle_where_nothing_can_be_won() {
         )
         .await);
     // At the start, with its dwarfs to move, the computer sees nothing to win soon.
-    let answer = ok(service.propose_end(at, &alice()).await);
+    let answer = ok(service.matches().propose_end(at, &alice()).await);
     assert_event!(
         answer.events,
         Event::EndAgreed { battle: 1, by, with, .. } if *by == thudbot().id && *with == alice().id
@@ -324,6 +330,7 @@ async fn matches_against_the_computer_are_unrated_and_counted_by_level() {
     let service = service().await;
     let at = place(7);
     ok(service
+        .matches()
         .challenge_computer(
             at,
             &alice(),
@@ -335,16 +342,20 @@ async fn matches_against_the_computer_are_unrated_and_counted_by_level() {
         .await);
     // A move first: resigning a match one never moved in aborts it, unrated.
     ok(service
+        .matches()
         .play(
             at,
             &alice(),
             &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
         )
         .await);
-    ok(service.resign(at, &alice(), None).await);
-    let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
+    ok(service.matches().resign(at, &alice(), None).await);
+    let board = ok(service
+        .ladder()
+        .leaderboard(at, LadderScope::Server, 1)
+        .await);
     assert!(!board.text.contains("alice"), "{}", board.text);
-    let stats = ok(service.stats(at, &alice(), &alice()).await);
+    let stats = ok(service.ladder().stats(at, &alice(), &alice()).await);
     assert!(
         stats.text.contains("No rated matches yet"),
         "{}",
@@ -365,6 +376,7 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
     let at = place(8);
     let level = refusal(
         service
+            .matches()
             .challenge_computer(
                 at,
                 &alice(),
@@ -382,6 +394,7 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
     };
     let rated = refusal(
         service
+            .matches()
             .challenge_computer(at, &alice(), &thudbot(), None, &rated, None)
             .await,
     );
@@ -394,11 +407,13 @@ async fn bad_requests_to_play_the_computer_are_refused_and_change_nothing() {
         .is_none());
     // A channel with a match in play takes no second one.
     ok(service
+        .matches()
         .challenge(at, &alice(), &bob(), &side(SideChoice::Dwarfs))
         .await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     let busy = refusal(
         service
+            .matches()
             .challenge_computer(
                 at,
                 &alice(),

@@ -5,7 +5,6 @@ use std::collections::{HashMap, HashSet};
 
 use crate::common::{alice, bob, deliver_all, place, refusal, service, TestService};
 use chrono::{DateTime, Duration, Utc};
-use thudbot::service::commands::*;
 use thudbot::service::{
     Action, ChallengeOptions, Clock, DeliveryFailure, Event, MoveRequest, Notice, Place, Refusal,
     Reply, Service, ServiceConfig, ServiceError,
@@ -40,11 +39,14 @@ async fn start_match(service: &Service, at: Place) -> MatchId {
         side: Some(thudbot::store::SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    let c = ok(service.challenge(at, &alice(), &bob(), &options).await);
+    let c = ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
     let Some(Action::Accept(id)) = c.buttons.first().map(|b| b.action) else {
         panic!("no Accept button")
     };
-    ok(service.accept(at, &bob(), Some(id), None).await);
+    ok(service.matches().accept(at, &bob(), Some(id), None).await);
     service
         .store()
         .latest_match_in(at.channel)
@@ -65,6 +67,7 @@ async fn play_any_move(service: &Service, at: Place) {
     let actor = if mover == alice().id { alice() } else { bob() };
     let mv = m.game.current_battle().position().legal_moves()[0];
     ok(service
+        .matches()
         .play(at, &actor, &MoveRequest::Notation(mv.to_string()))
         .await);
 }
@@ -203,19 +206,25 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     assert_eq!(service.tick().await.unwrap().reminders, 1);
 
     // A 5xx: the notice waits out its backoff, then comes back with the same nonce.
-    let first = service.claim_deliveries(10).await.unwrap();
+    let first = service.outbox().claim_deliveries(10).await.unwrap();
     assert_eq!(first.len(), 1);
     let transient = DeliveryFailure::Transient {
         reason: "Discord answered 502".into(),
         retry_after: None,
     };
     service
+        .outbox()
         .delivery_failed(&first[0], &transient)
         .await
         .unwrap();
-    assert!(service.claim_deliveries(10).await.unwrap().is_empty());
+    assert!(service
+        .outbox()
+        .claim_deliveries(10)
+        .await
+        .unwrap()
+        .is_empty());
     clock.advance(Duration::seconds(3));
-    let again = service.claim_deliveries(10).await.unwrap();
+    let again = service.outbox().claim_deliveries(10).await.unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!(
         (again[0].id, &again[0].nonce),
@@ -227,7 +236,11 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     let refused = DeliveryFailure::Permanent {
         reason: "the bot lacks a permission it needs there (Discord error 50013)".into(),
     };
-    service.delivery_failed(&again[0], &refused).await.unwrap();
+    service
+        .outbox()
+        .delivery_failed(&again[0], &refused)
+        .await
+        .unwrap();
     let notices = service
         .store()
         .notices_to(Recipient::Channel(at.channel))
@@ -248,7 +261,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         guild: thudbot::store::GuildId(78),
         channel: thudbot::store::ChannelId(7700),
     };
-    let games = ok(service.my_games(elsewhere, &bob(), false).await);
+    let games = ok(service.matches().my_games(elsewhere, &bob(), false).await);
     assert!(games.private);
     assert!(games.text.contains("cannot reach"), "{}", games.text);
     assert!(games.text.contains("50013"), "{}", games.text);
@@ -262,7 +275,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         .iter()
         .any(|b| b.action == Action::AbortUnreachable(id)));
     assert_eq!(resume.label, format!("Resume #{id} here"));
-    let resumed = ok(service.resume(elsewhere, &alice(), id).await);
+    let resumed = ok(service.channels().resume(elsewhere, &alice(), id).await);
     assert!(resumed.text.contains("resumes match"), "{}", resumed.text);
     assert_eq!(resumed.mentions, vec![alice().id]);
     let m = service.store().load_match(id).await.unwrap().unwrap();
@@ -287,12 +300,17 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     // elsewhere, is not paused by it.
     let leftover = Reply::public("left behind").saved();
     service
+        .outbox()
         .announce_later(at, Some(id), &leftover)
         .await
         .unwrap();
-    let stale = service.claim_deliveries(10).await.unwrap();
+    let stale = service.outbox().claim_deliveries(10).await.unwrap();
     assert_eq!(stale.len(), 1);
-    service.delivery_failed(&stale[0], &refused).await.unwrap();
+    service
+        .outbox()
+        .delivery_failed(&stale[0], &refused)
+        .await
+        .unwrap();
     let m = service.store().load_match(id).await.unwrap().unwrap();
     assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
 }
@@ -305,7 +323,10 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
     let kept = place(11);
     let a = start_match(&service, gone).await;
     let b = start_match(&service, kept).await;
-    assert_eq!(service.channel_gone(gone.channel).await.unwrap(), 1);
+    assert_eq!(
+        service.channels().channel_gone(gone.channel).await.unwrap(),
+        1
+    );
     let m = service.store().load_match(a).await.unwrap().unwrap();
     assert!(m.clock.unwrap().paused_at.is_some());
     assert_eq!(m.trouble.as_deref(), Some("its channel was deleted"));
@@ -317,16 +338,31 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
 
     // Stopping is refused for a match the bot can reach, and for a spectator.
     let carol = crate::common::carol();
-    assert!(service.abort_unreachable(&alice(), b).await.is_err());
-    assert!(service.abort_unreachable(&carol, a).await.is_err());
-    let stopped = ok(service.abort_unreachable(&bob(), a).await);
+    assert!(service
+        .channels()
+        .abort_unreachable(&alice(), b)
+        .await
+        .is_err());
+    assert!(service
+        .channels()
+        .abort_unreachable(&carol, a)
+        .await
+        .is_err());
+    let stopped = ok(service.channels().abort_unreachable(&bob(), a).await);
     assert!(stopped.text.contains("not rated"), "{}", stopped.text);
     let m = service.store().load_match(a).await.unwrap().unwrap();
     assert_eq!(m.finish, Some(thudbot::store::Finish::Aborted));
     assert!(!m.rated);
 
     // The bot removed from the server: every match there stands still.
-    assert_eq!(service.guild_gone(crate::common::GUILD).await.unwrap(), 1);
+    assert_eq!(
+        service
+            .channels()
+            .guild_gone(crate::common::GUILD)
+            .await
+            .unwrap(),
+        1
+    );
     clock.advance(Duration::days(30));
     claim_is_paused(&service, kept, b).await;
 }
@@ -337,7 +373,7 @@ async fn claim_is_paused(service: &Service, at: Place, id: MatchId) {
     assert!(m.clock.unwrap().paused_at.is_some());
     let why = m.trouble.expect("why the match is paused");
     assert_eq!(
-        refusal(service.claim(at, &bob()).await),
+        refusal(service.matches().claim(at, &bob()).await),
         Refusal::ClockPaused { why }
     );
 }
@@ -349,11 +385,18 @@ async fn notices_are_handed_out_once_between_processes_and_in_order_per_channel(
     for i in 0..30 {
         let at = place(2000 + i % 3);
         let reply = Reply::public(format!("notice {i}")).saved();
-        first.announce_later(at, None, &reply).await.unwrap();
+        first
+            .outbox()
+            .announce_later(at, None, &reply)
+            .await
+            .unwrap();
     }
     let mut seen: Vec<String> = Vec::new();
     loop {
-        let (a, b) = tokio::join!(first.claim_deliveries(5), second.claim_deliveries(5));
+        let (a, b) = tokio::join!(
+            first.outbox().claim_deliveries(5),
+            second.outbox().claim_deliveries(5)
+        );
         let (a, b) = (a.unwrap(), b.unwrap());
         if a.is_empty() && b.is_empty() {
             break;
@@ -374,7 +417,7 @@ async fn notices_are_handed_out_once_between_processes_and_in_order_per_channel(
                 panic!("only channels here")
             };
             seen.push(format!("{}:{}", channel, d.reply.text));
-            first.delivered(d).await.unwrap();
+            first.outbox().delivered(d).await.unwrap();
         }
     }
     assert_eq!(seen.len(), 30);

@@ -1,7 +1,6 @@
 //! `/thud games`: this server's matches or every server's, the player's own moves first.
 
 use crate::common::{alice, assert_event, bob, carol, ok, place, service, TestService};
-use thudbot::service::commands::*;
 use thudbot::service::{Actor, ChallengeOptions, Event, MoveRequest, Place};
 use thudbot::store::{ChannelId, GuildId, MatchId, Recipient, SideChoice};
 
@@ -10,8 +9,11 @@ async fn begin(service: &TestService, at: Place, opponent: &Actor) {
         side: Some(SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), opponent, &options).await);
-    ok(service.accept(at, opponent, None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), opponent, &options)
+        .await);
+    ok(service.matches().accept(at, opponent, None, None).await);
 }
 
 #[tokio::test]
@@ -25,11 +27,12 @@ async fn games_lists_every_server_on_request_with_the_players_moves_first() {
     // On the other server alice has moved: carol is to move there. Here it is alice's move.
     begin(&service, elsewhere, &carol()).await;
     ok(service
+        .matches()
         .play(elsewhere, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
     begin(&service, here, &bob()).await;
 
-    let local = ok(service.my_games(here, &alice(), false).await);
+    let local = ok(service.matches().my_games(here, &alice(), false).await);
     assert!(local.private);
     assert!(
         local.text.contains("vs bob") && !local.text.contains("carol"),
@@ -53,7 +56,7 @@ async fn games_lists_every_server_on_request_with_the_players_moves_first() {
         local.text
     );
 
-    let all = ok(service.my_games(here, &alice(), true).await);
+    let all = ok(service.matches().my_games(here, &alice(), true).await);
     assert!(all.private);
     assert!(all.text.contains("on every server (2)"), "{}", all.text);
     let bob_at = all.text.find("vs bob").expect("bob's match");
@@ -77,6 +80,7 @@ async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played
     let service = service().await;
     let here = place(10);
     let challenge = ok(service
+        .matches()
         .challenge(here, &alice(), &bob(), &ChallengeOptions::default())
         .await);
     let thudbot::service::Action::Accept(id) = challenge.buttons[0].action else {
@@ -87,7 +91,10 @@ async fn a_challenge_accepted_by_number_elsewhere_says_where_the_match_is_played
         guild: GuildId(88),
         channel: ChannelId(20),
     };
-    let accepted = ok(service.accept(elsewhere, &bob(), Some(id), None).await);
+    let accepted = ok(service
+        .matches()
+        .accept(elsewhere, &bob(), Some(id), None)
+        .await);
     assert!(
         accepted.text.contains("The match is played in #10"),
         "{}",

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use crate::common::{alice, bob, deliver_all, ok, place, start_time};
-use thudbot::service::commands::*;
 use thudbot::service::{
     ChallengeOptions, Event, ManualClock, MoveRequest, Notice, Service, ServiceConfig,
 };
@@ -155,14 +154,21 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
 async fn a_move_is_stored_as_events_for_each_reader_and_worded_when_sent() {
     let service = crate::common::service().await;
     let at = place(40);
-    ok(service.settings(&bob(), None, None, Some(Notify::Dm)).await);
+    ok(service
+        .people()
+        .settings(&bob(), None, None, Some(Notify::Dm))
+        .await);
     let alice_dwarfs = ChallengeOptions {
         side: Some(SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), &bob(), &alice_dwarfs).await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &alice_dwarfs)
+        .await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     let moved = ok(service
+        .matches()
         .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
 

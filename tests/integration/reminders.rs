@@ -3,7 +3,6 @@
 
 use crate::common::{alice, bob, deliver_all, ok, place, service, start_time, TestService};
 use chrono::Duration;
-use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest};
 use thudbot::store::SideChoice;
 
@@ -15,8 +14,11 @@ async fn begin(service: &TestService, channel: u64, days: u32) {
         days_per_move: Some(days),
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), &bob(), &options).await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     deliver_all(service).await;
 }
 
@@ -79,6 +81,7 @@ async fn a_three_day_turn_is_reminded_at_half_time_and_a_day_before_the_deadline
 
     // The next turn has its own two.
     ok(service
+        .matches()
         .play(place(1), &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
     assert!(reminders_at(&service, 71 + 35).await.is_empty());

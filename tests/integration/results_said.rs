@@ -7,7 +7,6 @@ use crate::common::{alice, bob, ok, place, service, start_time};
 use crate::service::{button, current, play, start_match};
 use crate::tournaments::{options, organiser, player, seat_all, HALL};
 use thudbot::game::GameRecord;
-use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, Event};
 use thudbot::store::{MatchState, Scope};
 use thudbot::tournament::Format;
@@ -20,7 +19,7 @@ async fn resigning_before_ones_first_move_aborts_the_match_unrated() {
     let id = current(&service, at).await.id;
     // alice (dwarfs) has moved; bob resigns before his first move.
     ok(play(&service, at, &alice(), "dF1-F5").await);
-    let said = ok(service.resign(at, &bob(), None).await);
+    let said = ok(service.matches().resign(at, &bob(), None).await);
     assert!(
         said.events
             .iter()
@@ -41,7 +40,7 @@ async fn resigning_before_ones_first_move_aborts_the_match_unrated() {
             .unwrap()
             .is_none());
     }
-    let record = ok(service.record(at, Some(id)).await);
+    let record = ok(service.records().record(at, Some(id)).await);
     let text = String::from_utf8(record.attachments[0].bytes.clone()).unwrap();
     let parsed: GameRecord = text.parse().unwrap();
     assert_eq!(parsed.tag("Result"), Some("aborted"));
@@ -56,11 +55,12 @@ async fn a_forfeit_wins_whatever_the_points_in_sentence_and_record_alike() {
     // Both move; battle 1 then ends by agreement, level; in battle 2 alice resigns.
     ok(play(&service, at, &alice(), "dF1-F5").await);
     ok(play(&service, at, &bob(), "TG7-F6").await);
-    let proposal = ok(service.propose_end(at, &alice()).await);
+    let proposal = ok(service.matches().propose_end(at, &alice()).await);
     let Action::AgreeEnd { match_id, proposal } = button(&proposal, "Agree") else {
         panic!("an Agree button")
     };
     let ended = ok(service
+        .matches()
         .answer_end(at, &bob(), true, Some((match_id, proposal)))
         .await);
     // Battle 2's first ping shows battle 2's first board, after battle 1's last.
@@ -77,14 +77,14 @@ async fn a_forfeit_wins_whatever_the_points_in_sentence_and_record_alike() {
         ]
     );
     assert_eq!(ended.board.map(|b| b.battle), Some(2));
-    let said = ok(service.resign(at, &alice(), None).await);
+    let said = ok(service.matches().resign(at, &alice(), None).await);
     let text = said.text.to_plain(start_time());
     assert!(
         text.contains("bob wins the match by forfeit, whatever the points"),
         "{text}"
     );
     assert!(!text.contains("Total:"), "{text}");
-    let record = ok(service.record(at, Some(id)).await);
+    let record = ok(service.records().record(at, Some(id)).await);
     let text = String::from_utf8(record.attachments[0].bytes.clone()).unwrap();
     let parsed: GameRecord = text.parse().unwrap();
     assert_eq!(
@@ -97,14 +97,13 @@ async fn a_forfeit_wins_whatever_the_points_in_sentence_and_record_alike() {
 async fn a_player_withdraws_from_their_game_thread_and_the_pairings_name_forfeit_winners() {
     let s = service().await;
     let hall = place(HALL);
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &options(Format::RoundRobin))
+        .await);
     for i in 1..=4 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     let (id, thread) = seated[0];
@@ -115,7 +114,8 @@ async fn a_player_withdraws_from_their_game_thread_and_the_pairings_name_forfeit
     ok(play(&s, thread, &Actor::new(first, name(first)), "dF1-F5").await);
     ok(play(&s, thread, &Actor::new(second, name(second)), "TG7-F6").await);
     let gone = ok(s
-        .withdraw_from_tournament(thread, &Actor::new(first, name(first)))
+        .tournaments()
+        .withdraw(thread, &Actor::new(first, name(first)))
         .await);
     assert!(
         gone.text.to_plain(start_time()).contains("withdraws from"),
@@ -123,7 +123,7 @@ async fn a_player_withdraws_from_their_game_thread_and_the_pairings_name_forfeit
         gone.text.to_plain(start_time())
     );
     // The standings answer in the thread too.
-    let standings = ok(s.tournament_standings(thread, 1).await)
+    let standings = ok(s.tournaments().standings(thread, 1).await)
         .text
         .to_plain(start_time());
     assert!(standings.contains("(withdrawn)"), "{standings}");
@@ -133,8 +133,10 @@ async fn a_player_withdraws_from_their_game_thread_and_the_pairings_name_forfeit
     let m = s.store().load_match(other).await.unwrap().unwrap();
     let p = m.players[0];
     ok(play(&s, there, &Actor::new(p, name(p)), "dF1-F5").await);
-    ok(s.resign(there, &Actor::new(p, name(p)), None).await);
-    let tick = s.tick_tournaments().await.unwrap();
+    ok(s.matches()
+        .resign(there, &Actor::new(p, name(p)), None)
+        .await);
+    let tick = s.tournaments().tick().await.unwrap();
     assert_eq!(tick.rounds_paired, 1);
     let told = crate::common::deliver_all(&s).await;
     let paired = told

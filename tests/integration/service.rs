@@ -3,7 +3,6 @@
 
 use crate::common::{alice, assert_event, bob, carol, match_winner, place, service, GUILD};
 use thudbot::game::{BattleEnd, GameRecord, Move, Points, Position, Side};
-use thudbot::service::commands::*;
 use thudbot::service::{
     Action, Actor, ChallengeOptions, Delivery, Event, LadderScope, MoveRequest, Occasion, Place,
     Refusal, Reply, Service, ServiceError, Span, Verb,
@@ -62,6 +61,7 @@ pub(crate) async fn play(
     notation: &str,
 ) -> Result<Reply, ServiceError> {
     service
+        .matches()
         .play(at, who, &MoveRequest::Notation(notation.to_string()))
         .await
 }
@@ -69,12 +69,13 @@ pub(crate) async fn play(
 /// Starts a classic match in which alice commands the dwarfs in battle 1.
 pub(crate) async fn start_match(service: &Service, at: Place) -> Reply {
     let challenge = ok(service
+        .matches()
         .challenge(at, &alice(), &bob(), &options(SideChoice::Dwarfs))
         .await);
     let Action::Accept(id) = button(&challenge, "Accept") else {
         panic!("the Accept button accepts")
     };
-    ok(service.accept(at, &bob(), Some(id), None).await)
+    ok(service.matches().accept(at, &bob(), Some(id), None).await)
 }
 
 /// The player to move.
@@ -101,6 +102,7 @@ pub(crate) async fn play_where(
         .unwrap_or_else(|| panic!("no move fits in {pos}"));
     let who = to_move(service, at).await;
     ok(service
+        .matches()
         .play(at, &who, &MoveRequest::Notation(mv.to_string()))
         .await)
 }
@@ -205,6 +207,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
 
     // A move by verb, answered with the picture and a mention of the next player only.
     let reply = ok(service
+        .matches()
         .play(
             at,
             &alice(),
@@ -230,7 +233,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert!(!reply.private);
 
     // A proposal lapses when the other player moves instead.
-    ok(service.propose_end(at, &alice()).await);
+    ok(service.matches().propose_end(at, &alice()).await);
     let lapsed = play_where(&service, at, |_, m| m.captured().is_empty()).await;
     assert_event!(
         lapsed.events,
@@ -240,10 +243,10 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
 
     // Battle 1: alice's dwarfs end 31 against 7 trolls (28): alice wins it by 3.
     reach(&service, at, 31, 7).await;
-    let proposal = ok(service.propose_end(at, &bob()).await);
+    let proposal = ok(service.matches().propose_end(at, &bob()).await);
     assert_eq!(proposal.mentions, vec![alice().id]);
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), true, None).await),
+        refusal(service.matches().answer_end(at, &bob(), true, None).await),
         Refusal::AnswerOwnProposal
     );
     let Action::AgreeEnd {
@@ -254,6 +257,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         panic!("the Agree button agrees")
     };
     let ended = ok(service
+        .matches()
         .answer_end(at, &alice(), true, Some((match_id, p)))
         .await);
     assert_event!(
@@ -286,6 +290,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
     assert_eq!(
         refusal(
             service
+                .matches()
                 .answer_end(at, &alice(), true, Some((match_id, p)))
                 .await
         ),
@@ -294,7 +299,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
 
     // Battle 2: bob's dwarfs end 31 against 6 trolls (24): bob wins it by 7, the match by 4.
     reach(&service, at, 31, 6).await;
-    let proposal = ok(service.propose_end(at, &alice()).await);
+    let proposal = ok(service.matches().propose_end(at, &alice()).await);
     let Action::AgreeEnd {
         match_id,
         proposal: p,
@@ -303,6 +308,7 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         panic!()
     };
     let over = ok(service
+        .matches()
         .answer_end(at, &bob(), true, Some((match_id, p)))
         .await);
     assert_event!(
@@ -364,19 +370,22 @@ async fn a_full_match_scores_as_the_rules_example_and_moves_the_ratings() {
         .unwrap();
     assert_eq!(global.games, 1);
 
-    let board = ok(service.leaderboard(at, LadderScope::Server, 1).await);
+    let board = ok(service
+        .ladder()
+        .leaderboard(at, LadderScope::Server, 1)
+        .await);
     let bob_at = board.text.find("bob").unwrap();
     let alice_at = board.text.find("alice").unwrap();
     assert!(bob_at < alice_at, "{}", board.text);
 
     // The record replays through the engine to the same game.
-    let record = ok(service.record(at, Some(match_id)).await);
+    let record = ok(service.records().record(at, Some(match_id)).await);
     let text = String::from_utf8(record.attachments[0].bytes.clone()).unwrap();
     let parsed: GameRecord = text.parse().unwrap();
     assert_eq!(parsed.game, finished.game);
     assert_eq!(parsed.tag("First"), Some("alice"));
 
-    let history = ok(service.history(at, &alice()).await);
+    let history = ok(service.ladder().history(at, &alice()).await);
     assert!(history.text.contains("lost 3–7"), "{}", history.text);
     assert!(!history.text.contains("unrated"), "{}", history.text);
     // The match's number and its channel's are told apart: the channel is where it was played.
@@ -431,6 +440,7 @@ async fn battles_end_by_themselves_when_the_side_to_move_has_no_move_and_equal_p
         };
         let who = to_move(&service, at).await;
         last = ok(service
+            .matches()
             .play(at, &who, &MoveRequest::Notation(mv.to_string()))
             .await);
     }
@@ -474,7 +484,8 @@ async fn twenty_simultaneous_submissions_of_one_move_land_once() {
     for _ in 0..20 {
         let s = std::sync::Arc::clone(service);
         tasks.push(tokio::spawn(async move {
-            s.play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
+            s.matches()
+                .play(at, &alice(), &MoveRequest::Notation("dF1-F5".into()))
                 .await
         }));
     }

@@ -7,7 +7,6 @@ use crate::common::{
 };
 use chrono::Duration;
 use thudbot::game::{Seat, Variant};
-use thudbot::service::commands::*;
 use thudbot::service::{
     Action, ChallengeOptions, Event, Refusal, Service, ServiceConfig, Span, Verb,
 };
@@ -29,7 +28,7 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     clock.set(deadline - Duration::hours(25));
     assert_eq!(tick(&service).await.len(), 1, "the half-time reminder");
     assert_eq!(
-        refusal(service.claim(at, &bob()).await),
+        refusal(service.matches().claim(at, &bob()).await),
         Refusal::OpponentHasTime { deadline }
     );
     clock.set(deadline - Duration::hours(24));
@@ -40,11 +39,11 @@ async fn reminders_ping_the_player_to_move_and_a_claim_comes_after_the_deadline(
     assert!(tick(&service).await.is_empty(), "a reminder is sent once");
 
     assert_eq!(
-        refusal(service.claim(at, &alice()).await),
+        refusal(service.matches().claim(at, &alice()).await),
         Refusal::ClaimOnYourTurn
     );
     clock.set(deadline + Duration::minutes(1));
-    let claimed = ok(service.claim(at, &bob()).await);
+    let claimed = ok(service.matches().claim(at, &bob()).await);
     assert_event!(
         claimed.events,
         Event::Claimed { by, late, deadline: d }
@@ -86,6 +85,7 @@ async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_dow
     let clock = &service.clock;
     let at = place(8);
     let c = ok(service
+        .matches()
         .challenge(
             at,
             &alice(),
@@ -100,7 +100,7 @@ async fn long_turns_are_reminded_at_half_time_and_the_clock_catches_up_after_dow
     let Action::Accept(id) = button(&c, "Accept") else {
         panic!()
     };
-    ok(service.accept(at, &bob(), Some(id), None).await);
+    ok(service.matches().accept(at, &bob(), Some(id), None).await);
     ok(play(&service, at, &alice(), "dF1-F5").await);
     ok(play(&service, at, &bob(), "TG9-G10").await);
     let clock_row = current(&service, at).await.clock.unwrap();
@@ -176,26 +176,27 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
     let at = place(9);
     start_match(&service, at).await;
     assert_eq!(
-        refusal(service.resign_prompt(at, &carol()).await),
+        refusal(service.matches().resign_prompt(at, &carol()).await),
         Refusal::NotAPlayer
     );
     // Before her first move, the prompt says what resigning would do then.
-    let early = ok(service.resign_prompt(at, &alice()).await);
+    let early = ok(service.matches().resign_prompt(at, &alice()).await);
     assert!(early.text.contains("aborts it, unrated"), "{}", early.text);
     ok(service
+        .matches()
         .play(
             at,
             &alice(),
             &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
         )
         .await);
-    let prompt = ok(service.resign_prompt(at, &alice()).await);
+    let prompt = ok(service.matches().resign_prompt(at, &alice()).await);
     assert!(prompt.private);
     assert!(prompt.text.contains("counts as a loss"), "{}", prompt.text);
     let Action::ConfirmResign(id) = button(&prompt, "Confirm resignation") else {
         panic!()
     };
-    let done = ok(service.resign(at, &alice(), Some(id)).await);
+    let done = ok(service.matches().resign(at, &alice(), Some(id)).await);
     assert_event!(done.events, Event::Resigned { player } if *player == alice().id);
     assert_event!(
         done.events,
@@ -210,7 +211,7 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
         done.text
     );
     assert_eq!(
-        refusal(service.resign(at, &alice(), Some(id)).await),
+        refusal(service.matches().resign(at, &alice(), Some(id)).await),
         Refusal::NoMatchHere
     );
     let m = service.store().load_match(id).await.unwrap().unwrap();
@@ -221,10 +222,10 @@ async fn resigning_needs_confirmation_and_aborting_needs_a_moderator() {
 
     start_match(&service, at).await;
     assert_eq!(
-        refusal(service.abort(at, &carol(), false).await),
+        refusal(service.matches().abort(at, &carol(), false).await),
         Refusal::NotAModerator
     );
-    let aborted = ok(service.abort(at, &carol(), true).await);
+    let aborted = ok(service.matches().abort(at, &carol(), true).await);
     let id = service
         .store()
         .latest_match_in(at.channel)
@@ -255,7 +256,7 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     let at = place(10);
     start_match(&service, at).await;
     ok(play(&service, at, &alice(), "F1-F5").await);
-    let board = ok(service.board(at, &carol(), None).await);
+    let board = ok(service.matches().board(at, &carol(), None).await);
     assert!(
         board.text.contains("bob to move (trolls)"),
         "{}",
@@ -263,7 +264,10 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
     );
     assert!(board.text.contains("Deadline"), "{}", board.text);
     assert!(board.attachments[0].bytes.starts_with(b"\x89PNG"));
-    let brief = ok(service.board(at, &carol(), Some(BoardStyle::Brief)).await);
+    let brief = ok(service
+        .matches()
+        .board(at, &carol(), Some(BoardStyle::Brief))
+        .await);
     assert!(
         brief.attachments.is_empty() && brief.text.has_block(),
         "{}",
@@ -272,46 +276,66 @@ async fn anyone_sees_the_board_and_players_list_their_games() {
 
     // A saved brief style applies to that player's views.
     ok(service
+        .people()
         .settings(&carol(), Some("brief"), Some("high-contrast"), None)
         .await);
-    assert!(ok(service.board(at, &carol(), None).await)
+    assert!(ok(service.matches().board(at, &carol(), None).await)
         .attachments
         .is_empty());
     assert_eq!(
-        refusal(service.settings(&carol(), Some("tiny"), None, None).await),
+        refusal(
+            service
+                .people()
+                .settings(&carol(), Some("tiny"), None, None)
+                .await
+        ),
         Refusal::NotABoardStyle {
             given: "tiny".into()
         }
     );
 
-    let games = ok(service.my_games(at, &bob(), false).await);
+    let games = ok(service.matches().my_games(at, &bob(), false).await);
     assert!(
         games.private && games.text.contains("your move"),
         "{}",
         games.text
     );
-    let theirs = ok(service.my_games(at, &alice(), false).await);
+    let theirs = ok(service.matches().my_games(at, &alice(), false).await);
     assert!(theirs.text.contains("bob's move"), "{}", theirs.text);
-    assert!(ok(service.my_games(at, &carol(), false).await)
+    assert!(ok(service.matches().my_games(at, &carol(), false).await)
         .text
         .contains("no matches in play"));
 
-    let replay = ok(service.replay(at, None, Some(1), None, None).await);
+    let replay = ok(service
+        .records()
+        .replay(at, None, Some(1), None, None)
+        .await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
     assert!(replay.text.contains(": 1 move."), "{}", replay.text);
     assert!(matches!(
-        refusal(service.replay(at, None, Some(1), None, Some(100)).await),
+        refusal(
+            service
+                .records()
+                .replay(at, None, Some(1), None, Some(100))
+                .await
+        ),
         Refusal::ReplayTooLarge { limit: 100, .. }
     ));
     assert!(matches!(
-        refusal(service.replay(at, None, Some(2), None, None).await),
+        refusal(
+            service
+                .records()
+                .replay(at, None, Some(2), None, None)
+                .await
+        ),
         Refusal::NoBattleYet { battle: 2, .. }
     ));
     assert_eq!(
-        refusal(service.record(place(999), None).await),
+        refusal(service.records().record(place(999), None).await),
         Refusal::NoMatchYet
     );
     assert!(service
+        .people()
         .rules(Some(Variant::KoomValley))
         .unwrap()
         .text
@@ -323,32 +347,45 @@ async fn autocomplete_offers_only_legal_choices_to_the_player_to_move() {
     let service = service().await;
     let at = place(11);
     start_match(&service, at).await;
-    let from = service.suggest_from(at, &alice(), Verb::Move, "").await;
+    let from = service
+        .matches()
+        .suggest_from(at, &alice(), Verb::Move, "")
+        .await;
     assert!(!from.is_empty() && from.len() <= 25);
     assert!(service
+        .matches()
         .suggest_from(at, &bob(), Verb::Move, "")
         .await
         .is_empty());
-    let f = service.suggest_from(at, &alice(), Verb::Move, "f").await;
+    let f = service
+        .matches()
+        .suggest_from(at, &alice(), Verb::Move, "f")
+        .await;
     assert!(f.iter().all(|c| c.value.starts_with('F')));
-    let to = service.suggest_to(at, &alice(), Verb::Move, "F1", "").await;
+    let to = service
+        .matches()
+        .suggest_to(at, &alice(), Verb::Move, "F1", "")
+        .await;
     assert!(to.iter().any(|c| c.value == "F5"));
     assert!(service
+        .matches()
         .suggest_from(at, &alice(), Verb::Hurl, "")
         .await
         .is_empty());
     ok(play(&service, at, &alice(), "F1-F5").await);
     // F6 touches the dwarf now on F5: capture it, or not; the larger capture comes first.
     let caps = service
+        .matches()
         .suggest_captures(at, &bob(), Verb::Move, "G7", "F6", "")
         .await;
     let values: Vec<&str> = caps.iter().map(|c| c.value.as_str()).collect();
     assert_eq!(values, ["F5", "none"]);
     let shoves = service
+        .matches()
         .suggest_captures(at, &bob(), Verb::Shove, "G7", "F6", "")
         .await;
     assert_eq!(shoves.len(), 1);
-    let moves = service.suggest_notation(at, &bob(), "tg7").await;
+    let moves = service.matches().suggest_notation(at, &bob(), "tg7").await;
     assert!(
         moves.iter().all(|c| c.value.starts_with("TG7-")),
         "{moves:?}"
@@ -362,6 +399,7 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     let at = place(16);
     for player in [alice(), bob()] {
         ok(service
+            .people()
             .settings(&player, None, None, Some(Notify::Dm))
             .await);
     }
@@ -372,6 +410,7 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
     assert!(deliver_all(&service).await.is_empty());
     ok_unit(
         service
+            .outbox()
             .board_posted(at.channel, opening.board.expect("a board"), Some(770))
             .await,
     );
@@ -402,7 +441,12 @@ async fn a_turn_dm_waits_for_the_moves_message_and_links_to_it() {
         .await
         .iter()
         .all(|d| matches!(d.to, Recipient::Channel(_))));
-    ok_unit(service.board_posted(at.channel, shot, Some(777)).await);
+    ok_unit(
+        service
+            .outbox()
+            .board_posted(at.channel, shot, Some(777))
+            .await,
+    );
     the_one_dm_links_to(&service, bob().id, "16/777").await;
 
     // A move whose message is never seen: the DM goes after a minute, linking to the channel.

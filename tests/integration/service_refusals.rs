@@ -3,7 +3,6 @@
 
 use crate::common::{alice, assert_event, bob, carol, place, service};
 use chrono::Duration;
-use thudbot::service::commands::*;
 use thudbot::service::{Action, ChallengeOptions, Event, MoveRequest, Refusal, Verb};
 use thudbot::store::{ChannelId, Recipient};
 
@@ -16,13 +15,18 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
     let at = place(3);
     let o = ChallengeOptions::default();
     assert_eq!(
-        refusal(service.challenge(at, &alice(), &alice(), &o).await),
+        refusal(
+            service
+                .matches()
+                .challenge(at, &alice(), &alice(), &o)
+                .await
+        ),
         Refusal::ChallengeSelf
     );
     let mut robot = carol();
     robot.is_bot = true;
     assert_eq!(
-        refusal(service.challenge(at, &alice(), &robot, &o).await),
+        refusal(service.matches().challenge(at, &alice(), &robot, &o).await),
         Refusal::OpponentIsABot {
             name: "carol".into()
         }
@@ -32,15 +36,20 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
         ..o.clone()
     };
     assert_eq!(
-        refusal(service.challenge(at, &alice(), &bob(), &bad_days).await),
+        refusal(
+            service
+                .matches()
+                .challenge(at, &alice(), &bob(), &bad_days)
+                .await
+        ),
         Refusal::DaysNotOffered(4)
     );
 
-    let first = ok(service.challenge(at, &alice(), &bob(), &o).await);
+    let first = ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
     assert_eq!(first.mentions, vec![bob().id]);
     // The same pair, either way round, cannot have two open challenges in a channel.
     assert_eq!(
-        refusal(service.challenge(at, &bob(), &alice(), &o).await),
+        refusal(service.matches().challenge(at, &bob(), &alice(), &o).await),
         Refusal::DuplicateChallenge {
             opponent: "alice".into()
         }
@@ -49,26 +58,26 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
         panic!()
     };
     assert_eq!(
-        refusal(service.accept(at, &alice(), Some(id), None).await),
+        refusal(service.matches().accept(at, &alice(), Some(id), None).await),
         Refusal::AnswerOwnChallenge
     );
     assert_eq!(
-        refusal(service.accept(at, &carol(), Some(id), None).await),
+        refusal(service.matches().accept(at, &carol(), Some(id), None).await),
         Refusal::NotYourChallenge
     );
     assert_eq!(
-        refusal(service.cancel(at, &bob(), Some(id)).await),
+        refusal(service.matches().cancel(at, &bob(), Some(id)).await),
         Refusal::OnlyChallengerCancels
     );
     assert_eq!(
-        refusal(service.decline(at, &carol(), None).await),
+        refusal(service.matches().decline(at, &carol(), None).await),
         Refusal::NobodyChallengedYou
     );
 
     // After 24 hours the challenge cannot be accepted, and the clock worker announces it.
     clock.advance(Duration::hours(25));
     assert_eq!(
-        refusal(service.accept(at, &bob(), Some(id), None).await),
+        refusal(service.matches().accept(at, &bob(), Some(id), None).await),
         Refusal::ChallengeExpired
     );
     let notices = tick(&service).await;
@@ -85,31 +94,31 @@ async fn challenges_are_refused_with_a_reason_and_change_nothing() {
     // How an expired challenge is said, once.
     assert!(notices.iter().any(|n| n.reply.text.contains("has expired")));
     assert_eq!(
-        refusal(service.accept(at, &bob(), Some(id), None).await),
+        refusal(service.matches().accept(at, &bob(), Some(id), None).await),
         Refusal::ChallengeAlreadyAnswered { state: "expired" }
     );
 
     // A declined challenge is closed; a cancelled one too.
-    let c = ok(service.challenge(at, &alice(), &bob(), &o).await);
+    let c = ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
     let Action::Decline(id) = button(&c, "Decline") else {
         panic!()
     };
-    assert!(ok(service.decline(at, &bob(), Some(id)).await)
+    assert!(ok(service.matches().decline(at, &bob(), Some(id)).await)
         .text
         .contains("declines"));
     assert_eq!(
-        refusal(service.accept(at, &bob(), Some(id), None).await),
+        refusal(service.matches().accept(at, &bob(), Some(id), None).await),
         Refusal::ChallengeAlreadyAnswered { state: "declined" }
     );
-    ok(service.challenge(at, &alice(), &bob(), &o).await);
-    assert!(ok(service.cancel(at, &alice(), None).await)
+    ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
+    assert!(ok(service.matches().cancel(at, &alice(), None).await)
         .text
         .contains("withdraws"));
 
     // A channel with a match in play takes no new challenge.
     start_match(&service, at).await;
     assert_eq!(
-        refusal(service.challenge(at, &carol(), &bob(), &o).await),
+        refusal(service.matches().challenge(at, &carol(), &bob(), &o).await),
         Refusal::ChannelBusy
     );
 }
@@ -119,9 +128,11 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
     let service = service().await;
     let at = place(4);
     let c1 = ok(service
+        .matches()
         .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
         .await);
     let c2 = ok(service
+        .matches()
         .challenge(at, &carol(), &alice(), &ChallengeOptions::default())
         .await);
     let Action::Accept(id1) = button(&c1, "Accept") else {
@@ -130,16 +141,24 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
     let Action::Accept(id2) = button(&c2, "Accept") else {
         panic!()
     };
-    ok(service.accept(at, &bob(), Some(id1), None).await);
+    ok(service.matches().accept(at, &bob(), Some(id1), None).await);
     assert_eq!(
-        refusal(service.accept(at, &alice(), Some(id2), None).await),
+        refusal(
+            service
+                .matches()
+                .accept(at, &alice(), Some(id2), None)
+                .await
+        ),
         Refusal::ChallengeChannelBusy
     );
     let still = service.store().challenge(id2).await.unwrap().unwrap();
     assert_eq!(still.state, thudbot::store::ChallengeState::Pending);
     // In a thread of its own the second match can begin.
     let room: thudbot::service::Room = Box::new(|_, _| Box::pin(async { Some(ChannelId(4_001)) }));
-    ok(service.accept(at, &alice(), Some(id2), Some(room)).await);
+    ok(service
+        .matches()
+        .accept(at, &alice(), Some(id2), Some(room))
+        .await);
     assert!(service
         .store()
         .active_match_in(ChannelId(4_001))
@@ -169,6 +188,7 @@ async fn play_refusals_name_the_problem() {
     );
     let hurl = refusal(
         service
+            .matches()
             .play(
                 at,
                 &alice(),
@@ -189,6 +209,7 @@ async fn play_refusals_name_the_problem() {
     );
     let capture = refusal(
         service
+            .matches()
             .play(
                 at,
                 &alice(),
@@ -213,6 +234,7 @@ async fn play_refusals_name_the_problem() {
     ok(play(&service, at, &alice(), "F1-F5").await);
     let shove = refusal(
         service
+            .matches()
             .play(
                 at,
                 &bob(),

@@ -4,7 +4,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use thudbot::service::commands::*;
 use thudbot::service::{Action, ChallengeOptions, Refusal, Room};
 use thudbot::store::ChannelId;
 
@@ -24,6 +23,7 @@ async fn two_accepts_racing_open_one_room_for_one_match() {
     let service = service().await;
     let at = place(31);
     let challenge = ok(service
+        .matches()
         .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
         .await);
     let Action::Accept(id) = button(&challenge, "Accept") else {
@@ -32,8 +32,12 @@ async fn two_accepts_racing_open_one_room_for_one_match() {
     let opened = Arc::new(AtomicU64::new(0));
     let bob = bob();
     let (first, second) = tokio::join!(
-        service.accept(at, &bob, Some(id), Some(counted_room(&opened))),
-        service.accept(at, &bob, Some(id), Some(counted_room(&opened))),
+        service
+            .matches()
+            .accept(at, &bob, Some(id), Some(counted_room(&opened))),
+        service
+            .matches()
+            .accept(at, &bob, Some(id), Some(counted_room(&opened))),
     );
     let results = [first, second];
     assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
@@ -69,6 +73,7 @@ async fn a_refused_computer_challenge_opens_no_room() {
     };
     let refused = refusal(
         service
+            .matches()
             .challenge_computer(
                 at,
                 &alice(),
@@ -83,6 +88,7 @@ async fn a_refused_computer_challenge_opens_no_room() {
     assert_eq!(
         refusal(
             service
+                .matches()
                 .challenge_computer(
                     at,
                     &alice(),
@@ -98,6 +104,7 @@ async fn a_refused_computer_challenge_opens_no_room() {
     assert_eq!(opened.load(Ordering::SeqCst), 0, "no room for a refusal");
     // Accepted, it opens one.
     ok(service
+        .matches()
         .challenge_computer(
             at,
             &alice(),

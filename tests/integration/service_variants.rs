@@ -5,7 +5,6 @@ use crate::common::{
     alice, assert_event, assert_no_event, bob, match_winner, place, service, GUILD,
 };
 use thudbot::game::{BattleEnd, GameRecord, Move, Points, Side, Variant};
-use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest, Place, Refusal, Reply, Service};
 use thudbot::store::{Scope, SideChoice};
 
@@ -14,6 +13,7 @@ use crate::service::{current, ok, play, play_where, refusal, start_match, to_mov
 /// Starts a match of `variant` in which alice commands the dwarfs in battle 1.
 async fn start_variant(service: &Service, at: Place, variant: Variant) {
     let challenge = ok(service
+        .matches()
         .challenge(
             at,
             &alice(),
@@ -34,7 +34,7 @@ async fn start_variant(service: &Service, at: Place, variant: Variant) {
         "{}",
         challenge.text
     );
-    let began = ok(service.accept(at, &bob(), None, None).await);
+    let began = ok(service.matches().accept(at, &bob(), None, None).await);
     assert_event!(began.events, Event::MatchBegan { variant: v, .. } if *v == variant);
 }
 
@@ -61,6 +61,7 @@ async fn trolls_surround_the_rock(service: &Service, at: Place) -> Reply {
         .await;
         let who = to_move(service, at).await;
         last = ok(service
+            .matches()
             .play(at, &who, &MoveRequest::Notation(format!("T{from}-{to}")))
             .await);
     }
@@ -103,9 +104,9 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         current(&service, at).await.commander(Side::Dwarfs),
         bob().id
     );
-    let proposal = ok(service.propose_end(at, &alice()).await);
+    let proposal = ok(service.matches().propose_end(at, &alice()).await);
     assert!(proposal.text.contains("draw"), "{}", proposal.text);
-    let over = ok(service.answer_end(at, &bob(), true, None).await);
+    let over = ok(service.matches().answer_end(at, &bob(), true, None).await);
     assert_event!(
         over.events,
         Event::BattleOver { battle: 2, winner: None, result, .. }
@@ -126,7 +127,7 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         .await
         .unwrap()
         .unwrap();
-    let record = ok(service.record(at, Some(id)).await);
+    let record = ok(service.records().record(at, Some(id)).await);
     let parsed: GameRecord = String::from_utf8(record.attachments[0].bytes.clone())
         .unwrap()
         .parse()
@@ -142,11 +143,15 @@ async fn koom_valley_battles_are_won_by_objective_for_a_point_and_drawn_for_a_ha
         (r.wins, r.points_for),
         (1, thudbot::game::Points::from_halves(3))
     );
-    let replay = ok(service.replay(at, Some(id), Some(1), None, None).await);
+    let replay = ok(service
+        .records()
+        .replay(at, Some(id), Some(1), None, None)
+        .await);
     assert!(replay.attachments[0].bytes.starts_with(b"GIF8"));
     // A channel that takes smaller files gets the last part of the battle, and is told so.
     let whole = replay.attachments[0].bytes.len();
     let part = ok(service
+        .records()
         .replay(at, Some(id), Some(1), None, Some(whole - 1))
         .await);
     assert!(part.attachments[0].bytes.len() < whole);
@@ -177,6 +182,7 @@ async fn the_original_rules_are_chosen_at_challenge_time_and_enforced() {
         Event::Moved { ply: 4, side: Side::Trolls, captured, .. } if captured == "E6"
     );
     assert!(service
+        .people()
         .rules(Some(Variant::Original))
         .unwrap()
         .text
@@ -190,9 +196,9 @@ async fn a_proposal_lapses_when_its_proposer_moves_and_can_be_declined() {
     start_match(&service, at).await;
     // alice proposes on her own turn, then moves: the proposal was for the position before
     // her move, so it lapses, and both are told.
-    ok(service.propose_end(at, &alice()).await);
+    ok(service.matches().propose_end(at, &alice()).await);
     assert_eq!(
-        refusal(service.propose_end(at, &alice()).await),
+        refusal(service.matches().propose_end(at, &alice()).await),
         Refusal::AlreadyProposed {
             other: "bob".into()
         }
@@ -207,19 +213,19 @@ async fn a_proposal_lapses_when_its_proposer_moves_and_can_be_declined() {
     // bob has nothing to answer (told why, as the button tells him); alice proposes again,
     // and bob declines: the battle goes on.
     assert_eq!(
-        refusal(service.answer_end(at, &bob(), false, None).await),
+        refusal(service.matches().answer_end(at, &bob(), false, None).await),
         Refusal::ProposalNoLongerOpen
     );
-    ok(service.propose_end(at, &alice()).await);
-    let kept = ok(service.answer_end(at, &bob(), false, None).await);
+    ok(service.matches().propose_end(at, &alice()).await);
+    let kept = ok(service.matches().answer_end(at, &bob(), false, None).await);
     assert!(kept.text.contains("keep playing"), "{}", kept.text);
     assert_eq!(kept.mentions, vec![alice().id]);
     let m = current(&service, at).await;
     assert!(m.proposal.is_none() && m.game.battle_number() == 1);
-    ok(service.propose_end(at, &bob()).await);
+    ok(service.matches().propose_end(at, &bob()).await);
 
     // RULES §3: alice proposing while bob's proposal stands is agreeing to it.
-    let agreed = ok(service.propose_end(at, &alice()).await);
+    let agreed = ok(service.matches().propose_end(at, &alice()).await);
     assert_event!(
         agreed.events,
         Event::EndAgreed { battle: 1, by, with, .. } if *by == alice().id && *with == bob().id

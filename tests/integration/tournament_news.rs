@@ -3,7 +3,6 @@
 //! work from a game's thread, cancelled games shown as stopped, and every standings text
 //! with its legend.
 
-use thudbot::service::commands::*;
 use thudbot::service::{Actor, TournamentRefusal};
 use thudbot::store::{ChannelId, Recipient, TournamentState};
 use thudbot::tournament::{Format, Pairing};
@@ -24,7 +23,8 @@ fn said_in(deliveries: &[thudbot::service::Delivery], channel: u64) -> Vec<Strin
 /// Opens a Swiss of as many rounds as its field needs in the hall.
 async fn open_swiss(s: &thudbot::service::Service) {
     let swiss = options(Format::Swiss { rounds: None });
-    ok(s.create_tournament(place(HALL), &organiser(), true, &swiss)
+    ok(s.tournaments()
+        .create(place(HALL), &organiser(), true, &swiss)
         .await);
 }
 
@@ -42,9 +42,9 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
     // 41 players: the standings have two pages, and every player in play shares rank 1.
     open_swiss(&s).await;
     for i in 1..=41 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let t = current(&s).await;
     let round1: Vec<Pairing> = games(&s, &t)
         .await
@@ -54,7 +54,7 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
         .collect();
     let mut lines = 0;
     for page in [1, 2] {
-        let text = ok(s.tournament_standings(hall, page).await)
+        let text = ok(s.tournaments().standings(hall, page).await)
             .text
             .to_plain(start_time());
         for line in text.lines().filter(|l| l.contains("by round: ")) {
@@ -78,13 +78,13 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
     }
     assert_eq!(lines, 41);
     // Each page its own file.
-    let second = ok(s.tournament_standings(hall, 2).await);
+    let second = ok(s.tournaments().standings(hall, 2).await);
     assert_eq!(
         second.attachments[0].filename,
         format!("tournament-{}-standings-page-2.png", t.id)
     );
     // Page 0 is refused as any page that is not there.
-    let r = tournament_refusal(refusal(s.tournament_standings(hall, 0).await));
+    let r = tournament_refusal(refusal(s.tournaments().standings(hall, 0).await));
     assert!(
         matches!(
             r,
@@ -96,7 +96,7 @@ async fn marks_name_the_opponent_by_start_number_on_every_page() {
         ),
         "{r:?}"
     );
-    let r = tournament_refusal(refusal(s.tournament_standings(hall, -1).await));
+    let r = tournament_refusal(refusal(s.tournaments().standings(hall, -1).await));
     assert!(
         matches!(
             r,
@@ -118,11 +118,11 @@ async fn a_round_ended_from_a_games_thread_is_news_in_the_tournament_channel() {
     deliver_all(&s).await;
     let (first, at) = seated[0];
     let [a, _] = players_at(&s, first).await;
-    ok(s.resign(at, &a, None).await);
+    ok(s.matches().resign(at, &a, None).await);
     let (last, there) = seated[1];
     let [c, _] = players_at(&s, last).await;
     // The last undecided game's player withdraws in its thread: round 1 is over.
-    let reply = ok(s.withdraw_from_tournament(there, &c).await);
+    let reply = ok(s.tournaments().withdraw(there, &c).await);
     let answer = reply.text.to_plain(start_time());
     assert!(answer.contains("withdraws from Autumn Cup"), "{answer}");
     assert!(
@@ -147,13 +147,14 @@ async fn tournament_commands_work_from_a_games_thread() {
     let (id, thread) = seated[0];
     let [a, _] = players_at(&s, id).await;
     // Leaving is for before the start, and the thread knows its tournament has started.
-    let r = tournament_refusal(refusal(s.leave_tournament(thread, &a).await));
+    let r = tournament_refusal(refusal(s.tournaments().leave(thread, &a).await));
     assert_eq!(r, TournamentRefusal::AlreadyStarted);
     // A late entry from the thread joins this thread's tournament, said in the channel.
-    ok(s.add_late_entry(thread, &organiser(), true, &player(9))
+    ok(s.tournaments()
+        .add_late_entry(thread, &organiser(), true, &player(9))
         .await);
     // The organiser cancels it from the thread.
-    let reply = ok(s.cancel_tournament(thread, &organiser(), true).await);
+    let reply = ok(s.tournaments().cancel(thread, &organiser(), true).await);
     assert!(
         reply
             .text
@@ -168,7 +169,7 @@ async fn tournament_commands_work_from_a_games_thread() {
     assert!(hall.contains("p09 joins Autumn Cup late"), "{hall}");
     assert!(hall.contains("Autumn Cup is cancelled"), "{hall}");
     // The stopped match's board says what became of it, and nothing about a moderator.
-    let board = ok(s.board(thread, &a, None).await)
+    let board = ok(s.matches().board(thread, &a, None).await)
         .text
         .to_plain(start_time());
     assert!(board.contains("stopped before it was decided"), "{board}");
@@ -181,7 +182,8 @@ async fn a_late_entry_before_the_start_is_refused_with_how_players_join() {
     let hall = place(HALL);
     open_swiss(&s).await;
     let r = tournament_refusal(refusal(
-        s.add_late_entry(hall, &organiser(), true, &player(10))
+        s.tournaments()
+            .add_late_entry(hall, &organiser(), true, &player(10))
             .await,
     ));
     assert_eq!(r, TournamentRefusal::LateEntryBeforeStart);
@@ -199,9 +201,9 @@ async fn a_cancelled_tournament_shows_its_stopped_games_as_stopped() {
     let seated = started(&s, Format::Swiss { rounds: Some(3) }, 4).await;
     let (id, at) = seated[0];
     let [a, b] = players_at(&s, id).await;
-    ok(s.resign(at, &a, None).await);
-    ok(s.cancel_tournament(hall, &organiser(), true).await);
-    let text = ok(s.tournament_standings(hall, 1).await)
+    ok(s.matches().resign(at, &a, None).await);
+    ok(s.tournaments().cancel(hall, &organiser(), true).await);
+    let text = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(text.contains("standings, cancelled"), "{text}");
@@ -233,14 +235,15 @@ async fn points_and_formats_read_as_english() {
     let seated = started(&s, Format::Swiss { rounds: Some(1) }, 4).await;
     let (id, at) = seated[0];
     let [a, b] = players_at(&s, id).await;
-    ok(s.resign(at, &a, None).await);
-    let text = ok(s.tournament_standings(hall, 1).await)
+    ok(s.matches().resign(at, &a, None).await);
+    let text = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(text.contains(&format!("{} — 1 point (", b.name)), "{text}");
     assert!(text.contains(&format!("{} — 0 points (", a.name)), "{text}");
     let created = ok(s
-        .create_tournament(
+        .tournaments()
+        .create(
             place(HALL + 1),
             &organiser(),
             true,
@@ -252,7 +255,8 @@ async fn points_and_formats_read_as_english() {
     assert!(created.contains("Swiss, 1 round"), "{created}");
     assert!(!created.contains("1 rounds"), "{created}"); // A corrected result reads as one sentence after another, with no run of spaces.
     let corrected = ok(s
-        .correct_tournament_result(hall, &organiser(), true, id, None)
+        .tournaments()
+        .correct_result(hall, &organiser(), true, id, None)
         .await)
     .text
     .to_plain(start_time());
@@ -269,16 +273,19 @@ async fn a_big_field_with_long_names_keeps_every_name_apart_in_a_picture_its_tab
     let hall = place(HALL);
     let mut long = options(Format::Swiss { rounds: None });
     long.name = "The Grand Autumn Invitational of the Ankh-Morpork Thud Club".into();
-    ok(s.create_tournament(hall, &organiser(), true, &long).await);
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &long)
+        .await);
     for i in 1..=60u64 {
         // As long as a name is kept (64 characters), differing only at the end.
         let name = format!("player_with_a_rather_long_name_{}_{i:03}", "x".repeat(28));
-        ok(s.join_tournament(hall, &Actor::new(player(i).id, name))
+        ok(s.tournaments()
+            .join(hall, &Actor::new(player(i).id, name))
             .await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     for page in [1, 2] {
-        let reply = ok(s.tournament_standings(hall, page).await);
+        let reply = ok(s.tournaments().standings(hall, page).await);
         let picture = &reply.attachments[0];
         let image = image::load_from_memory(&picture.bytes)
             .expect("a PNG")

@@ -3,7 +3,6 @@
 //! who left the server or were banned from it withdrawn.
 
 use chrono::Duration;
-use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, Departure, OrganiserRoleChange, Place, Service, TournamentOptions, TournamentRefusal,
 };
@@ -39,13 +38,23 @@ async fn current(service: &Service, channel: u64) -> StoredTournament {
 /// Seats every game waiting for a channel; returns each match with its channel and players.
 async fn seat_all(service: &Service, next: &mut u64) -> Vec<(MatchId, Place, [UserId; 2])> {
     let mut seated = Vec::new();
-    for game in service.tournament_games_to_seat(100).await.expect("games") {
+    for game in service
+        .tournaments()
+        .games_to_seat(100)
+        .await
+        .expect("games")
+    {
         *next += 1;
         let at = place(*next);
         let channel = at.channel;
         let room: thudbot::service::Room =
             Box::new(move |_, _| Box::pin(async move { Some(channel) }));
-        if let Some(id) = service.seat_tournament_game(game.game, room).await.unwrap() {
+        if let Some(id) = service
+            .tournaments()
+            .seat_game(game.game, room)
+            .await
+            .unwrap()
+        {
             let m = service.store().load_match(id).await.unwrap().unwrap();
             assert_eq!(m.players, game.players, "the players the front-end checks");
             seated.push((id, at, m.players));
@@ -61,11 +70,13 @@ async fn started(
     opts: TournamentOptions,
 ) -> Vec<(MatchId, Place, [UserId; 2])> {
     let hall = place(HALL);
-    ok(s.create_tournament(hall, &moderator(), true, &opts).await);
+    ok(s.tournaments()
+        .create(hall, &moderator(), true, &opts)
+        .await);
     for i in 0..n {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &moderator(), true).await);
+    ok(s.tournaments().start_now(hall, &moderator(), true).await);
     let mut channel = 1000;
     seat_all(s, &mut channel).await
 }
@@ -75,8 +86,16 @@ async fn an_organisers_role_named_by_the_server_lets_its_members_organise() {
     let s = service().await;
     let hall = place(HALL);
     let member = player(1);
-    assert!(s.is_organiser(GUILD, true, &[]).await.unwrap());
-    assert!(!s.is_organiser(GUILD, false, &[ARBITER]).await.unwrap());
+    assert!(s
+        .tournaments()
+        .is_organiser(GUILD, true, &[])
+        .await
+        .unwrap());
+    assert!(!s
+        .tournaments()
+        .is_organiser(GUILD, false, &[ARBITER])
+        .await
+        .unwrap());
 
     // Only Manage Server names the role; a refusal changes nothing.
     let arbiter = || OrganiserRoleChange::Name {
@@ -84,29 +103,46 @@ async fn an_organisers_role_named_by_the_server_lets_its_members_organise() {
         name: "Arbiter".into(),
     };
     let r = refusal(
-        s.tournament_organisers(GUILD, &member, false, arbiter())
+        s.tournaments()
+            .organisers(GUILD, &member, false, arbiter())
             .await,
     );
     assert_eq!(tournament_refusal(r), TournamentRefusal::NotServerManager);
-    assert!(!s.is_organiser(GUILD, false, &[ARBITER]).await.unwrap());
+    assert!(!s
+        .tournaments()
+        .is_organiser(GUILD, false, &[ARBITER])
+        .await
+        .unwrap());
     let r = refusal(
-        s.tournament_organisers(GUILD, &member, false, OrganiserRoleChange::Clear)
+        s.tournaments()
+            .organisers(GUILD, &member, false, OrganiserRoleChange::Clear)
             .await,
     );
     assert_eq!(tournament_refusal(r), TournamentRefusal::NotServerManager);
 
     let named = ok(s
-        .tournament_organisers(GUILD, &moderator(), true, arbiter())
+        .tournaments()
+        .organisers(GUILD, &moderator(), true, arbiter())
         .await);
     assert!(named.text.contains("Arbiter"), "{:?}", named.text);
     let shown = ok(s
-        .tournament_organisers(GUILD, &member, false, OrganiserRoleChange::Show)
+        .tournaments()
+        .organisers(GUILD, &member, false, OrganiserRoleChange::Show)
         .await);
     assert!(shown.text.contains("Arbiter"), "{:?}", shown.text);
-    assert!(s.is_organiser(GUILD, false, &[1, ARBITER]).await.unwrap());
-    assert!(!s.is_organiser(GUILD, false, &[1]).await.unwrap());
+    assert!(s
+        .tournaments()
+        .is_organiser(GUILD, false, &[1, ARBITER])
+        .await
+        .unwrap());
+    assert!(!s
+        .tournaments()
+        .is_organiser(GUILD, false, &[1])
+        .await
+        .unwrap());
     assert!(
-        !s.is_organiser(GuildId(78), false, &[ARBITER])
+        !s.tournaments()
+            .is_organiser(GuildId(78), false, &[ARBITER])
             .await
             .unwrap(),
         "another server has no organisers' role"
@@ -114,7 +150,8 @@ async fn an_organisers_role_named_by_the_server_lets_its_members_organise() {
 
     // A refusal names the role, as Discord calls it now.
     let r = refusal(
-        s.create_tournament(hall, &member, false, &options(Format::RoundRobin))
+        s.tournaments()
+            .create(hall, &member, false, &options(Format::RoundRobin))
             .await,
     );
     let why = tournament_refusal(r);
@@ -130,11 +167,16 @@ async fn an_organisers_role_named_by_the_server_lets_its_members_organise() {
         why.text()
     );
     assert!(s
+        .tournaments()
         .role_changed(GUILD, ARBITER, Some("Referee"))
         .await
         .unwrap());
-    assert!(!s.role_changed(GUILD, 1, Some("Other")).await.unwrap());
-    let r = refusal(s.start_tournament_now(hall, &member, false).await);
+    assert!(!s
+        .tournaments()
+        .role_changed(GUILD, 1, Some("Other"))
+        .await
+        .unwrap());
+    let r = refusal(s.tournaments().start_now(hall, &member, false).await);
     assert_eq!(
         tournament_refusal(r),
         TournamentRefusal::NotOrganiser {
@@ -142,29 +184,44 @@ async fn an_organisers_role_named_by_the_server_lets_its_members_organise() {
         }
     );
     // A member of the role organises: the front-end tells the service so.
-    let may = s.is_organiser(GUILD, false, &[ARBITER]).await.unwrap();
-    ok(
-        s.create_tournament(hall, &member, may, &options(Format::RoundRobin))
-            .await,
-    );
+    let may = s
+        .tournaments()
+        .is_organiser(GUILD, false, &[ARBITER])
+        .await
+        .unwrap();
+    ok(s.tournaments()
+        .create(hall, &member, may, &options(Format::RoundRobin))
+        .await);
 
     // Deleted on Discord, the role is forgotten; cleared, only Manage Server counts.
-    assert!(s.role_changed(GUILD, ARBITER, None).await.unwrap());
-    assert!(!s.is_organiser(GUILD, false, &[ARBITER]).await.unwrap());
-    let r = refusal(s.cancel_tournament(hall, &member, false).await);
+    assert!(s
+        .tournaments()
+        .role_changed(GUILD, ARBITER, None)
+        .await
+        .unwrap());
+    assert!(!s
+        .tournaments()
+        .is_organiser(GUILD, false, &[ARBITER])
+        .await
+        .unwrap());
+    let r = refusal(s.tournaments().cancel(hall, &member, false).await);
     assert_eq!(
         tournament_refusal(r),
         TournamentRefusal::NotOrganiser { role: None }
     );
-    ok(
-        s.tournament_organisers(GUILD, &moderator(), true, arbiter())
-            .await,
-    );
+    ok(s.tournaments()
+        .organisers(GUILD, &moderator(), true, arbiter())
+        .await);
     let cleared = ok(s
-        .tournament_organisers(GUILD, &moderator(), true, OrganiserRoleChange::Clear)
+        .tournaments()
+        .organisers(GUILD, &moderator(), true, OrganiserRoleChange::Clear)
         .await);
     assert!(!cleared.text.contains("Arbiter"), "{:?}", cleared.text);
-    assert!(!s.is_organiser(GUILD, false, &[ARBITER]).await.unwrap());
+    assert!(!s
+        .tournaments()
+        .is_organiser(GUILD, false, &[ARBITER])
+        .await
+        .unwrap());
 }
 
 #[tokio::test]
@@ -185,18 +242,18 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     // Game A: its second player is away one day (days 1–2). Game B: both are away, days 2–4
     // and 3–4, together two days (not three). The round takes the longest: two days.
     s.clock.set(day(1.0));
-    ok(s.start_vacation(&as_player(a[1]), Some(3)).await);
+    ok(s.people().start_vacation(&as_player(a[1]), Some(3)).await);
     s.clock.set(day(2.0));
-    ok(s.end_vacation(&as_player(a[1])).await);
-    ok(s.start_vacation(&as_player(b[0]), Some(2)).await);
+    ok(s.people().end_vacation(&as_player(a[1])).await);
+    ok(s.people().start_vacation(&as_player(b[0]), Some(2)).await);
     s.clock.set(day(3.0));
-    ok(s.start_vacation(&as_player(b[1]), Some(5)).await);
+    ok(s.people().start_vacation(&as_player(b[1]), Some(5)).await);
     s.clock.set(day(4.0));
     s.tick().await.unwrap();
-    ok(s.end_vacation(&as_player(b[1])).await);
+    ok(s.people().end_vacation(&as_player(b[1])).await);
 
     s.clock.set(day(7.0) + Duration::hours(1));
-    let tick = s.tick_tournaments().await.unwrap();
+    let tick = s.tournaments().tick().await.unwrap();
     assert_eq!(tick.rounds_paired, 0, "the deadline moved on");
     let t = current(&s, HALL).await;
     assert_eq!(t.round_deadline, Some(day(9.0)));
@@ -205,9 +262,9 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     // Game A's second player goes away again on day 7.5, before game A's own time (day 8) is
     // up, for two days: past the round's deadline, which waits for them while they are away.
     s.clock.set(day(7.5));
-    ok(s.start_vacation(&as_player(a[1]), Some(2)).await);
+    ok(s.people().start_vacation(&as_player(a[1]), Some(2)).await);
     s.clock.set(day(9.0) + Duration::hours(1));
-    assert_eq!(s.tick_tournaments().await.unwrap().rounds_paired, 0);
+    assert_eq!(s.tournaments().tick().await.unwrap().rounds_paired, 0);
     let t = current(&s, HALL).await;
     assert_eq!(
         t.round_deadline,
@@ -222,7 +279,7 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     assert_eq!(current(&s, HALL).await.round_deadline, Some(day(10.0)));
 
     s.clock.set(day(10.0) + Duration::hours(1));
-    assert_eq!(s.tick_tournaments().await.unwrap().rounds_paired, 1);
+    assert_eq!(s.tournaments().tick().await.unwrap().rounds_paired, 1);
     let t = current(&s, HALL).await;
     assert_eq!(t.current_round, 2);
     // Each first player, to move since the start and back for days, missed their deadline.
@@ -250,28 +307,28 @@ async fn a_player_banned_or_gone_is_withdrawn_from_the_servers_tournaments() {
         guild: GuildId(78),
         channel: ChannelId(950),
     };
-    ok(
-        s.create_tournament(elsewhere, &moderator(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(elsewhere, &moderator(), true, &options(Format::RoundRobin))
+        .await);
     let open_here = place(960);
-    ok(
-        s.create_tournament(open_here, &moderator(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(open_here, &moderator(), true, &options(Format::RoundRobin))
+        .await);
     let (gone_match, _, players) = seated[0];
     let gone = players[1];
-    ok(s.join_tournament(elsewhere, &as_player(gone)).await);
-    ok(s.join_tournament(open_here, &as_player(gone)).await);
+    ok(s.tournaments().join(elsewhere, &as_player(gone)).await);
+    ok(s.tournaments().join(open_here, &as_player(gone)).await);
 
     assert_eq!(
-        s.withdraw_everywhere(GUILD, gone, Departure::Banned)
+        s.tournaments()
+            .withdraw_everywhere(GUILD, gone, Departure::Banned)
             .await
             .unwrap(),
         2
     );
     assert_eq!(
-        s.withdraw_everywhere(GUILD, gone, Departure::Left)
+        s.tournaments()
+            .withdraw_everywhere(GUILD, gone, Departure::Left)
             .await
             .unwrap(),
         0,
@@ -304,8 +361,8 @@ async fn a_player_banned_or_gone_is_withdrawn_from_the_servers_tournaments() {
 
     // The other match ends; round 2 pairs the three left: a match and a bye, without them.
     let (_, at, others) = seated[1];
-    ok(s.resign(at, &as_player(others[0]), None).await);
-    assert_eq!(s.tick_tournaments().await.unwrap().rounds_paired, 1);
+    ok(s.matches().resign(at, &as_player(others[0]), None).await);
+    assert_eq!(s.tournaments().tick().await.unwrap().rounds_paired, 1);
     let t = current(&s, HALL).await;
     let mut tx = s.store().begin().await.unwrap();
     let entrants = tx.entrants(t.id).await.unwrap();

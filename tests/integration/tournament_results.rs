@@ -2,7 +2,6 @@
 //! it ends, and nothing later (a withdrawal) overturns it; a forfeit by a player who never
 //! moved is the round's result but rates nobody.
 
-use thudbot::service::commands::*;
 use thudbot::service::{Actor, Event};
 use thudbot::store::{GameOutcome, Scope};
 use thudbot::tournament::{Format, Pairing};
@@ -14,14 +13,13 @@ use crate::tournaments::{current, games, options, organiser, player, seat_all, H
 async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns_it() {
     let s = service().await;
     let hall = place(HALL);
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &options(Format::RoundRobin))
+        .await);
     for i in 1..=4 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     assert_eq!(seated.len(), 2);
@@ -31,7 +29,10 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
     let m = s.store().load_match(id).await.unwrap().unwrap();
     let (loser, winner) = (m.players[0], m.players[1]);
     let name = |u: thudbot::store::UserId| format!("p{:02}", u.0 - 5000);
-    let resigned = ok(s.resign(at, &Actor::new(loser, name(loser)), None).await);
+    let resigned = ok(s
+        .matches()
+        .resign(at, &Actor::new(loser, name(loser)), None)
+        .await);
     // The round's result, said plainly; nobody is rated for a match not played.
     assert!(
         resigned
@@ -67,7 +68,7 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
         .find(|g| g.match_id == Some(id))
         .expect("the game");
     assert_eq!(game.outcome, Some(GameOutcome::SecondForfeit));
-    let standings = ok(s.tournament_standings(hall, 1).await)
+    let standings = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(
@@ -80,10 +81,9 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
     );
 
     // The winner withdraws: their finished win stands, in the games and the standings.
-    ok(
-        s.withdraw_from_tournament(hall, &Actor::new(winner, name(winner)))
-            .await,
-    );
+    ok(s.tournaments()
+        .withdraw(hall, &Actor::new(winner, name(winner)))
+        .await);
     let t = current(&s).await;
     let after = games(&s, &t).await;
     let same = after.iter().find(|g| g.id == game.id).unwrap();
@@ -92,7 +92,7 @@ async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns
         Some(GameOutcome::SecondForfeit),
         "the result stands"
     );
-    let standings = ok(s.tournament_standings(hall, 1).await)
+    let standings = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(
@@ -124,14 +124,13 @@ pub(crate) async fn started(
     players: u64,
 ) -> Vec<(thudbot::store::MatchId, thudbot::service::Place)> {
     let hall = place(HALL);
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(format))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &options(format))
+        .await);
     for i in 1..=players {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     seat_all(s, &mut channel).await
 }
@@ -149,20 +148,24 @@ async fn standings_use_one_notation_with_a_legend_live_marks_and_no_empty_rounds
     let (id, at) = seated[0];
     let m = s.store().load_match(id).await.unwrap().unwrap();
     let (first, second) = (m.players[0], m.players[1]);
-    ok(s.play(
-        at,
-        &Actor::new(first, name_of(first)),
-        &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
-    )
-    .await);
-    ok(s.play(
-        at,
-        &Actor::new(second, name_of(second)),
-        &thudbot::service::MoveRequest::Notation("TG7-F6".into()),
-    )
-    .await);
-    ok(s.resign(at, &Actor::new(first, name_of(first)), None).await);
-    let reply = ok(s.tournament_standings(hall, 1).await);
+    ok(s.matches()
+        .play(
+            at,
+            &Actor::new(first, name_of(first)),
+            &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
+        )
+        .await);
+    ok(s.matches()
+        .play(
+            at,
+            &Actor::new(second, name_of(second)),
+            &thudbot::service::MoveRequest::Notation("TG7-F6".into()),
+        )
+        .await);
+    ok(s.matches()
+        .resign(at, &Actor::new(first, name_of(first)), None)
+        .await);
+    let reply = ok(s.tournaments().standings(hall, 1).await);
     let text = reply.text.to_plain(start_time());
     assert!(
         text.contains(&format!("{} — 1 point", name_of(second))),
@@ -193,8 +196,8 @@ async fn standings_use_one_notation_with_a_legend_live_marks_and_no_empty_rounds
     }
 
     // Cancelled: said so, and its stopped games are not shown as in play.
-    ok(s.cancel_tournament(hall, &organiser(), true).await);
-    let text = ok(s.tournament_standings(hall, 1).await)
+    ok(s.tournaments().cancel(hall, &organiser(), true).await);
+    let text = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(text.contains("standings, cancelled"), "{text}");
@@ -209,8 +212,10 @@ async fn a_round_robin_crosstable_marks_forfeits_as_the_text_does() {
     let (id, at) = seated[0];
     let m = s.store().load_match(id).await.unwrap().unwrap();
     let loser = m.players[0];
-    ok(s.resign(at, &Actor::new(loser, name_of(loser)), None).await);
-    let reply = ok(s.tournament_standings(hall, 1).await);
+    ok(s.matches()
+        .resign(at, &Actor::new(loser, name_of(loser)), None)
+        .await);
+    let reply = ok(s.tournaments().standings(hall, 1).await);
     let text = reply.text.to_plain(start_time());
     assert!(text.contains("+Fn won by forfeit"), "{text}");
     assert!(text.contains("Ties: Sonneborn–Berger"), "{text}");
@@ -226,11 +231,11 @@ async fn a_big_field_is_shown_in_pages_and_a_page_past_the_end_is_refused_privat
     let s = service().await;
     let hall = place(HALL);
     started(&s, Format::Swiss { rounds: None }, 90).await;
-    let first = ok(s.tournament_standings(hall, 1).await);
+    let first = ok(s.tournaments().standings(hall, 1).await);
     let text = first.text.to_plain(start_time());
     assert!(text.contains("page 1 of 3"), "{text}");
     assert!(text.contains("/thud tournament standings page:2"), "{text}");
-    let third = ok(s.tournament_standings(hall, 3).await)
+    let third = ok(s.tournaments().standings(hall, 3).await)
         .text
         .to_plain(start_time());
     assert!(third.contains("page 3 of 3"), "{third}");
@@ -239,7 +244,7 @@ async fn a_big_field_is_shown_in_pages_and_a_page_past_the_end_is_refused_privat
         "{third}"
     );
     assert!(!third.contains("page:4"), "{third}");
-    let r = crate::common::refusal(s.tournament_standings(hall, 4).await);
+    let r = crate::common::refusal(s.tournaments().standings(hall, 4).await);
     assert!(
         r.text()
             .to_plain(start_time())
@@ -252,23 +257,24 @@ async fn a_big_field_is_shown_in_pages_and_a_page_past_the_end_is_refused_privat
 async fn too_many_swiss_rounds_are_capped_and_said_and_a_full_field_takes_nobody_more() {
     let s = service().await;
     let hall = place(HALL);
-    ok(s.create_tournament(
-        hall,
-        &organiser(),
-        true,
-        &options(Format::Swiss { rounds: Some(9) }),
-    )
-    .await);
+    ok(s.tournaments()
+        .create(
+            hall,
+            &organiser(),
+            true,
+            &options(Format::Swiss { rounds: Some(9) }),
+        )
+        .await);
     for i in 1..=6 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    let started = ok(s.start_tournament_now(hall, &organiser(), true).await);
+    let started = ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let text = started.text.to_plain(start_time());
     assert!(text.contains("with 6 players, 5 rounds"), "{text}");
     assert!(text.contains("9 were asked for"), "{text}");
     assert_eq!(current(&s).await.rounds, Some(5));
     // A second start is refused as running, not answered as a join.
-    let again = crate::common::refusal(s.start_tournament_now(hall, &organiser(), true).await);
+    let again = crate::common::refusal(s.tournaments().start_now(hall, &organiser(), true).await);
     assert_eq!(
         crate::tournaments::tournament_refusal(again),
         thudbot::service::TournamentRefusal::AlreadyRunning
@@ -276,14 +282,13 @@ async fn too_many_swiss_rounds_are_capped_and_said_and_a_full_field_takes_nobody
 
     // A round robin takes 16.
     let s = service().await;
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &options(Format::RoundRobin))
+        .await);
     for i in 1..=16 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    let full = crate::common::refusal(s.join_tournament(hall, &player(17)).await);
+    let full = crate::common::refusal(s.tournaments().join(hall, &player(17)).await);
     assert_eq!(
         crate::tournaments::tournament_refusal(full),
         thudbot::service::TournamentRefusal::Full { most: 16 }
@@ -298,11 +303,14 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
     let (id, at) = seated[0];
     let m = s.store().load_match(id).await.unwrap().unwrap();
     let (first, second) = (m.players[0], m.players[1]);
-    ok(s.resign(at, &Actor::new(first, name_of(first)), None).await);
+    ok(s.matches()
+        .resign(at, &Actor::new(first, name_of(first)), None)
+        .await);
 
     // Only an organiser corrects; a game in play cannot be.
     let r = crate::common::refusal(
-        s.correct_tournament_result(hall, &player(1), false, id, Some(first))
+        s.tournaments()
+            .correct_result(hall, &player(1), false, id, Some(first))
             .await,
     );
     assert!(matches!(
@@ -310,7 +318,8 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
         thudbot::service::TournamentRefusal::NotOrganiser { .. }
     ));
     let r = crate::common::refusal(
-        s.correct_tournament_result(hall, &organiser(), true, seated[1].0, None)
+        s.tournaments()
+            .correct_result(hall, &organiser(), true, seated[1].0, None)
             .await,
     );
     assert_eq!(
@@ -319,7 +328,8 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
     );
     // The resignation was a slip: the organiser gives the game to the first player.
     let corrected = ok(s
-        .correct_tournament_result(hall, &organiser(), true, id, Some(first))
+        .tournaments()
+        .correct_result(hall, &organiser(), true, id, Some(first))
         .await);
     let said = corrected.text.to_plain(start_time());
     assert!(
@@ -327,7 +337,7 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
             && said.contains(&format!("{} wins it", name_of(first))),
         "{said}"
     );
-    let text = ok(s.tournament_standings(hall, 1).await)
+    let text = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(
@@ -341,7 +351,10 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
 
     // A late entry joins from round 2.
     let late = player(40);
-    let added = ok(s.add_late_entry(hall, &organiser(), true, &late).await);
+    let added = ok(s
+        .tournaments()
+        .add_late_entry(hall, &organiser(), true, &late)
+        .await);
     assert!(added
         .text
         .to_plain(start_time())
@@ -354,12 +367,13 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
 
     // A withdrawn player is reinstated.
     let gone = Actor::new(second, name_of(second));
-    ok(s.withdraw_from_tournament(hall, &gone).await);
+    ok(s.tournaments().withdraw(hall, &gone).await);
     let back = ok(s
-        .reinstate_tournament_player(hall, &organiser(), true, second)
+        .tournaments()
+        .reinstate(hall, &organiser(), true, second)
         .await);
     assert!(back.text.to_plain(start_time()).contains("is back in"));
-    let text = ok(s.tournament_standings(hall, 1).await)
+    let text = ok(s.tournaments().standings(hall, 1).await)
         .text
         .to_plain(start_time());
     assert!(
@@ -367,7 +381,8 @@ async fn an_organiser_corrects_a_result_adds_a_late_entry_and_reinstates_a_playe
         "{text}"
     );
     let r = crate::common::refusal(
-        s.reinstate_tournament_player(hall, &organiser(), true, second)
+        s.tournaments()
+            .reinstate(hall, &organiser(), true, second)
             .await,
     );
     assert_eq!(
@@ -389,17 +404,16 @@ async fn a_game_that_cannot_be_seated_backs_off_is_told_and_holds_up_no_other_se
         channel: thudbot::store::ChannelId(HALL + 1),
     };
     for (at, first) in [(broken, 1), (fine, 20)] {
-        ok(
-            s.create_tournament(at, &organiser(), true, &options(Format::RoundRobin))
-                .await,
-        );
+        ok(s.tournaments()
+            .create(at, &organiser(), true, &options(Format::RoundRobin))
+            .await);
         for i in first..first + 4 {
-            ok(s.join_tournament(at, &player(i)).await);
+            ok(s.tournaments().join(at, &player(i)).await);
         }
-        ok(s.start_tournament_now(at, &organiser(), true).await);
+        ok(s.tournaments().start_now(at, &organiser(), true).await);
     }
     crate::common::deliver_all(&s).await;
-    let games = s.tournament_games_to_seat(100).await.unwrap();
+    let games = s.tournaments().games_to_seat(100).await.unwrap();
     assert_eq!(games.len(), 4);
     let mut seated = 0;
     let mut next = 5000;
@@ -409,7 +423,8 @@ async fn a_game_that_cannot_be_seated_backs_off_is_told_and_holds_up_no_other_se
         let refuses = game.channel == broken.channel;
         let room: thudbot::service::Room =
             Box::new(move |_, _| Box::pin(async move { (!refuses).then_some(channel) }));
-        if s.seat_tournament_game(game.game, room)
+        if s.tournaments()
+            .seat_game(game.game, room)
             .await
             .unwrap()
             .is_some()
@@ -419,7 +434,7 @@ async fn a_game_that_cannot_be_seated_backs_off_is_told_and_holds_up_no_other_se
     }
     assert_eq!(seated, 2, "the other server's games are seated");
     // The broken games wait: not offered again at once.
-    assert!(s.tournament_games_to_seat(100).await.unwrap().is_empty());
+    assert!(s.tournaments().games_to_seat(100).await.unwrap().is_empty());
     // Told once, in the channel and to each player and the organiser by direct message.
     let told = crate::common::deliver_all(&s).await;
     let about: Vec<_> = told
@@ -444,5 +459,5 @@ async fn a_game_that_cannot_be_seated_backs_off_is_told_and_holds_up_no_other_se
     assert!(text.contains("Create Public Threads"), "{text}");
     // After the pause, they are offered again, behind nothing else.
     s.clock.advance(chrono::Duration::minutes(2));
-    assert_eq!(s.tournament_games_to_seat(100).await.unwrap().len(), 2);
+    assert_eq!(s.tournaments().games_to_seat(100).await.unwrap().len(), 2);
 }

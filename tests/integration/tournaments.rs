@@ -5,7 +5,6 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::Duration;
-use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, MoveRequest, Place, Refusal, Service, ServiceConfig, TournamentOptions,
     TournamentRefusal,
@@ -67,14 +66,20 @@ pub(crate) async fn games(service: &Service, t: &StoredTournament) -> Vec<Tourna
 /// Seats every game waiting for a channel in a fresh channel; returns the matches begun.
 pub(crate) async fn seat_all(service: &Service, next_channel: &mut u64) -> Vec<(MatchId, Place)> {
     let mut seated = Vec::new();
-    for game in service.tournament_games_to_seat(1000).await.expect("games") {
+    for game in service
+        .tournaments()
+        .games_to_seat(1000)
+        .await
+        .expect("games")
+    {
         *next_channel += 1;
         let at = place(*next_channel);
         let channel = at.channel;
         let room: thudbot::service::Room =
             Box::new(move |_, _| Box::pin(async move { Some(channel) }));
         if let Some(id) = service
-            .seat_tournament_game(game.game, room)
+            .tournaments()
+            .seat_game(game.game, room)
             .await
             .expect("seated")
         {
@@ -99,7 +104,10 @@ async fn resign_each(
             .expect("the match");
         let who = m.players[loser(i, m.players)];
         let name = format!("p{:02}", who.0 - 5000);
-        ok(service.resign(*at, &Actor::new(who, name), None).await);
+        ok(service
+            .matches()
+            .resign(*at, &Actor::new(who, name), None)
+            .await);
     }
 }
 
@@ -111,7 +119,8 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
 
     // Only an organiser creates.
     let r = refusal(
-        s.create_tournament(hall, &player(1), false, &options(Format::RoundRobin))
+        s.tournaments()
+            .create(hall, &player(1), false, &options(Format::RoundRobin))
             .await,
     );
     assert_eq!(
@@ -126,50 +135,52 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
         .is_none());
 
     let created = ok(s
-        .create_tournament(hall, &olga, true, &options(Format::RoundRobin))
+        .tournaments()
+        .create(hall, &olga, true, &options(Format::RoundRobin))
         .await);
     assert!(created.text.contains("Autumn Cup"), "{:?}", created.text);
     let again = refusal(
-        s.create_tournament(hall, &olga, true, &options(Format::RoundRobin))
+        s.tournaments()
+            .create(hall, &olga, true, &options(Format::RoundRobin))
             .await,
     );
     assert_eq!(tournament_refusal(again), TournamentRefusal::ChannelHasOne);
 
     for i in 1..=4 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    let twice = refusal(s.join_tournament(hall, &player(1)).await);
+    let twice = refusal(s.tournaments().join(hall, &player(1)).await);
     assert_eq!(tournament_refusal(twice), TournamentRefusal::AlreadyJoined);
     // Leaving and coming back keeps the seeds without gaps.
-    ok(s.join_tournament(hall, &player(5)).await);
-    ok(s.leave_tournament(hall, &player(2)).await);
-    ok(s.join_tournament(hall, &player(2)).await);
-    ok(s.leave_tournament(hall, &player(5)).await);
-    let not_in = refusal(s.leave_tournament(hall, &player(5)).await);
+    ok(s.tournaments().join(hall, &player(5)).await);
+    ok(s.tournaments().leave(hall, &player(2)).await);
+    ok(s.tournaments().join(hall, &player(2)).await);
+    ok(s.tournaments().leave(hall, &player(5)).await);
+    let not_in = refusal(s.tournaments().leave(hall, &player(5)).await);
     assert_eq!(tournament_refusal(not_in), TournamentRefusal::NotJoined);
-    let early = refusal(s.withdraw_from_tournament(hall, &player(1)).await);
+    let early = refusal(s.tournaments().withdraw(hall, &player(1)).await);
     assert_eq!(tournament_refusal(early), TournamentRefusal::NotStarted);
 
     // Only an organiser starts or cancels.
-    let r = refusal(s.start_tournament_now(hall, &player(1), false).await);
+    let r = refusal(s.tournaments().start_now(hall, &player(1), false).await);
     assert_eq!(
         tournament_refusal(r),
         TournamentRefusal::NotOrganiser { role: None }
     );
-    let r = refusal(s.cancel_tournament(hall, &player(1), false).await);
+    let r = refusal(s.tournaments().cancel(hall, &player(1), false).await);
     assert_eq!(
         tournament_refusal(r),
         TournamentRefusal::NotOrganiser { role: None }
     );
     assert_eq!(current(&s).await.state, TournamentState::Open);
 
-    let started = ok(s.start_tournament_now(hall, &olga, true).await);
+    let started = ok(s.tournaments().start_now(hall, &olga, true).await);
     assert!(
         started.text.contains("Round 1 of Autumn Cup"),
         "{:?}",
         started.text
     );
-    let late = refusal(s.join_tournament(hall, &player(6)).await);
+    let late = refusal(s.tournaments().join(hall, &player(6)).await);
     assert_eq!(tournament_refusal(late), TournamentRefusal::AlreadyStarted);
     let t = current(&s).await;
     assert_eq!(
@@ -202,7 +213,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
             }
         })
         .await;
-        let tick = s.tick_tournaments().await.expect("a tick");
+        let tick = s.tournaments().tick().await.expect("a tick");
         if round < 3 {
             assert_eq!(tick.rounds_paired, 1, "round {round}");
             assert_eq!(current(&s).await.current_round, round + 1);
@@ -237,7 +248,7 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     }
     assert!(last.contains("1. [4] p02 — 3 points (SB 3)"), "{last}");
 
-    let reply = ok(s.tournament_standings(hall, 1).await);
+    let reply = ok(s.tournaments().standings(hall, 1).await);
     let standings = reply.text.to_plain(start_time());
     // The crosstable picture: a real PNG, the winner's row highlighted.
     let picture = reply.attachments.first().expect("the standings picture");
@@ -265,9 +276,9 @@ async fn a_round_robin_of_four_is_played_to_the_end_and_refusals_change_nothing(
     );
 
     // Nothing to do any more.
-    let tick = s.tick_tournaments().await.unwrap();
+    let tick = s.tournaments().tick().await.unwrap();
     assert_eq!((tick.rounds_paired, tick.finished), (0, 0));
-    let r = refusal(s.cancel_tournament(hall, &olga, true).await);
+    let r = refusal(s.tournaments().cancel(hall, &olga, true).await);
     assert_eq!(tournament_refusal(r), TournamentRefusal::NoTournamentHere);
 }
 
@@ -296,12 +307,14 @@ async fn two_processes_ticking_together_pair_a_swiss_of_fifty_once_a_round() {
         starts_at: Some(starts),
         ..options(Format::Swiss { rounds: None })
     };
-    ok(s.create_tournament(hall, &organiser(), true, &opts).await);
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &opts)
+        .await);
     for i in 0..50 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
     // Before the start time nothing happens.
-    let (a, b) = tokio::join!(s.tick_tournaments(), other.tick_tournaments());
+    let (a, b) = tokio::join!(s.tournaments().tick(), other.tournaments().tick());
     assert_eq!(a.unwrap().rounds_paired + b.unwrap().rounds_paired, 0);
     s.clock.set(starts);
 
@@ -309,7 +322,7 @@ async fn two_processes_ticking_together_pair_a_swiss_of_fifty_once_a_round() {
     let mut rng_state = 7u64;
     let mut rounds_seen = 0;
     loop {
-        let (a, b) = tokio::join!(s.tick_tournaments(), other.tick_tournaments());
+        let (a, b) = tokio::join!(s.tournaments().tick(), other.tournaments().tick());
         let (a, b) = (a.expect("a tick"), b.expect("a tick"));
         let t = current(&s).await;
         if t.state == TournamentState::Finished {
@@ -379,25 +392,26 @@ async fn two_processes_ticking_together_pair_a_swiss_of_fifty_once_a_round() {
 async fn a_withdrawal_forfeits_the_match_in_play_and_later_rounds_skip_the_player() {
     let s = service().await;
     let hall = place(HALL);
-    ok(s.create_tournament(
-        hall,
-        &organiser(),
-        true,
-        &options(Format::Swiss { rounds: Some(3) }),
-    )
-    .await);
+    ok(s.tournaments()
+        .create(
+            hall,
+            &organiser(),
+            true,
+            &options(Format::Swiss { rounds: Some(3) }),
+        )
+        .await);
     for i in 0..6 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     assert_eq!(seated.len(), 3);
 
     // p00 withdraws while playing: the opponent wins that match.
     let gone = player(0);
-    ok(s.withdraw_from_tournament(hall, &gone).await);
-    let again = refusal(s.withdraw_from_tournament(hall, &gone).await);
+    ok(s.tournaments().withdraw(hall, &gone).await);
+    let again = refusal(s.tournaments().withdraw(hall, &gone).await);
     assert_eq!(
         tournament_refusal(again),
         TournamentRefusal::AlreadyWithdrawn
@@ -412,7 +426,7 @@ async fn a_withdrawal_forfeits_the_match_in_play_and_later_rounds_skip_the_playe
     assert_eq!(m.winner.map(|w| w != gone.id), Some(true));
 
     resign_each(&s, &seated[1..], |_, _| 0).await;
-    s.tick_tournaments().await.unwrap();
+    s.tournaments().tick().await.unwrap();
     let t = current(&s).await;
     assert_eq!(t.current_round, 2);
     let round2: Vec<TournamentGame> = games(&s, &t)
@@ -430,7 +444,7 @@ async fn a_withdrawal_forfeits_the_match_in_play_and_later_rounds_skip_the_playe
             .count(),
         1
     );
-    let reply = ok(s.tournament_standings(hall, 1).await);
+    let reply = ok(s.tournaments().standings(hall, 1).await);
     let standings = reply.text.to_plain(start_time());
     assert!(standings.contains("p00 (withdrawn)"), "{standings}");
     let picture = &reply
@@ -453,11 +467,13 @@ async fn at_the_round_deadline_a_late_player_loses_and_other_matches_are_drawn()
         round_factor: Some(1),
         ..options(Format::RoundRobin)
     };
-    ok(s.create_tournament(hall, &organiser(), true, &opts).await);
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &opts)
+        .await);
     for i in 0..4 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     assert_eq!(seated.len(), 2);
@@ -467,14 +483,15 @@ async fn at_the_round_deadline_a_late_player_loses_and_other_matches_are_drawn()
     let (moving, at) = seated[1];
     let m = s.store().load_match(moving).await.unwrap().unwrap();
     let dwarfs = m.players[0];
-    ok(s.play(
-        at,
-        &Actor::new(dwarfs, format!("p{:02}", dwarfs.0 - 5000)),
-        &MoveRequest::Notation("dF1-F5".into()),
-    )
-    .await);
+    ok(s.matches()
+        .play(
+            at,
+            &Actor::new(dwarfs, format!("p{:02}", dwarfs.0 - 5000)),
+            &MoveRequest::Notation("dF1-F5".into()),
+        )
+        .await);
     s.clock.set(start_time() + Duration::days(3));
-    let tick = s.tick_tournaments().await.unwrap();
+    let tick = s.tournaments().tick().await.unwrap();
     assert_eq!(tick.rounds_paired, 1, "round 2 follows at once");
     let t = current(&s).await;
     let round1: Vec<TournamentGame> = games(&s, &t)
@@ -508,41 +525,46 @@ async fn a_start_time_with_too_few_players_calls_it_off_and_cancelling_stops_mat
         starts_at: Some(start_time() - Duration::hours(1)),
         ..options(Format::RoundRobin)
     };
-    let r = refusal(s.create_tournament(hall, &organiser(), true, &past).await);
+    let r = refusal(
+        s.tournaments()
+            .create(hall, &organiser(), true, &past)
+            .await,
+    );
     assert_eq!(tournament_refusal(r), TournamentRefusal::StartsInThePast);
     let opts = TournamentOptions {
         starts_at: Some(starts),
         ..options(Format::RoundRobin)
     };
-    ok(s.create_tournament(hall, &organiser(), true, &opts).await);
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &opts)
+        .await);
     for i in 0..3 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    let r = refusal(s.start_tournament_now(hall, &organiser(), true).await);
+    let r = refusal(s.tournaments().start_now(hall, &organiser(), true).await);
     assert!(matches!(
         tournament_refusal(r),
         TournamentRefusal::Format(_)
     ));
     assert_eq!(current(&s).await.state, TournamentState::Open);
     s.clock.set(starts);
-    let tick = s.tick_tournaments().await.unwrap();
+    let tick = s.tournaments().tick().await.unwrap();
     assert_eq!(tick.finished, 1);
     let t = current(&s).await;
     assert_eq!(t.state, TournamentState::Cancelled);
     assert_eq!(t.ended_early.as_deref(), Some("only 3 joined"));
 
     // A new one in the same channel, started and cancelled with its matches in play.
-    ok(
-        s.create_tournament(hall, &organiser(), true, &options(Format::RoundRobin))
-            .await,
-    );
+    ok(s.tournaments()
+        .create(hall, &organiser(), true, &options(Format::RoundRobin))
+        .await);
     for i in 0..4 {
-        ok(s.join_tournament(hall, &player(i)).await);
+        ok(s.tournaments().join(hall, &player(i)).await);
     }
-    ok(s.start_tournament_now(hall, &organiser(), true).await);
+    ok(s.tournaments().start_now(hall, &organiser(), true).await);
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
-    let cancelled = ok(s.cancel_tournament(hall, &organiser(), true).await);
+    let cancelled = ok(s.tournaments().cancel(hall, &organiser(), true).await);
     assert!(cancelled
         .text
         .to_plain(start_time())
@@ -551,5 +573,5 @@ async fn a_start_time_with_too_few_players_calls_it_off_and_cancelling_stops_mat
         let m = s.store().load_match(*id).await.unwrap().unwrap();
         assert_eq!(m.state, MatchState::Aborted);
     }
-    assert!(s.tournament_games_to_seat(10).await.unwrap().is_empty());
+    assert!(s.tournaments().games_to_seat(10).await.unwrap().is_empty());
 }

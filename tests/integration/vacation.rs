@@ -5,7 +5,6 @@ use crate::common::{
     alice, assert_event, bob, deliver_all, ok, place, refusal, service, start_time, TestService,
 };
 use chrono::Duration;
-use thudbot::service::commands::*;
 use thudbot::service::{ChallengeOptions, Event, MoveRequest, Refusal};
 use thudbot::store::{ChannelId, Recipient, SideChoice, StoredMatch};
 
@@ -16,8 +15,11 @@ async fn begin(service: &TestService, channel: u64) {
         side: Some(SideChoice::Dwarfs),
         ..ChallengeOptions::default()
     };
-    ok(service.challenge(at, &alice(), &bob(), &options).await);
-    ok(service.accept(at, &bob(), None, None).await);
+    ok(service
+        .matches()
+        .challenge(at, &alice(), &bob(), &options)
+        .await);
+    ok(service.matches().accept(at, &bob(), None, None).await);
     deliver_all(service).await;
 }
 
@@ -45,7 +47,7 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     begin(&service, 1).await;
     let deadline = current(&service, 1).await.clock.unwrap().deadline;
 
-    let started = ok(service.start_vacation(&alice(), Some(5)).await);
+    let started = ok(service.people().start_vacation(&alice(), Some(5)).await);
     assert!(started.private);
     assert!(
         started.text.contains("You are on vacation until"),
@@ -66,23 +68,23 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     let report = service.tick().await.unwrap();
     assert_eq!((report.reminders, report.forfeits), (0, 0), "{report:?}");
     assert_eq!(
-        refusal(service.claim(place(1), &bob()).await),
+        refusal(service.matches().claim(place(1), &bob()).await),
         Refusal::OpponentOnVacation
     );
-    let board = ok(service.board(place(1), &bob(), None).await);
+    let board = ok(service.matches().board(place(1), &bob(), None).await);
     assert!(
         board.text.contains("alice is on vacation until"),
         "{}",
         board.text
     );
-    let games = ok(service.my_games(place(1), &bob(), false).await);
+    let games = ok(service.matches().my_games(place(1), &bob(), false).await);
     assert!(
         games.text.contains("alice's move, on vacation until"),
         "{}",
         games.text
     );
 
-    let back = ok(service.end_vacation(&alice()).await);
+    let back = ok(service.people().end_vacation(&alice()).await);
     assert!(
         back.text.contains("10 days of vacation left"),
         "{}",
@@ -95,7 +97,7 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     let clock = current(&service, 1).await.clock.unwrap();
     assert_eq!(clock.deadline, deadline + Duration::days(4));
     assert!(clock.vacation_since.is_none());
-    let stats = ok(service.stats(place(1), &alice(), &alice()).await);
+    let stats = ok(service.ladder().stats(place(1), &alice(), &alice()).await);
     assert!(
         stats
             .text
@@ -109,9 +111,10 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
 async fn a_turn_that_begins_during_a_vacation_stands_still_until_it_ends_by_itself() {
     let service = service().await;
     begin(&service, 2).await;
-    ok(service.start_vacation(&bob(), Some(3)).await);
+    ok(service.people().start_vacation(&bob(), Some(3)).await);
     service.clock.advance(Duration::hours(1));
     ok(service
+        .matches()
         .play(place(2), &alice(), &MoveRequest::Notation("dF1-F5".into()))
         .await);
     let clock = current(&service, 2).await.clock.unwrap();
@@ -150,7 +153,7 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
         .clock
         .advance(Duration::days(3) + Duration::hours(1));
     assert_eq!(
-        refusal(service.start_vacation(&alice(), None).await),
+        refusal(service.people().start_vacation(&alice(), None).await),
         Refusal::DeadlinePassed
     );
     assert!(service
@@ -160,17 +163,17 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
         .unwrap()
         .is_empty());
     // Bob's own clock is not late: he may go.
-    ok(service.start_vacation(&bob(), Some(1)).await);
+    ok(service.people().start_vacation(&bob(), Some(1)).await);
     assert!(matches!(
-        refusal(service.start_vacation(&bob(), Some(1)).await),
+        refusal(service.people().start_vacation(&bob(), Some(1)).await),
         Refusal::OnVacationUntil(_)
     ));
     assert_eq!(
-        refusal(service.end_vacation(&alice()).await),
+        refusal(service.people().end_vacation(&alice()).await),
         Refusal::NotOnVacation
     );
     assert_eq!(
-        refusal(service.start_vacation(&alice(), Some(0)).await),
+        refusal(service.people().start_vacation(&alice(), Some(0)).await),
         Refusal::VacationTooShort
     );
 }
@@ -179,29 +182,29 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
 async fn only_the_time_taken_counts_against_the_allowance_of_any_year() {
     let service = service().await;
     begin(&service, 4).await;
-    let whole = ok(service.start_vacation(&alice(), None).await);
+    let whole = ok(service.people().start_vacation(&alice(), None).await);
     assert!(whole.text.contains("14 days a year"), "{}", whole.text);
     service.clock.advance(Duration::days(2));
-    ok(service.end_vacation(&alice()).await);
+    ok(service.people().end_vacation(&alice()).await);
     assert_eq!(
-        refusal(service.start_vacation(&alice(), Some(13)).await),
+        refusal(service.people().start_vacation(&alice(), Some(13)).await),
         Refusal::VacationLeft {
             left: "12 days".into()
         }
     );
-    ok(service.start_vacation(&alice(), Some(12)).await);
+    ok(service.people().start_vacation(&alice(), Some(12)).await);
     // The whole allowance runs out with this vacation, which ends by itself at its end.
     service.clock.advance(Duration::days(12));
     assert_eq!(service.tick().await.unwrap().vacations_ended, 1);
     assert_eq!(
-        refusal(service.start_vacation(&alice(), None).await),
+        refusal(service.people().start_vacation(&alice(), None).await),
         Refusal::VacationUsed {
             allowance: "14 days".into()
         }
     );
     // A year after the first vacation, its two days are free again.
     service.clock.set(start_time() + Duration::days(367));
-    let stats = ok(service.stats(place(4), &alice(), &alice()).await);
+    let stats = ok(service.ladder().stats(place(4), &alice(), &alice()).await);
     assert!(
         stats.text.contains("Vacation: 2 days left"),
         "{}",
@@ -213,8 +216,8 @@ async fn only_the_time_taken_counts_against_the_allowance_of_any_year() {
 async fn when_both_players_are_away_the_match_waits_for_both() {
     let service = service().await;
     begin(&service, 5).await;
-    ok(service.start_vacation(&alice(), Some(7)).await);
-    ok(service.start_vacation(&bob(), Some(2)).await);
+    ok(service.people().start_vacation(&alice(), Some(7)).await);
+    ok(service.people().start_vacation(&bob(), Some(2)).await);
     service.clock.advance(Duration::days(3));
     service.tick().await.unwrap();
     // Bob is back; alice, to move, is still away, so her clock still stands.
@@ -222,7 +225,7 @@ async fn when_both_players_are_away_the_match_waits_for_both() {
     assert_eq!(clock.player, alice().id);
     assert!(clock.vacation_since.is_some());
     assert_eq!(
-        refusal(service.claim(place(5), &bob()).await),
+        refusal(service.matches().claim(place(5), &bob()).await),
         Refusal::OpponentOnVacation
     );
 }

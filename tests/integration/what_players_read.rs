@@ -9,7 +9,6 @@ use chrono::Duration;
 use proptest::prelude::*;
 use thudbot::computer::{assess, progress_within_two_plies, STALLED_PLIES};
 use thudbot::game::{Battle, Move, Position, Side, Variant};
-use thudbot::service::commands::*;
 use thudbot::service::{Action, Actor, ChallengeOptions, Event, Refusal};
 use thudbot::store::{Finish, MatchState, Scope, SideChoice, UserId};
 
@@ -21,7 +20,7 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     start_match(&service, at).await;
     service.clock.advance(Duration::days(4));
     let deadline = current(&service, at).await.clock.unwrap().deadline;
-    let said = ok(service.claim(at, &bob()).await);
+    let said = ok(service.matches().claim(at, &bob()).await);
     let m = latest(&service, 3).await;
     assert_event!(
         said.events,
@@ -49,7 +48,7 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     start_match(&service, at).await;
     ok(play(&service, at, &alice(), "dF1-F5").await);
     service.clock.advance(Duration::days(4));
-    ok(service.claim(at, &alice()).await);
+    ok(service.matches().claim(at, &alice()).await);
     let m = latest(&service, 4).await;
     assert_eq!(m.state, MatchState::Aborted);
 
@@ -59,7 +58,7 @@ async fn a_match_whose_late_player_never_moved_is_aborted_unrated_on_claim() {
     ok(play(&service, at, &alice(), "dF1-F5").await);
     ok(play(&service, at, &bob(), "TG9-G10").await);
     service.clock.advance(Duration::days(4));
-    ok(service.claim(at, &bob()).await);
+    ok(service.matches().claim(at, &bob()).await);
     let m = latest(&service, 5).await;
     assert_eq!(m.state, MatchState::Finished);
     assert_eq!(m.finish, Some(Finish::Timeout));
@@ -82,6 +81,7 @@ async fn the_channel_post_keeps_its_picture_whatever_the_movers_own_style() {
     let service = service().await;
     let at = place(3);
     ok(service
+        .people()
         .settings(&alice(), Some("brief"), Some("high-contrast"), None)
         .await);
     start_match(&service, at).await;
@@ -90,7 +90,7 @@ async fn the_channel_post_keeps_its_picture_whatever_the_movers_own_style() {
     assert_eq!(said.attachments.len(), 1, "the picture everyone sees");
     assert!(!said.text.has_block(), "no text board in its place");
     // The personal style still shapes what alice alone asks to see.
-    let mine = ok(service.board(at, &alice(), None).await);
+    let mine = ok(service.matches().board(at, &alice(), None).await);
     assert!(mine.attachments.is_empty());
     assert!(mine.text.has_block());
 }
@@ -100,8 +100,8 @@ async fn challenges_show_their_number_and_an_answer_without_one_asks_which() {
     let service = service().await;
     let at = place(3);
     let o = ChallengeOptions::default();
-    let from_alice = ok(service.challenge(at, &alice(), &bob(), &o).await);
-    let from_carol = ok(service.challenge(at, &carol(), &bob(), &o).await);
+    let from_alice = ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
+    let from_carol = ok(service.matches().challenge(at, &carol(), &bob(), &o).await);
     let (Action::Accept(first), Action::Accept(second)) =
         (button(&from_alice, "Accept"), button(&from_carol, "Accept"))
     else {
@@ -116,14 +116,14 @@ async fn challenges_show_their_number_and_an_answer_without_one_asks_which() {
         (second.0, "carol".to_string()),
     ];
     assert_eq!(
-        refusal(service.accept(at, &bob(), None, None).await),
+        refusal(service.matches().accept(at, &bob(), None, None).await),
         Refusal::WhichChallenge {
             command: "accept",
             open: open.clone()
         }
     );
     assert_eq!(
-        refusal(service.decline(at, &bob(), None).await),
+        refusal(service.matches().decline(at, &bob(), None).await),
         Refusal::WhichChallenge {
             command: "decline",
             open
@@ -136,7 +136,10 @@ async fn challenges_show_their_number_and_an_answer_without_one_asks_which() {
         .await
         .unwrap();
     assert_eq!(pending.len(), 2);
-    ok(service.accept(at, &bob(), Some(second), None).await);
+    ok(service
+        .matches()
+        .accept(at, &bob(), Some(second), None)
+        .await);
     assert!(current(&service, at).await.players.contains(&carol().id));
 }
 
@@ -145,18 +148,26 @@ async fn a_refused_accept_uses_up_no_match_number() {
     let service = service().await;
     let at = place(3);
     let o = options(SideChoice::Dwarfs);
-    let from_alice = ok(service.challenge(at, &alice(), &bob(), &o).await);
-    let from_carol = ok(service.challenge(at, &carol(), &bob(), &o).await);
+    let from_alice = ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
+    let from_carol = ok(service.matches().challenge(at, &carol(), &bob(), &o).await);
     let Action::Accept(first) = button(&from_alice, "Accept") else {
         panic!()
     };
     let Action::Accept(second) = button(&from_carol, "Accept") else {
         panic!()
     };
-    ok(service.accept(at, &bob(), Some(first), None).await);
+    ok(service
+        .matches()
+        .accept(at, &bob(), Some(first), None)
+        .await);
     let one = current(&service, at).await.id;
     assert_eq!(
-        refusal(service.accept(at, &bob(), Some(second), None).await),
+        refusal(
+            service
+                .matches()
+                .accept(at, &bob(), Some(second), None)
+                .await
+        ),
         Refusal::ChallengeChannelBusy
     );
     // Said in the very channel it speaks of.
@@ -175,23 +186,38 @@ async fn records_replays_and_histories_say_exactly_what_happened() {
     let at = place(3);
     start_match(&service, at).await;
     ok(play(&service, at, &alice(), "dF1-F5").await);
-    let record = ok(service.record(at, None).await);
+    let record = ok(service.records().record(at, None).await);
     assert!(
         record.text.contains("(Classic Thud, 1 move)"),
         "{}",
         record.text
     );
     assert_eq!(
-        refusal(service.replay(at, None, Some(3), None, None).await),
+        refusal(
+            service
+                .records()
+                .replay(at, None, Some(3), None, None)
+                .await
+        ),
         Refusal::NoSuchBattle(3)
     );
     assert_eq!(
-        refusal(service.replay(at, None, Some(0), None, None).await),
+        refusal(
+            service
+                .records()
+                .replay(at, None, Some(0), None, None)
+                .await
+        ),
         Refusal::NoSuchBattle(0)
     );
     let id = current(&service, at).await.id;
     assert_eq!(
-        refusal(service.replay(at, None, Some(2), None, None).await),
+        refusal(
+            service
+                .records()
+                .replay(at, None, Some(2), None, None)
+                .await
+        ),
         Refusal::NoBattleYet {
             match_id: id,
             battle: 2
@@ -200,8 +226,8 @@ async fn records_replays_and_histories_say_exactly_what_happened() {
     // A match lost on time has no score to show: "won 0–0 on time" would be false.
     ok(play(&service, at, &bob(), "TG9-G10").await);
     service.clock.advance(Duration::days(4));
-    ok(service.claim(at, &bob()).await);
-    let history = ok(service.history(at, &bob()).await);
+    ok(service.matches().claim(at, &bob()).await);
+    let history = ok(service.ladder().history(at, &bob()).await);
     assert!(history.text.contains("won on time"), "{}", history.text);
     assert!(!history.text.contains("0–0"), "{}", history.text);
 }
@@ -210,9 +236,10 @@ async fn records_replays_and_histories_say_exactly_what_happened() {
 async fn the_computers_stats_are_its_record_by_level() {
     let service = service().await;
     let computer = Actor::with_kind(UserId(9), "thudbot", true);
-    let said = ok(service.stats(place(3), &alice(), &computer).await);
+    let said = ok(service.ladder().stats(place(3), &alice(), &computer).await);
     assert!(said.text.contains("has finished no match"), "{}", said.text);
     ok(service
+        .matches()
         .challenge_computer(
             place(3),
             &alice(),
@@ -224,14 +251,15 @@ async fn the_computers_stats_are_its_record_by_level() {
         .await);
     // A move first: resigning a match one never moved in aborts it, unrated.
     ok(service
+        .matches()
         .play(
             place(3),
             &alice(),
             &thudbot::service::MoveRequest::Notation("dF1-F5".into()),
         )
         .await);
-    ok(service.resign(place(3), &alice(), None).await);
-    let said = ok(service.stats(place(3), &alice(), &computer).await);
+    ok(service.matches().resign(place(3), &alice(), None).await);
+    let said = ok(service.ladder().stats(place(3), &alice(), &computer).await);
     assert!(
         said.text
             .contains("Level 1 (a beginner): 1 match · 1W 0D 0L"),
@@ -245,6 +273,7 @@ async fn the_computer_names_its_level_and_side_once() {
     let service = service().await;
     let computer = Actor::with_kind(UserId(9), "thudbot", true);
     ok(service
+        .matches()
         .challenge_computer(
             place(3),
             &alice(),
@@ -255,7 +284,7 @@ async fn the_computer_names_its_level_and_side_once() {
         )
         .await);
     ok(play(&service, place(3), &alice(), "dF1-F5").await);
-    assert_eq!(service.play_computer_turns().await.unwrap(), 1);
+    assert_eq!(service.matches().play_computer_turns().await.unwrap(), 1);
     let notices = deliver_all(&service).await;
     let said = &notices.last().expect("the computer's move").reply;
     assert_event!(
@@ -385,18 +414,18 @@ async fn the_rock_moves_as_the_rules_text_says() {
         variant: Some(Variant::KoomValley),
         ..options(SideChoice::Dwarfs)
     };
-    let asked = ok(service.challenge(at, &alice(), &bob(), &o).await);
+    let asked = ok(service.matches().challenge(at, &alice(), &bob(), &o).await);
     let Action::Accept(id) = button(&asked, "Accept") else {
         panic!()
     };
-    ok(service.accept(at, &bob(), Some(id), None).await);
+    ok(service.matches().accept(at, &bob(), Some(id), None).await);
     let request = thudbot::service::MoveRequest::Verb {
         verb: thudbot::service::Verb::Move,
         from: "H8".into(),
         to: "G9".into(),
         captures: String::new(),
     };
-    ok(service.play(at, &alice(), &request).await);
+    ok(service.matches().play(at, &alice(), &request).await);
     let m = current(&service, at).await;
     let last = *m.game.current_battle().last_move().unwrap();
     assert!(matches!(last, Move::Rock { .. }), "{last}");

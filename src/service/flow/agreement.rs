@@ -10,13 +10,14 @@ use crate::service::flow::told::{News, Told};
 use crate::service::pictures::start_drawing;
 use crate::service::pictures::{board_to_show, drawn_after_commit, next_battle_board};
 use crate::service::refusal::Refusal;
+use crate::service::Reply;
 use crate::service::{names_in, Actor, Names, Place};
 use crate::store::Settings;
 use crate::store::{ComputerSeat, Conflict, MatchId, ProposalAnswer, StoreError, StoredMatch};
 
 impl Matches {
     /// `actor` proposes ending the current battle.
-    pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Told> {
+    pub async fn propose_end(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
@@ -31,7 +32,10 @@ impl Matches {
             // Proposing while the other player's proposal stands is agreeing to it (RULES §3);
             // the agreement says so, so nobody takes it for a new proposal.
             tx.rollback().await?;
-            return self.agree_or_decline(place, actor, true, None, true).await;
+            return self
+                .agree_or_decline(place, actor, true, None, true)
+                .await
+                .map(Told::worded);
         }
         let battle = m.current_battle();
         // A proposal declined in this very position would only ping the other player again
@@ -66,9 +70,12 @@ impl Matches {
         if let Some(computer) = m.computer {
             return self
                 .computer_answers(place, &m, computer, names, proposed)
-                .await;
+                .await
+                .map(Told::worded);
         }
-        Ok(Told::happened(vec![proposed], names).pinging(Some(other)))
+        Ok(Told::happened(vec![proposed], names)
+            .pinging(Some(other))
+            .worded())
     }
 
     /// The computer answers at once the proposal just made in its match `m`, after thinking
@@ -84,7 +91,7 @@ impl Matches {
         let assessment = self.computer_answer(m).await?;
         let agree = assessment.as_ref().is_some_and(|a| a.agree_to_end);
         let me = computer_actor(computer, &names);
-        let mut told = match self.answer_end(place, &me, agree, None).await {
+        let mut told = match self.agree_or_decline(place, &me, agree, None, false).await {
             Ok(told) => told,
             // The proposal stands (saved above); the player can still move or withdraw.
             Err(e) => {
@@ -116,9 +123,10 @@ impl Matches {
         actor: &Actor,
         agree: bool,
         pressed: Option<(MatchId, i64)>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         self.agree_or_decline(place, actor, agree, pressed, false)
             .await
+            .map(Told::worded)
     }
 
     /// Answers the open proposal; `crossed` when the answer is a proposal of `actor`'s own.

@@ -5,6 +5,7 @@ use crate::service::error::Result;
 use crate::service::flow::told::{News, Told};
 use crate::service::names_of;
 use crate::service::pictures::{board_to_show, finish_drawing, start_drawing};
+use crate::service::Reply;
 use crate::service::{Actor, Names, Place};
 use crate::store::BoardStyle;
 
@@ -16,15 +17,15 @@ impl Matches {
         place: Place,
         viewer: &Actor,
         style: Option<BoardStyle>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let m = match self.store.active_match_in(place.channel).await? {
             Some(m) => m,
             None => match self.store.latest_match_in(place.channel).await? {
                 Some(id) => match self.store.load_match(id).await? {
                     Some(m) => m,
-                    None => return Ok(nothing_yet(false)),
+                    None => return Ok(nothing_yet(false).worded()),
                 },
-                None => return Ok(nothing_yet(true)),
+                None => return Ok(nothing_yet(true).worded()),
             },
         };
         let names = names_of(&self.store, &m).await?;
@@ -37,12 +38,14 @@ impl Matches {
         let drawing = start_drawing(&self.renderer, board_to_show(&m, &names, index, &settings));
         let board = finish_drawing(drawing).await?;
         let m = Box::new(m);
-        Ok(Told::new(News::Board { m, away }, names).showing(vec![board]))
+        Ok(Told::new(News::Board { m, away }, names)
+            .showing(vec![board])
+            .worded())
     }
 
     /// `actor`'s matches in play on this server, with opponent, whose turn and time left, and
     /// from every server the matches the bot cannot reach, with buttons to resume or stop them.
-    pub async fn my_games(&self, place: Place, actor: &Actor, everywhere: bool) -> Result<Told> {
+    pub async fn my_games(&self, place: Place, actor: &Actor, everywhere: bool) -> Result<Reply> {
         let guild = (!everywhere).then_some(place.guild);
         let mut games = self.store.active_matches_of(actor.id, guild).await?;
         for g in self.store.troubled_matches_of(actor.id).await? {
@@ -71,7 +74,7 @@ impl Matches {
             now: self.clock.now(),
             everywhere,
         };
-        Ok(Told::new(games, names))
+        Ok(Told::new(games, names).worded())
     }
 }
 

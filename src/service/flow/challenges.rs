@@ -16,6 +16,7 @@ use crate::service::pictures::{board_to_show, drawn_after_commit};
 use crate::service::refusal::Refusal;
 use crate::service::see;
 use crate::service::voice::room_name;
+use crate::service::Reply;
 use crate::service::{Actor, Names, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
@@ -44,7 +45,7 @@ impl Matches {
         challenger: &Actor,
         opponent: &Actor,
         options: &ChallengeOptions,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let variant = options.variant.unwrap_or_default();
         let side = options.side.unwrap_or_default();
         let days = options.days()?;
@@ -104,7 +105,9 @@ impl Matches {
             ]
             .into(),
         );
-        Ok(Told::happened(vec![challenged], names).pinging(Some(opponent.id)))
+        Ok(Told::happened(vec![challenged], names)
+            .pinging(Some(opponent.id))
+            .worded())
     }
 
     /// The open challenge `actor` could accept here, without accepting it: lets a front-end
@@ -132,7 +135,7 @@ impl Matches {
         actor: &Actor,
         id: Option<ChallengeId>,
         room: Option<Room<'_>>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let challenge = self.challenge_to_accept(place, actor, id).await?;
         see(&self.store, actor, self.clock.now()).await?;
         let challenger = self.store.name_of(challenge.challenger).await?;
@@ -190,7 +193,7 @@ impl Matches {
         let told = self
             .open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
             .await?;
-        Ok(told.spending(id.is_some()))
+        Ok(told.spending(id.is_some()).worded())
     }
 
     /// Announces battle 1 of match `match_id` (inserted, its clock set, in `tx`) and asks the
@@ -281,7 +284,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         id: Option<ChallengeId>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let challenge = self
             .find_challenge(place, actor, id, Role::Opponent, "decline")
             .await?;
@@ -292,6 +295,7 @@ impl Matches {
             }
         })
         .await
+        .map(Told::worded)
     }
 
     /// The challenger withdraws.
@@ -300,7 +304,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         id: Option<ChallengeId>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let challenge = self
             .find_challenge(place, actor, id, Role::Challenger, "cancel")
             .await?;
@@ -311,6 +315,7 @@ impl Matches {
             }
         })
         .await
+        .map(Told::worded)
     }
 
     async fn close(

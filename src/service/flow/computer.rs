@@ -26,6 +26,7 @@ use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
 use crate::service::refusal::Refusal;
 use crate::service::voice::room_name;
+use crate::service::Reply;
 use crate::service::{Actor, ChallengeOptions, Names, Place};
 use crate::store::{
     ComputerSeat, Conflict, MatchId, NewMatch, ProposalAnswer, Recipient, SideChoice, StoreError,
@@ -56,7 +57,7 @@ impl Matches {
         level: Option<u8>,
         options: &ChallengeOptions,
         room: Option<Room<'_>>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let level = match level {
             None => Level::DEFAULT,
             Some(n) => match Level::new(n) {
@@ -114,7 +115,9 @@ impl Matches {
             level: level.number(),
             days_per_move: days,
         };
-        self.open_match(tx, match_id, place, None, occasion).await
+        self.open_match(tx, match_id, place, None, occasion)
+            .await
+            .map(Told::worded)
     }
 
     /// The computer's worker: plays its moves at once when woken (it may be the computer's

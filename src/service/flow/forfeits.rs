@@ -11,11 +11,12 @@ use chrono::{DateTime, Utc};
 
 use super::Matches;
 use crate::service::tournaments::games::record_game_result;
+use crate::service::Reply;
 use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
 
 impl Matches {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
-    pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Told> {
+    pub async fn resign_prompt(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let m = match self.store.active_match_in(place.channel).await? {
             Some(m) => m,
             None => return refuse(Refusal::NoMatchHere),
@@ -25,7 +26,7 @@ impl Matches {
             match_id: m.id,
             moved: has_moved(&m, actor.id),
         };
-        Ok(Told::new(prompt, Names::default()))
+        Ok(Told::new(prompt, Names::default()).worded())
     }
 
     /// `actor` resigns the match in this channel (`confirmed` names it when confirmed by button).
@@ -34,7 +35,7 @@ impl Matches {
         place: Place,
         actor: &Actor,
         confirmed: Option<MatchId>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
         if confirmed.is_some_and(|id| id != m.id) {
@@ -52,11 +53,11 @@ impl Matches {
             )
             .await?;
         tx.commit().await?;
-        Ok(said.told(names).spending(confirmed.is_some()))
+        Ok(said.told(names).spending(confirmed.is_some()).worded())
     }
 
     /// `actor` claims the match because the opponent let the deadline pass.
-    pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Told> {
+    pub async fn claim(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let m = match_in_play(&mut tx, place.channel).await?;
@@ -72,7 +73,7 @@ impl Matches {
         let names = names_in(&mut tx, &m).await?;
         if let Some(said) = self.abort_if_never_moved(&mut tx, &m, clock.player).await? {
             tx.commit().await?;
-            return Ok(said.told(names));
+            return Ok(said.told(names).worded());
         }
         let waiting = seat_of(&m, actor)?;
         let said = self
@@ -89,11 +90,11 @@ impl Matches {
             )
             .await?;
         tx.commit().await?;
-        Ok(said.told(names))
+        Ok(said.told(names).worded())
     }
 
     /// A moderator stops the match in this channel; it is recorded and unrated.
-    pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Told> {
+    pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
         if !is_moderator {
             return refuse(Refusal::NotAModerator);
         }
@@ -112,7 +113,7 @@ impl Matches {
             match_id: m.id,
             by: actor.id,
         };
-        Ok(Told::happened(vec![aborted], names))
+        Ok(Told::happened(vec![aborted], names).worded())
     }
 
     /// A match whose late player never made a move is aborted, unrated, rather than won on

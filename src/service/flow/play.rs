@@ -5,10 +5,10 @@ use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::progress::{match_in_play, seat_of};
-use crate::service::flow::told::Told;
 use crate::service::pictures::start_drawing;
 use crate::service::pictures::{board_to_show, drawn_after_commit, next_battle_board};
 use crate::service::refusal::Refusal;
+use crate::service::Reply;
 use crate::service::{echo, names_in, Actor, Place};
 use crate::store::Settings;
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch, UserId};
@@ -110,7 +110,7 @@ fn check_verb(verb: Option<Verb>, mv: &Move) -> Result<()> {
 
 impl Matches {
     /// `actor` plays a move in this channel's match.
-    pub async fn play(&self, place: Place, actor: &Actor, request: &MoveRequest) -> Result<Told> {
+    pub async fn play(&self, place: Place, actor: &Actor, request: &MoveRequest) -> Result<Reply> {
         let text = request.text()?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
@@ -169,7 +169,10 @@ impl Matches {
         tx.commit().await?;
         self.wake_computer();
         self.outbox_signal.notify_waiters();
-        Ok(said.told(names).showing(drawn_after_commit(drawings).await))
+        Ok(said
+            .told(names)
+            .showing(drawn_after_commit(drawings).await)
+            .worded())
     }
 }
 

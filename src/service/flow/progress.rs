@@ -96,7 +96,7 @@ impl Matches {
         self.finish_rating(tx, m, result, finish, true).await
     }
 
-    /// As [`Service::finish`], rating the match only when `rate` holds (a forfeit by a player
+    /// As [`Matches::finish`], rating the match only when `rate` holds (a forfeit by a player
     /// who never moved rates nobody: nothing was played).
     pub(super) async fn finish_rating(
         &self,

@@ -6,8 +6,8 @@ use crate::game::Seat;
 use crate::service::error::{refuse, Result};
 use crate::service::flow::computer::computer_actor;
 use crate::service::flow::room::Room;
-use crate::service::flow::told::Told;
 use crate::service::refusal::Refusal;
+use crate::service::Reply;
 use crate::service::{Actor, ChallengeOptions, Names, Place};
 use crate::store::{MatchId, MatchState, SideChoice};
 
@@ -22,7 +22,7 @@ impl Matches {
         actor: &Actor,
         id: MatchId,
         room: Option<Room<'_>>,
-    ) -> Result<Told> {
+    ) -> Result<Reply> {
         let Some(m) = self.store.load_match(id).await? else {
             return refuse(Refusal::NoSuchMatch);
         };

@@ -1,6 +1,6 @@
 //! What a match command tells the player who gave it, before it is worded. The match flow
-//! decides, commits and draws; its command trait (`commands/matches.rs`) has the voice word
-//! the result afterwards (`wording.rs`), so the flow holds no sentence.
+//! decides, commits and draws; each public command then has the voice word the result
+//! (`Told::worded`, in `wording.rs`), so the flow holds no sentence.
 
 use std::collections::HashMap;
 

@@ -194,7 +194,7 @@ impl Timekeeper {
                 report.forfeits += 1;
             }
         }
-        report.tournaments = self.tournaments.tick_tournaments().await?;
+        report.tournaments = self.tournaments.tick().await?;
         if report.queued_any() {
             self.outbox_signal.notify_waiters();
         }

@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Duration, Utc};
+
 use tokio::sync::Notify;
 
 use crate::render::Renderer;
@@ -23,6 +25,21 @@ use crate::service::voice::{self, Reader};
 use crate::service::{names_in, Actor, Clock, Place};
 use crate::store::{ChannelId, Conflict, Finish, GuildId, MatchId, Recipient, StoreError};
 use crate::store::{Settings, Store};
+
+/// A thread archived again this soon after the bot reopened it was closed by a person; an
+/// archive this soon after the bot's own is the bot's.
+const REOPENED_LATELY: Duration = Duration::hours(1);
+
+/// What becomes of a match's thread that was archived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchivedThread {
+    /// No match is in play in it: it is left as it is.
+    NoMatch,
+    /// The front-end opens it again.
+    Reopen,
+    /// A moderator closed it twice: it stays closed, and its match is paused.
+    LeftClosed,
+}
 
 /// What becomes of matches (and tournaments) in channels the bot can no longer reach.
 pub struct Channels {
@@ -69,6 +86,45 @@ impl Channels {
     pub async fn channel_hidden(&self, channel: ChannelId) -> Result<usize> {
         self.pause_matches(None, Some(channel), "the bot can no longer see its channel")
             .await
+    }
+
+    /// A match's thread was archived. With a match in play in it, the front-end opens it
+    /// again, unless a moderator closed it twice: archived again within
+    /// an hour of the bot reopening it (Discord archives only after days without
+    /// activity, and reopening is activity), it stays closed and its match is paused
+    /// ([`Channels::thread_closed`]). The bot's own archive (a match began in the thread as
+    /// its close went out) is undone without counting against anyone.
+    pub async fn thread_archived(
+        &self,
+        guild: GuildId,
+        thread: ChannelId,
+        parent: Option<ChannelId>,
+    ) -> Result<ArchivedThread> {
+        if self.store.active_match_in(thread).await?.is_none() {
+            return Ok(ArchivedThread::NoMatch);
+        }
+        let now = self.clock.now();
+        let marks = self.store.thread_marks(thread).await?;
+        let lately = |at: Option<DateTime<Utc>>| at.is_some_and(|at| now - at < REOPENED_LATELY);
+        let own = lately(marks.archived_at);
+        if !own && lately(marks.reopened_at) {
+            self.thread_closed(guild, thread, parent).await?;
+            return Ok(ArchivedThread::LeftClosed);
+        }
+        // Noted before the front-end reopens it (and kept across restarts), so an archive that
+        // races the reopening already counts as the second.
+        if let Err(e) = self.store.thread_reopened(thread, now, !own).await {
+            tracing::warn!(error = %e, %thread, "could not note that the bot reopens a thread");
+        }
+        Ok(ArchivedThread::Reopen)
+    }
+
+    /// Whether `hint` is given in `channel` for the first time; it counts as given from now on.
+    pub async fn first_hint(&self, channel: ChannelId, hint: &str) -> Result<bool> {
+        Ok(self
+            .store
+            .first_hint(channel, hint, self.clock.now())
+            .await?)
     }
 
     /// A moderator archived a match's thread again soon after the bot had reopened it: the

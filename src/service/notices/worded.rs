@@ -22,11 +22,10 @@ pub enum NoticeKind {
         player: UserId,
         turn_started_at: DateTime<Utc>,
     },
-    ChallengeExpired,
-    /// A match decided by the clock.
-    Forfeit,
     /// The public part of an answer that could not be given as the interaction's response,
-    /// or the opening of a match in its new thread.
+    /// or the opening of a match in its new thread. Earlier versions also queued expired
+    /// challenges and forfeits as their own kinds, settled the same way; they are read as this.
+    #[serde(alias = "challenge-expired", alias = "forfeit")]
     Announcement,
     /// A match ended: a thread of its own is archived, after the last words in it had time
     /// to land. Says nothing.
@@ -119,4 +118,20 @@ pub(in crate::service) async fn queue(
         now,
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NoticeKind;
+
+    #[test]
+    fn kinds_queued_by_earlier_versions_are_read_as_announcements() {
+        for old in ["forfeit", "challenge-expired", "announcement"] {
+            let json = format!(r#"{{"kind":"{old}"}}"#);
+            let kind: NoticeKind = serde_json::from_str(&json).expect(&json);
+            assert_eq!(kind, NoticeKind::Announcement, "{old}");
+        }
+        let over: NoticeKind = serde_json::from_str(r#"{"kind":"match-over"}"#).unwrap();
+        assert_eq!(over, NoticeKind::MatchOver);
+    }
 }

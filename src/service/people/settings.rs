@@ -10,7 +10,7 @@ use crate::service::refusal::Refusal;
 use crate::service::see;
 use crate::service::voice;
 use crate::service::Actor;
-use crate::store::{BoardStyle, Notify};
+use crate::store::{BoardStyle, Notify, Player, UserId};
 
 impl People {
     /// Changes `actor`'s board style, theme and how they hear of their turn; with none of
@@ -54,5 +54,21 @@ impl People {
         Ok(Reply::private(crate::service::voice::rules_text(
             variant.unwrap_or_default(),
         )))
+    }
+
+    /// The picture theme `player` chose (`None`: the default).
+    pub async fn theme_of(&self, player: UserId) -> Result<Option<Theme>> {
+        let settings = self.store.settings(player).await?;
+        Ok(settings.theme.parse().ok())
+    }
+
+    /// The player the bot knows by `name` (any case), if any.
+    pub async fn named(&self, name: &str) -> Result<Option<Player>> {
+        Ok(self.store.player_named(name).await?)
+    }
+
+    /// The name `player` was last seen with.
+    pub async fn name_of(&self, player: UserId) -> Result<String> {
+        Ok(self.store.name_of(player).await?)
     }
 }

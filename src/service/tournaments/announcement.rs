@@ -23,17 +23,14 @@ pub struct Announcement {
 
 impl Tournaments {
     /// `message` announced tournament `id` (the answer to its creation).
-    pub async fn tournament_announced(&self, id: TournamentId, message: u64) -> Result<()> {
+    pub async fn announced(&self, id: TournamentId, message: u64) -> Result<()> {
         Ok(self.store.set_tournament_announcement(id, message).await?)
     }
 
     /// The announcement of the latest tournament in `channel` as it should read now (its
     /// field's size, and the Join button only while it takes players); `None` when no
     /// announcement of it was recorded.
-    pub async fn tournament_announcement_in(
-        &self,
-        channel: ChannelId,
-    ) -> Result<Option<Announcement>> {
+    pub async fn announcement_in(&self, channel: ChannelId) -> Result<Option<Announcement>> {
         let Some((id, message)) = self.store.tournament_announcement_in(channel).await? else {
             return Ok(None);
         };

@@ -19,7 +19,7 @@ use crate::tournament::{Format, Pairing};
 impl Tournaments {
     /// An organiser sets the result of match `match_id`, a decided game of this channel's
     /// running tournament: `winner` wins it, or it is drawn (`None`).
-    pub async fn correct_tournament_result(
+    pub async fn correct_result(
         &self,
         place: Place,
         actor: &Actor,
@@ -119,7 +119,7 @@ impl Tournaments {
 
     /// An organiser takes withdrawn `player` back into this channel's running tournament,
     /// paired from the next round; what they forfeited meanwhile stays forfeited.
-    pub async fn reinstate_tournament_player(
+    pub async fn reinstate(
         &self,
         place: Place,
         actor: &Actor,

@@ -39,7 +39,7 @@ const MAX_NAME: usize = 60;
 
 impl Tournaments {
     /// An organiser announces a tournament in this channel; players join until it starts.
-    pub async fn create_tournament(
+    pub async fn create(
         &self,
         place: Place,
         actor: &Actor,
@@ -107,14 +107,14 @@ impl Tournaments {
     }
 
     /// A player joins the tournament open in this channel.
-    pub async fn join_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn join(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let t = open_here(&self.store, &mut tx, place).await?;
-        self.join(tx, t, actor).await
+        self.enrol(tx, t, actor).await
     }
 
     /// A player joins tournament `id` by its Join button.
-    pub async fn join_tournament_numbered(
+    pub async fn join_numbered(
         &self,
         actor: &Actor,
         id: crate::store::TournamentId,
@@ -125,10 +125,10 @@ impl Tournaments {
             Some(_) => return refuse_tournament(Why::AlreadyStarted),
             None => return refuse_tournament(Why::NoTournamentHere),
         };
-        self.join(tx, t, actor).await
+        self.enrol(tx, t, actor).await
     }
 
-    async fn join(&self, mut tx: Tx, t: StoredTournament, actor: &Actor) -> Result<Reply> {
+    async fn enrol(&self, mut tx: Tx, t: StoredTournament, actor: &Actor) -> Result<Reply> {
         if actor.is_bot {
             return refuse_tournament(Why::BotCannotJoin);
         }
@@ -163,7 +163,7 @@ impl Tournaments {
     }
 
     /// A player leaves the tournament before it starts.
-    pub async fn leave_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn leave(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let t = open_here(&self.store, &mut tx, place).await?;
         if !tx.remove_entrant(t.id, actor.id).await? {
@@ -183,7 +183,7 @@ impl Tournaments {
     }
 
     /// The organiser starts the tournament now: round 1 is paired.
-    pub async fn start_tournament_now(
+    pub async fn start_now(
         &self,
         place: Place,
         actor: &Actor,
@@ -226,7 +226,7 @@ impl Tournaments {
 
     /// A player withdraws from a running tournament: their match in play is forfeited, their
     /// games waiting for a channel are won by their opponents, later rounds skip them.
-    pub async fn withdraw_from_tournament(&self, place: Place, actor: &Actor) -> Result<Reply> {
+    pub async fn withdraw(&self, place: Place, actor: &Actor) -> Result<Reply> {
         let mut tx = self.store.begin().await?;
         let Some(t) = lock_here(&self.store, &mut tx, place).await? else {
             return refuse_tournament(Why::NoTournamentHere);
@@ -239,7 +239,7 @@ impl Tournaments {
         }
         tx.save_player(&actor.player(), self.clock.now()).await?;
         let events = self
-            .withdraw(&mut tx, t.clone(), actor.id, Departure::Withdrew)
+            .withdraw_in(&mut tx, t.clone(), actor.id, Departure::Withdrew)
             .await?;
         let events = news_from(&mut tx, &t, place, events, self.clock.now()).await?;
         tx.commit().await?;
@@ -282,7 +282,7 @@ impl Tournaments {
             if t.state == TournamentState::Open {
                 tx.remove_entrant(t.id, user).await?;
             } else {
-                let events = self.withdraw(&mut tx, t, user, why).await?;
+                let events = self.withdraw_in(&mut tx, t, user, why).await?;
                 let notice = Notice::new(events, None);
                 let to = (place.guild, Recipient::Channel(place.channel));
                 queue_events(&mut tx, to, None, &notice, self.clock.now()).await?;
@@ -294,7 +294,7 @@ impl Tournaments {
         Ok(count)
     }
 
-    async fn withdraw(
+    async fn withdraw_in(
         &self,
         tx: &mut Tx,
         t: StoredTournament,
@@ -361,12 +361,7 @@ impl Tournaments {
     }
 
     /// The organiser cancels the tournament: its matches in play are stopped, unrated.
-    pub async fn cancel_tournament(
-        &self,
-        place: Place,
-        actor: &Actor,
-        is_organiser: bool,
-    ) -> Result<Reply> {
+    pub async fn cancel(&self, place: Place, actor: &Actor, is_organiser: bool) -> Result<Reply> {
         if !is_organiser {
             return self.not_organiser(place.guild).await;
         }

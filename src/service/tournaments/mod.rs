@@ -3,7 +3,7 @@
 //! matches are decided, decide the matches left at a round's deadline, end with the winner).
 //!
 //! Each pairing is a normal match, rated as any. A game waits for a channel (the front-end
-//! gives [`Service::seat_tournament_game`] a room, a thread opened once the game is claimed), since only the front-end can
+//! gives [`Tournaments::seat_game`] a room, a thread opened once the game is claimed), since only the front-end can
 //! make one. Every change locks the tournament's row first, so two processes ticking together
 //! pair a round once; notices go through the outbox in the same transaction.
 

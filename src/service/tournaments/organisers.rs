@@ -22,6 +22,11 @@ pub enum OrganiserRoleChange {
 }
 
 impl Tournaments {
+    /// The role `guild` named for its organisers, with the name it had when last seen.
+    pub async fn organiser_role(&self, guild: GuildId) -> Result<Option<OrganiserRole>> {
+        Ok(self.store.organiser_role(guild).await?)
+    }
+
     /// Whether a member of `guild` may create, start and cancel tournaments: they manage the
     /// server, or hold the role it named (`roles` are the member's role ids).
     pub async fn is_organiser(
@@ -45,7 +50,7 @@ impl Tournaments {
 
     /// Shows, names or clears the role whose members organise tournaments in `guild`; a
     /// change needs Manage Server.
-    pub async fn tournament_organisers(
+    pub async fn organisers(
         &self,
         guild: GuildId,
         actor: &Actor,

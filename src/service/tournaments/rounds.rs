@@ -29,7 +29,7 @@ pub struct TournamentTick {
 
 impl Tournaments {
     /// Moves every tournament on as far as it can go now; called by the clock's tick.
-    pub async fn tick_tournaments(&self) -> Result<TournamentTick> {
+    pub async fn tick(&self) -> Result<TournamentTick> {
         let mut report = TournamentTick::default();
         for id in self.store.tournaments_in_play().await? {
             let mut tx = self.store.begin().await?;

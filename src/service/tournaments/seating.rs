@@ -32,7 +32,7 @@ pub struct GameToSeat {
 
 impl Tournaments {
     /// Games of running tournaments that wait for a channel, oldest first.
-    pub async fn tournament_games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
+    pub async fn games_to_seat(&self, limit: i64) -> Result<Vec<GameToSeat>> {
         let mut out = Vec::new();
         let mut read: Option<(StoredTournament, Vec<Entrant>, Vec<TournamentGame>)> = None;
         let now = self.clock.now();
@@ -76,7 +76,7 @@ impl Tournaments {
     /// match any more (seated by another process, decided, or its tournament over), or when
     /// its room could not be opened (the game then backs off, and its players and organiser
     /// are told the first time).
-    pub async fn seat_tournament_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
+    pub async fn seat_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
         let Some(tournament) = self.store.tournament_of_game(game).await? else {
             return Ok(None);
         };

@@ -110,7 +110,7 @@ pub(in crate::service) async fn standings_after(
 impl Tournaments {
     /// Page `page` (from 1) of the standings of the latest tournament of this channel, as
     /// text and a picture.
-    pub async fn tournament_standings(&self, place: Place, page: i64) -> Result<Reply> {
+    pub async fn standings(&self, place: Place, page: i64) -> Result<Reply> {
         let here = match self.store.latest_tournament_in(place.channel).await? {
             Some(t) => Some(t),
             // In a game's own thread: the tournament the game is of.

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use thudbot::render::Renderer;
-use thudbot::service::commands::*;
 use thudbot::service::{
     Actor, ManualClock, Place, Refusal, Reply, Service, ServiceConfig, ServiceError,
 };
@@ -58,12 +57,16 @@ pub async fn service_with(config: ServiceConfig) -> TestService {
 pub async fn deliver_all(service: &Service) -> Vec<thudbot::service::Delivery> {
     let mut all = Vec::new();
     loop {
-        let batch = service.claim_deliveries(100).await.expect("the outbox");
+        let batch = service
+            .outbox()
+            .claim_deliveries(100)
+            .await
+            .expect("the outbox");
         if batch.is_empty() {
             return all;
         }
         for d in &batch {
-            service.delivered(d).await.expect("recorded");
+            service.outbox().delivered(d).await.expect("recorded");
         }
         all.extend(batch);
     }

@@ -18,7 +18,7 @@ use crate::store::{MatchId, StoredJudgement, StoredMatch};
 
 impl Analysis {
     /// The report of match `id`'s finished analysis.
-    pub async fn analysis_report_of(&self, id: MatchId) -> Result<Reply> {
+    pub async fn report_of(&self, id: MatchId) -> Result<Reply> {
         match self.store.load_match(id).await? {
             Some(m) => self.analysis_report(&m).await,
             None => Err(ServiceError::System(format!("match {id} vanished"))),

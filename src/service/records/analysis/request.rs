@@ -7,7 +7,7 @@ use crate::service::records::replays::match_for_record;
 use crate::service::refusal::Refusal;
 use crate::service::voice::analysis_under_way;
 use crate::service::Place;
-use crate::store::{AnalysisStatus, ChannelId, MatchId, MatchState, StoredMatch};
+use crate::store::{AnalysisStatus, ChannelId, GuildId, MatchId, MatchState, StoredMatch};
 
 /// The answer to a request for an analysis.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,9 +25,19 @@ pub enum AnalysisAnswer {
 }
 
 impl Analysis {
+    /// Where the analysis of match `id` stands (`None`: nobody asked for it).
+    pub async fn status(&self, id: MatchId) -> Result<Option<AnalysisStatus>> {
+        Ok(self.store.analysis_status(id).await?)
+    }
+
+    /// The server match `id` was played in (`None`: no such match), where its report goes.
+    pub async fn guild_of(&self, id: MatchId) -> Result<Option<GuildId>> {
+        Ok(self.store.load_match(id).await?.map(|m| m.guild))
+    }
+
     /// The analysis of match `id` (the latest in this channel by default): its report when
     /// finished, else where it stands, asking for it first if nobody had.
-    pub async fn analysis(&self, place: Place, id: Option<MatchId>) -> Result<AnalysisAnswer> {
+    pub async fn ask(&self, place: Place, id: Option<MatchId>) -> Result<AnalysisAnswer> {
         let m = match_for_record(&self.store, place, id).await?;
         if m.state == MatchState::Active {
             return refuse(Refusal::AnalysisDuringPlay(m.id));
@@ -61,12 +71,7 @@ impl Analysis {
 
     /// The message `message` in `channel` shows the progress of match `id`'s analysis; false
     /// when another message already does (this one may then be left as it is).
-    pub async fn analysis_shown_in(
-        &self,
-        id: MatchId,
-        channel: ChannelId,
-        message: u64,
-    ) -> Result<bool> {
+    pub async fn shown_in(&self, id: MatchId, channel: ChannelId, message: u64) -> Result<bool> {
         Ok(self
             .store
             .set_analysis_message(id, channel, message)
@@ -86,18 +91,18 @@ pub(super) fn positions_of(m: &StoredMatch) -> u32 {
 
 impl Analysis {
     /// The analyses whose progress message has something new to show and may be edited now.
-    pub async fn analyses_to_show(&self) -> Result<Vec<AnalysisStatus>> {
+    pub async fn to_show(&self) -> Result<Vec<AnalysisStatus>> {
         Ok(self.store.analyses_to_show(self.clock.now()).await?)
     }
 
     /// Claims the posting of match `id`'s progress message in `channel`: false when another
     /// request (a second press at the same moment) posts it.
-    pub async fn claim_analysis_progress(&self, id: MatchId, channel: ChannelId) -> Result<bool> {
+    pub async fn claim_progress(&self, id: MatchId, channel: ChannelId) -> Result<bool> {
         Ok(self.store.claim_progress(id, channel).await?)
     }
 
     /// The progress message could not be posted: a later request may.
-    pub async fn release_analysis_progress(&self, id: MatchId) -> Result<()> {
+    pub async fn release_progress(&self, id: MatchId) -> Result<()> {
         Ok(self.store.release_progress(id).await?)
     }
 
@@ -105,7 +110,7 @@ impl Analysis {
     /// `retry_after`) when Discord may take it later, else given up for good with its reason;
     /// `/thud analysis` still answers with the report. The thread it was shown in then no
     /// longer waits for it.
-    pub async fn analysis_show_failed(
+    pub async fn show_failed(
         &self,
         id: MatchId,
         failure: &crate::service::DeliveryFailure,
@@ -126,25 +131,25 @@ impl Analysis {
             crate::service::DeliveryFailure::Permanent { reason } => {
                 tracing::warn!(match_id = %id, %reason, "an analysis cannot be shown where it was asked for");
                 self.store.analysis_show_failed(id, reason, now).await?;
-                self.analysis_reported(id).await?;
+                self.reported(id).await?;
             }
         }
         Ok(())
     }
 
     /// The progress message of match `id`'s analysis now says `judged` positions.
-    pub async fn analysis_progress_shown(&self, id: MatchId, judged: u32) -> Result<()> {
+    pub async fn progress_shown(&self, id: MatchId, judged: u32) -> Result<()> {
         Ok(self.store.analysis_shown(id, judged).await?)
     }
 
     /// Claims the showing of match `id`'s finished report: true for exactly one caller.
-    pub async fn claim_analysis_report(&self, id: MatchId) -> Result<bool> {
+    pub async fn claim_report(&self, id: MatchId) -> Result<bool> {
         Ok(self.store.claim_report(id, self.clock.now()).await?)
     }
 
     /// The report of match `id`'s analysis is shown: the thread it was shown in is closed if
     /// the bot opened it for a match and nothing else lives in it.
-    pub async fn analysis_reported(&self, id: MatchId) -> Result<()> {
+    pub async fn reported(&self, id: MatchId) -> Result<()> {
         let Some((channel, _)) = self
             .store
             .analysis_status(id)
@@ -160,7 +165,7 @@ impl Analysis {
     }
 
     /// The report could not be shown: a later round tries again.
-    pub async fn unclaim_analysis_report(&self, id: MatchId) -> Result<()> {
+    pub async fn unclaim_report(&self, id: MatchId) -> Result<()> {
         Ok(self.store.unclaim_report(id).await?)
     }
 }
