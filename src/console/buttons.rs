@@ -35,8 +35,8 @@ impl Console<'_> {
                     .await
             }
             Action::ConfirmResign(id) => s.matches().resign(place, actor, Some(id)).await,
-            Action::Resume(id) => s.channels().resume(place, actor, id).await,
-            Action::AbortUnreachable(id) => s.channels().abort_unreachable(actor, id).await,
+            Action::Resume(id) => s.matches().resume(place, actor, id).await,
+            Action::AbortUnreachable(id) => s.matches().abort_unreachable(actor, id).await,
             Action::Rematch(id) => s.matches().rematch(place, actor, id, None).await,
             // Normally taken before dispatch (see `analysis_wanted`), which judges and prints
             // as it goes; here it says where the analysis stands.

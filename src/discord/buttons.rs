@@ -56,8 +56,8 @@ pub(super) async fn pressed(
                     .await
             }
             Action::ConfirmResign(id) => s.matches().resign(place, &actor, Some(id)).await,
-            Action::Resume(id) => s.channels().resume(place, &actor, id).await,
-            Action::AbortUnreachable(id) => s.channels().abort_unreachable(&actor, id).await,
+            Action::Resume(id) => s.matches().resume(place, &actor, id).await,
+            Action::AbortUnreachable(id) => s.matches().abort_unreachable(&actor, id).await,
             Action::Analyse(id) => super::analysis::request(data, &ctx.http, place, Some(id)).await,
             Action::JoinTournament(id) => s.tournaments().join_numbered(&actor, id).await,
             // A rematch against the computer begins at once, in a thread when threads are on

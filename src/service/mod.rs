@@ -10,6 +10,7 @@
 //! clock and the outbox), `people` (ladders, vacations, settings), `records` (records, replays,
 //! analyses) and `tournaments`; the modules at this level are what they all share.
 
+mod clock;
 mod error;
 mod events;
 mod facade;
@@ -20,13 +21,16 @@ mod people;
 mod pictures;
 mod records;
 mod refusal;
+mod standings;
 mod text;
 mod thinking;
 mod tournaments;
 mod voice;
+mod watch;
 mod wording;
 
 pub use crate::input::{clean_name, echo, MAX_NAME};
+pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Result, ServiceError};
 pub use events::{
     Entrants, Event, Occasion, RatingChange, ShownRating, TournamentEvent, PROVISIONAL_DEVIATION,
@@ -35,9 +39,7 @@ pub use flow::challenges::ChallengeOptions;
 pub use flow::play::{MoveRequest, Verb};
 pub use flow::room::Room;
 pub use flow::suggestions::Choice;
-pub use notices::clock::{Clock, ManualClock, SystemClock};
 pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
-pub use notices::timekeeping::TickReport;
 pub use notices::worker::Deliverer;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::LadderScope;
@@ -49,6 +51,7 @@ pub use tournaments::{
     TournamentTick,
 };
 pub use voice::{boards_shown_as_text, file_not_attached, progress_text, rules_text};
+pub use watch::timekeeping::TickReport;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -58,14 +61,14 @@ use chrono::{DateTime, Duration, Utc};
 use crate::render::Renderer;
 use crate::store::{ChannelId, GuildId, Player, Store, StoredMatch, Tx, UserId};
 pub use flow::Matches;
-use notices::timekeeping::Timekeeper;
-pub use notices::trouble::{ArchivedThread, Channels};
 pub use notices::Outbox;
 pub use people::{Ladder, People};
 pub use records::analysis::Analysis;
 pub use records::Records;
 use thinking::Thinking;
 pub use tournaments::Tournaments;
+use watch::timekeeping::Timekeeper;
+pub use watch::trouble::{ArchivedThread, Channels};
 
 /// The days a player may take over a move, and the default.
 pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -207,8 +210,7 @@ impl Service {
         let channels = Channels::new(
             store.clone(),
             clock.clone(),
-            renderer.clone(),
-            signals.outbox.clone(),
+            matches.clone(),
             tournaments.clone(),
         );
         let timekeeper = Arc::new(Timekeeper::new(

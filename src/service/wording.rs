@@ -4,10 +4,9 @@
 
 use crate::service::error::Result;
 use crate::service::events::{Event, TournamentEvent};
-use crate::service::flow::told::{News, Told};
 use crate::service::outcome::Reply;
-use crate::service::tournaments::standings_after;
-use crate::service::voice::{self, people, reply_with, Reader};
+use crate::service::standings::standings_after;
+use crate::service::voice::{people, reply_with, Reader};
 use crate::service::Names;
 use crate::store::Store;
 
@@ -51,36 +50,4 @@ pub(in crate::service) async fn word(
         reply = reply.attach(file, png);
     }
     Ok(reply)
-}
-
-impl Told {
-    /// The answer to a match command in words, pinging whom it pings, its boards laid on it.
-    pub(in crate::service) fn worded(self) -> Reply {
-        let names = &self.names;
-        let mut reply = match &self.news {
-            News::Happened(events) => voice::reply(events, names, &Reader::Channel),
-            News::Board { m, away } => Reply::public(voice::board_caption(m, names, away)),
-            News::NoMatchYet { never } => Reply::private(voice::no_match_yet(*never)),
-            News::Games {
-                games, everywhere, ..
-            } if games.is_empty() => Reply::private(voice::no_games(*everywhere)),
-            News::Games {
-                games,
-                player,
-                away,
-                now,
-                everywhere,
-            } => voice::games_list(games, *player, (names, away), *now, *everywhere),
-            News::ResignPrompt { match_id, moved } => voice::resign_prompt(*match_id, *moved),
-        };
-        for player in self.ping {
-            reply = reply.mention(player);
-        }
-        for board in self.boards {
-            reply = board.onto(reply);
-        }
-        reply.saved = self.saved;
-        reply.spend_buttons = self.spend_buttons;
-        reply
-    }
 }

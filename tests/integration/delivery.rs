@@ -275,7 +275,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         .iter()
         .any(|b| b.action == Action::AbortUnreachable(id)));
     assert_eq!(resume.label, format!("Resume #{id} here"));
-    let resumed = ok(service.channels().resume(elsewhere, &alice(), id).await);
+    let resumed = ok(service.matches().resume(elsewhere, &alice(), id).await);
     assert!(resumed.text.contains("resumes match"), "{}", resumed.text);
     assert_eq!(resumed.mentions, vec![alice().id]);
     let m = service.store().load_match(id).await.unwrap().unwrap();
@@ -339,16 +339,16 @@ async fn a_deleted_channel_or_a_removed_bot_pauses_its_matches_and_a_player_may_
     // Stopping is refused for a match the bot can reach, and for a spectator.
     let carol = crate::common::carol();
     assert!(service
-        .channels()
+        .matches()
         .abort_unreachable(&alice(), b)
         .await
         .is_err());
     assert!(service
-        .channels()
+        .matches()
         .abort_unreachable(&carol, a)
         .await
         .is_err());
-    let stopped = ok(service.channels().abort_unreachable(&bob(), a).await);
+    let stopped = ok(service.matches().abort_unreachable(&bob(), a).await);
     assert!(stopped.text.contains("not rated"), "{}", stopped.text);
     let m = service.store().load_match(a).await.unwrap().unwrap();
     assert_eq!(m.finish, Some(thudbot::store::Finish::Aborted));

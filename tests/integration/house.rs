@@ -1,5 +1,6 @@
 //! The house's shape, read from the code's own paths: no two modules of the library import
-//! each other (directly or around a circle), the pure layers (`game`, `tournament`,
+//! each other (directly or around a circle), nor do two folders, the outbox names no concern
+//! above it, the pure layers (`game`, `tournament`,
 //! `computer`, `render`, `input`) name no outer one, no source file is over 600 lines, and
 //! `impl Service` itself (construction, the concerns it holds, the clock's round, the workers)
 //! stays small: the commands are the concerns' own methods.
@@ -196,6 +197,9 @@ fn is_ancestor(a: &Module, b: &Module) -> bool {
 
 struct House {
     edges: BTreeMap<Module, BTreeSet<Module>>,
+    /// The same dependencies between folders: a module stands for its folder (a `mod.rs` or
+    /// `lib.rs` for the folder it heads).
+    folder_edges: BTreeMap<Module, BTreeSet<Module>>,
     long_files: Vec<(String, usize)>,
     /// `fn`s in `impl Service` blocks.
     service_methods: usize,
@@ -216,6 +220,21 @@ fn read_house() -> House {
         );
     }
     let modules: BTreeSet<Module> = files.iter().map(|(m, _, _)| m.clone()).collect();
+    let heads: BTreeSet<Module> = files
+        .iter()
+        .filter(|(_, f, _)| {
+            f.file_name()
+                .is_some_and(|n| n == "mod.rs" || n == "lib.rs")
+        })
+        .map(|(m, _, _)| m.clone())
+        .collect();
+    let folder_of = |m: &Module| -> Module {
+        if heads.contains(m) || m.is_empty() {
+            m.clone()
+        } else {
+            m[..m.len() - 1].to_vec()
+        }
+    };
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     let mut long_files = Vec::new();
     let mut binaries = Vec::new();
@@ -247,8 +266,18 @@ fn read_house() -> House {
             }
         }
     }
+    let mut folder_edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    for (from, tos) in &edges {
+        let from = folder_of(from);
+        for to in tos.iter().map(folder_of) {
+            if to != from && !is_ancestor(&to, &from) && !is_ancestor(&from, &to) {
+                folder_edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
     House {
         edges,
+        folder_edges,
         long_files,
         service_methods,
     }
@@ -361,6 +390,24 @@ fn no_two_modules_import_each_other_around_any_circle() {
 }
 
 #[test]
+fn no_two_folders_import_each_other_around_any_circle() {
+    let house = read_house();
+    let found = circles(&house.folder_edges);
+    assert!(
+        found.is_empty(),
+        "import circles between folders: {found:?}"
+    );
+    // The reading finds what it looks for: the match flow's folder depends on the store.
+    let flow = house
+        .folder_edges
+        .get(&vec!["service".to_string(), "flow".to_string()]);
+    assert!(
+        flow.is_some_and(|to| to.contains(&vec!["store".to_string()])),
+        "no folder edges read: {flow:?}"
+    );
+}
+
+#[test]
 fn a_circle_is_found_when_there_is_one() {
     let m = |s: &str| s.split("::").map(String::from).collect::<Module>();
     let mut edges = BTreeMap::new();
@@ -406,5 +453,32 @@ fn the_service_itself_has_few_methods() {
         house.service_methods <= MAX_SERVICE_METHODS,
         "impl Service has {} methods (at most {MAX_SERVICE_METHODS})",
         house.service_methods
+    );
+}
+
+#[test]
+fn the_outbox_names_no_concern_above_it() {
+    let house = read_house();
+    let above = ["flow", "tournaments", "people", "records", "watch"];
+    let mut up = Vec::new();
+    for (from, to) in &house.edges {
+        if from.len() < 2 || from[..2] != ["service", "notices"] {
+            continue;
+        }
+        for t in to {
+            let concern = t.len() >= 2 && t[0] == "service" && above.contains(&t[1].as_str());
+            if concern || OUTER[2..].contains(&t[0].as_str()) {
+                up.push(format!("{} -> {}", from.join("::"), t.join("::")));
+            }
+        }
+    }
+    assert!(up.is_empty(), "the outbox names what is above it: {up:?}");
+    // The reading finds what it looks for: the outbox depends on the store.
+    let edges = house
+        .edges
+        .get(&vec!["service".to_string(), "notices".to_string()]);
+    assert!(
+        edges.is_some_and(|to| to.contains(&vec!["store".to_string()])),
+        "{edges:?}"
     );
 }

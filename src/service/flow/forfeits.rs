@@ -5,14 +5,15 @@ use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::progress::{match_in_play, seat_of, Said};
 use crate::service::flow::told::{News, Told};
+use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
 use crate::service::refusal::Refusal;
 use crate::service::{names_in, Actor, Names, Place};
 use chrono::{DateTime, Utc};
 
 use super::Matches;
-use crate::service::tournaments::games::record_game_result;
+use crate::service::flow::tournament_game::record_game_result;
 use crate::service::Reply;
-use crate::store::{Finish, MatchId, StoredMatch, TurnClock, Tx, UserId};
+use crate::store::{Finish, MatchId, Recipient, StoredMatch, TurnClock, Tx, UserId};
 
 impl Matches {
     /// Asks `actor` to confirm resigning: a private message with a Confirm button.
@@ -93,6 +94,28 @@ impl Matches {
         Ok(said.told(names).worded())
     }
 
+    /// Stops `m` (locked in `tx`) unrated, as aborted by `by` (a moderator, an organiser or a
+    /// player of a match the bot cannot reach; nobody when the clock or a lost channel
+    /// stopped it), queues `said` to its channel, then the close of its thread. Its
+    /// tournament game, if any, is the caller's to decide; the caller commits.
+    pub(in crate::service) async fn stop_in(
+        &self,
+        tx: &mut Tx,
+        m: &StoredMatch,
+        by: Option<UserId>,
+        said: Option<&Notice>,
+    ) -> Result<()> {
+        let now = self.clock.now();
+        tx.finish_match(m.id, Finish::Aborted, None, None, by, now)
+            .await?;
+        if let Some(notice) = said {
+            let to = (m.guild, Recipient::Channel(m.channel));
+            queue_events(tx, to, Some(m.id), notice, now).await?;
+        }
+        queue_match_over(tx, m, now).await?;
+        Ok(())
+    }
+
     /// A moderator stops the match in this channel; it is recorded and unrated.
     pub async fn abort(&self, place: Place, actor: &Actor, is_moderator: bool) -> Result<Reply> {
         if !is_moderator {
@@ -102,9 +125,7 @@ impl Matches {
         let m = match_in_play(&mut tx, place.channel).await?;
         let now = self.clock.now();
         tx.save_player(&actor.player(), now).await?;
-        tx.finish_match(m.id, Finish::Aborted, None, None, Some(actor.id), now)
-            .await?;
-        crate::service::notices::delivery::queue_match_over(&mut tx, &m, now).await?;
+        self.stop_in(&mut tx, &m, Some(actor.id), None).await?;
         record_game_result(&mut tx, m.id).await?;
         // The moderator need not be a player; their name was saved above.
         let names = Names(tx.names(&[m.players[0], m.players[1], actor.id]).await?);

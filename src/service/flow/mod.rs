@@ -5,6 +5,7 @@ pub(super) mod agreement;
 pub(super) mod board;
 pub(super) mod challenges;
 pub(super) mod computer;
+pub(super) mod deadlines;
 pub(super) mod forfeits;
 pub(super) mod play;
 pub(super) mod progress;
@@ -12,13 +13,15 @@ pub(super) mod rematch;
 pub(super) mod room;
 pub(super) mod suggestions;
 pub(super) mod told;
+pub(super) mod tournament_game;
+pub(super) mod trouble;
 
 use std::sync::Arc;
 
 use tokio::sync::Notify;
 
 use crate::render::Renderer;
-use crate::service::notices::clock::Clock;
+use crate::service::clock::Clock;
 use crate::service::people::Ladder;
 use crate::service::thinking::Thinking;
 use crate::service::ServiceConfig;

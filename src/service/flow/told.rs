@@ -1,13 +1,15 @@
 //! What a match command tells the player who gave it, before it is worded. The match flow
 //! decides, commits and draws; each public command then has the voice word the result
-//! (`Told::worded`, in `wording.rs`), so the flow holds no sentence.
+//! (`Told::worded`), so the flow holds no sentence.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
 use crate::service::events::Event;
+use crate::service::outcome::Reply;
 use crate::service::pictures::DrawnBoard;
+use crate::service::voice::{self, Reader};
 use crate::service::Names;
 use crate::store::{MatchId, MatchSummary, StoredMatch, UserId, Vacation};
 
@@ -87,5 +89,37 @@ impl Told {
     pub(in crate::service) fn showing(mut self, boards: Vec<DrawnBoard>) -> Told {
         self.boards.extend(boards);
         self
+    }
+}
+
+impl Told {
+    /// The answer to a match command in words, pinging whom it pings, its boards laid on it.
+    pub(in crate::service) fn worded(self) -> Reply {
+        let names = &self.names;
+        let mut reply = match &self.news {
+            News::Happened(events) => voice::reply(events, names, &Reader::Channel),
+            News::Board { m, away } => Reply::public(voice::board_caption(m, names, away)),
+            News::NoMatchYet { never } => Reply::private(voice::no_match_yet(*never)),
+            News::Games {
+                games, everywhere, ..
+            } if games.is_empty() => Reply::private(voice::no_games(*everywhere)),
+            News::Games {
+                games,
+                player,
+                away,
+                now,
+                everywhere,
+            } => voice::games_list(games, *player, (names, away), *now, *everywhere),
+            News::ResignPrompt { match_id, moved } => voice::resign_prompt(*match_id, *moved),
+        };
+        for player in self.ping {
+            reply = reply.mention(player);
+        }
+        for board in self.boards {
+            reply = board.onto(reply);
+        }
+        reply.saved = self.saved;
+        reply.spend_buttons = self.spend_buttons;
+        reply
     }
 }

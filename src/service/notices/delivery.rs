@@ -16,7 +16,7 @@ use crate::service::notices::worded::{NoticeBody, NoticeKind};
 use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
 use crate::service::pictures::start_drawing;
 use crate::service::pictures::{board_at, finish_drawing};
-use crate::service::tournaments::standings_after;
+use crate::service::standings::standings_after;
 use crate::service::voice::{self, Reader};
 use crate::service::wording::word;
 use crate::service::{Names, Place};

@@ -2,13 +2,10 @@
 //! forfeits), the outbox and its delivery, who is told of a turn, channels the bot cannot
 //! reach, and closing the threads it opened.
 
-pub(super) mod clock;
 pub(super) mod delivery;
 pub(super) mod notify;
 pub(super) mod queue;
 pub(super) mod threads;
-pub(super) mod timekeeping;
-pub(super) mod trouble;
 pub(super) mod worded;
 pub(super) mod worker;
 
@@ -17,7 +14,7 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use crate::render::Renderer;
-use crate::service::notices::clock::Clock;
+use crate::service::clock::Clock;
 use crate::store::Store;
 
 /// The outbox: notices are queued (by the free functions of `delivery`, in the transaction

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
-use crate::service::notices::clock::Clock;
+use crate::service::clock::Clock;
 use crate::service::ServiceConfig;
 use crate::store::Store;
 

@@ -9,7 +9,7 @@ use super::{refuse_tournament, DEFAULT_ROUND_FACTOR};
 use crate::game::{Seat, Variant};
 use crate::service::error::Result;
 use crate::service::events::{Event, TournamentEvent};
-use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::TournamentRefusal as Why;
 use crate::service::voice::Reader;
@@ -325,7 +325,9 @@ impl Tournaments {
                 if let Some(m) = tx.lock_match(match_id).await? {
                     // A match already over keeps its result: a withdrawal forfeits only what
                     // is still undecided.
-                    if let Some((outcome, margin)) = super::games::game_result(&m) {
+                    if let Some((outcome, margin)) =
+                        crate::service::flow::tournament_game::game_result(&m)
+                    {
                         tx.decide_game(game.id, outcome, margin).await?;
                         continue;
                     }
@@ -370,7 +372,7 @@ impl Tournaments {
         let Some(t) = lock_here(&self.store, &mut tx, place).await? else {
             return refuse_tournament(Why::NoTournamentHere);
         };
-        let stopped = stop_matches(&mut tx, &t, Some(actor.id), now).await?;
+        let stopped = stop_matches(&self.matches, &mut tx, &t, Some(actor.id)).await?;
         tx.end_tournament(
             t.id,
             TournamentState::Cancelled,
@@ -394,10 +396,10 @@ impl Tournaments {
 /// Stops the matches in play of tournament `t` (locked in `tx`), unrated, each told in its
 /// own channel; returns how many. `by` is the organiser who stopped them, if one did.
 pub(super) async fn stop_matches(
+    matches: &crate::service::flow::Matches,
     tx: &mut Tx,
     t: &StoredTournament,
     by: Option<crate::store::UserId>,
-    now: DateTime<Utc>,
 ) -> Result<u32> {
     let mut stopped = 0;
     for game in tx.games(t.id).await? {
@@ -406,21 +408,13 @@ pub(super) async fn stop_matches(
         };
         if let Some(m) = tx.lock_match(match_id).await? {
             if m.state == crate::store::MatchState::Active {
-                tx.finish_match(m.id, Finish::Aborted, None, None, by, now)
-                    .await?;
-                let there = Place {
-                    guild: m.guild,
-                    channel: m.channel,
-                };
                 let cancelled = Notice::new(
                     vec![told(TournamentEvent::GameCancelled {
                         name: t.name.clone(),
                     })],
                     None,
                 );
-                let to = (there.guild, Recipient::Channel(there.channel));
-                queue_events(tx, to, Some(m.id), &cancelled, now).await?;
-                queue_match_over(tx, &m, now).await?;
+                matches.stop_in(tx, &m, by, Some(&cancelled)).await?;
                 stopped += 1;
             }
         }

@@ -41,7 +41,7 @@ impl Tournaments {
             if !matches!(t.state, TournamentState::Open | TournamentState::Running) {
                 continue;
             }
-            let stopped = stop_matches(&mut tx, &t, None, now).await?;
+            let stopped = stop_matches(&self.matches, &mut tx, &t, None).await?;
             tx.end_tournament(t.id, TournamentState::Cancelled, Some(why), now)
                 .await?;
             let notice = Notice::new(

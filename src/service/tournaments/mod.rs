@@ -10,7 +10,6 @@
 mod announcement;
 mod corrections;
 mod deadlines;
-pub(super) mod games;
 mod here;
 mod lifecycle;
 mod lost;
@@ -25,7 +24,6 @@ pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
 pub use rounds::TournamentTick;
 pub use seating::GameToSeat;
-pub(super) use standings::standings_after;
 
 use super::error::{refuse, Result};
 use super::refusal::Refusal;
@@ -42,8 +40,8 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
+use crate::service::clock::Clock;
 use crate::service::flow::Matches;
-use crate::service::notices::clock::Clock;
 use crate::store::Store;
 
 /// Tournaments: entries, rounds paired and decided, games seated as matches (through the

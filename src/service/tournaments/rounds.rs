@@ -5,13 +5,13 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::deadlines::RoundDue;
-use super::games::game_result;
-use super::standings::standings_of;
 use super::Tournaments;
 use crate::game::Seat;
 use crate::service::error::Result;
 use crate::service::events::{EarlyEnd, Event, Paired, TournamentEvent};
-use crate::service::notices::delivery::{queue_events, queue_match_over, Notice};
+use crate::service::flow::tournament_game::game_result;
+use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::standings::standings_of;
 use crate::service::voice;
 use crate::service::Place;
 use crate::store::{
@@ -356,8 +356,6 @@ impl Tournaments {
             };
             tx.decide_game(game.id, outcome, 0).await?;
         } else {
-            tx.finish_match(m.id, Finish::Aborted, None, None, None, now)
-                .await?;
             let stopped = Notice::new(
                 vec![told(TournamentEvent::GameStopped {
                     name: t.name.clone(),
@@ -365,9 +363,7 @@ impl Tournaments {
                 })],
                 None,
             );
-            let to = (there.guild, Recipient::Channel(there.channel));
-            queue_events(tx, to, Some(m.id), &stopped, now).await?;
-            queue_match_over(tx, &m, now).await?;
+            self.matches.stop_in(tx, &m, None, Some(&stopped)).await?;
             tx.decide_game(game.id, GameOutcome::Drawn, 0).await?;
         }
         Ok(())

@@ -21,7 +21,7 @@ use tokio::sync::Notify;
 
 use crate::computer::analysis::{raw_of, Budget, Judgement, Suspicion};
 use crate::game::{Move, Position};
-use crate::service::notices::clock::Clock;
+use crate::service::clock::Clock;
 use crate::service::notices::Outbox;
 use crate::service::thinking::Thinking;
 use crate::store::{Store, StoredJudgement};

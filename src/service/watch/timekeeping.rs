@@ -14,8 +14,8 @@ use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::notices::notify::tell;
 use crate::service::people::People;
 use crate::service::tournaments::Tournaments;
-use crate::service::{Clock, Place, ServiceConfig};
-use crate::store::{Finish, Recipient, Store};
+use crate::service::{Clock, ServiceConfig};
+use crate::store::{Recipient, Store};
 
 /// Items claimed per round trip; a round returning fewer means everything due is done.
 const BATCH: i64 = 100;
@@ -92,31 +92,12 @@ impl Timekeeper {
     /// and queues what to announce.
     pub async fn tick(&self) -> Result<TickReport> {
         let now = self.clock.now();
-        let mut report = TickReport::default();
-
-        loop {
-            let mut tx = self.store.begin().await?;
-            let expired = tx.expire_challenges(now, BATCH).await?;
-            for c in &expired {
-                let notice = Notice::new(
-                    vec![Event::ChallengeExpired {
-                        challenger: c.challenger,
-                        opponent: c.opponent,
-                    }],
-                    None,
-                );
-                let to = (c.guild, Recipient::Channel(c.channel));
-                queue_events(&mut tx, to, None, &notice, now).await?;
-            }
-            tx.commit().await?;
-            report.expired_challenges += expired.len();
-            if (expired.len() as i64) < BATCH {
-                break;
-            }
-        }
-
-        // Vacations first: a clock that runs again may have a reminder due.
-        report.vacations_ended = self.people.end_vacations_due(now).await?;
+        let mut report = TickReport {
+            expired_challenges: self.matches.expire_challenges(now).await?,
+            // Vacations before reminders: a clock that runs again may have a reminder due.
+            vacations_ended: self.people.end_vacations_due(now).await?,
+            ..TickReport::default()
+        };
 
         loop {
             let mut tx = self.store.begin().await?;
@@ -147,52 +128,7 @@ impl Timekeeper {
         }
 
         if let Some(grace) = self.config.auto_forfeit_after {
-            loop {
-                let mut tx = self.store.begin().await?;
-                let overdue = tx.lock_overdue_matches(now - grace, 1).await?;
-                let Some(&id) = overdue.first() else {
-                    break;
-                };
-                let Some(m) = tx.lock_match(id).await? else {
-                    break;
-                };
-                // The candidate was read before the lock: a move may have started a new turn
-                // since, whose player is not late.
-                let Some(clock) = m.clock.filter(|c| c.deadline <= now - grace) else {
-                    tx.rollback().await?;
-                    continue;
-                };
-                let Some(loser) = m.game.seat_to_move() else {
-                    tx.rollback().await?;
-                    break;
-                };
-                let place = Place {
-                    guild: m.guild,
-                    channel: m.channel,
-                };
-                let match_id = m.id;
-                let said = match self
-                    .matches
-                    .abort_if_never_moved(&mut tx, &m, m.player(loser))
-                    .await?
-                {
-                    Some(aborted) => aborted,
-                    None => {
-                        let opening = Event::DeadlineMissed {
-                            player: m.player(loser),
-                            deadline: clock.deadline,
-                            round_over: false,
-                        };
-                        self.matches
-                            .forfeit(&mut tx, m, loser, Finish::Timeout, opening)
-                            .await?
-                    }
-                };
-                let to = (place.guild, Recipient::Channel(place.channel));
-                queue_events(&mut tx, to, Some(match_id), &said.notice(), now).await?;
-                tx.commit().await?;
-                report.forfeits += 1;
-            }
+            report.forfeits = self.matches.forfeit_overdue(now - grace).await?;
         }
         report.tournaments = self.tournaments.tick().await?;
         if report.queued_any() {

@@ -1,0 +1,145 @@
+//! Channels the bot can no longer reach: deleted, hidden from it, a thread locked or closed
+//! twice, or a server it was removed from. Their matches are paused through `Matches`
+//! (`flow/trouble.rs`: resumed or stopped from there too) and their tournaments called off;
+//! both players see why in `/thud games` from anywhere.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::service::error::Result;
+use crate::service::flow::Matches;
+use crate::service::tournaments::Tournaments;
+use crate::service::Clock;
+use crate::store::{ChannelId, GuildId, Store};
+
+/// A thread archived again this soon after the bot reopened it was closed by a person; an
+/// archive this soon after the bot's own is the bot's.
+const REOPENED_LATELY: Duration = Duration::hours(1);
+
+/// What becomes of a match's thread that was archived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchivedThread {
+    /// No match is in play in it: it is left as it is.
+    NoMatch,
+    /// The front-end opens it again.
+    Reopen,
+    /// A moderator closed it twice: it stays closed, and its match is paused.
+    LeftClosed,
+}
+
+/// What becomes of matches (and tournaments) in channels the bot can no longer reach.
+pub struct Channels {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    matches: Arc<Matches>,
+    tournaments: Arc<Tournaments>,
+}
+
+impl Channels {
+    pub(crate) fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        matches: Arc<Matches>,
+        tournaments: Arc<Tournaments>,
+    ) -> Channels {
+        Channels {
+            store,
+            clock,
+            matches,
+            tournaments,
+        }
+    }
+
+    /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.
+    pub async fn channel_gone(&self, channel: ChannelId) -> Result<usize> {
+        self.tournaments
+            .tournaments_lost(None, Some(channel), "its channel was deleted")
+            .await?;
+        self.matches
+            .pause_in(None, Some(channel), "its channel was deleted")
+            .await
+    }
+
+    /// A match's thread was locked: the bot cannot post in it, so its clock stops.
+    pub async fn thread_locked(&self, channel: ChannelId) -> Result<usize> {
+        self.matches
+            .pause_in(None, Some(channel), "its thread was locked")
+            .await
+    }
+
+    /// The bot can no longer see a match's channel (its permissions there were taken away).
+    pub async fn channel_hidden(&self, channel: ChannelId) -> Result<usize> {
+        self.matches
+            .pause_in(None, Some(channel), "the bot can no longer see its channel")
+            .await
+    }
+
+    /// A match's thread was archived. With a match in play in it, the front-end opens it
+    /// again, unless a moderator closed it twice: archived again within
+    /// an hour of the bot reopening it (Discord archives only after days without
+    /// activity, and reopening is activity), it stays closed and its match is paused
+    /// ([`Channels::thread_closed`]). The bot's own archive (a match began in the thread as
+    /// its close went out) is undone without counting against anyone.
+    pub async fn thread_archived(
+        &self,
+        guild: GuildId,
+        thread: ChannelId,
+        parent: Option<ChannelId>,
+    ) -> Result<ArchivedThread> {
+        if self.store.active_match_in(thread).await?.is_none() {
+            return Ok(ArchivedThread::NoMatch);
+        }
+        let now = self.clock.now();
+        let marks = self.store.thread_marks(thread).await?;
+        let lately = |at: Option<DateTime<Utc>>| at.is_some_and(|at| now - at < REOPENED_LATELY);
+        let own = lately(marks.archived_at);
+        if !own && lately(marks.reopened_at) {
+            self.thread_closed(guild, thread, parent).await?;
+            return Ok(ArchivedThread::LeftClosed);
+        }
+        // Noted before the front-end reopens it (and kept across restarts), so an archive that
+        // races the reopening already counts as the second.
+        if let Err(e) = self.store.thread_reopened(thread, now, !own).await {
+            tracing::warn!(error = %e, %thread, "could not note that the bot reopens a thread");
+        }
+        Ok(ArchivedThread::Reopen)
+    }
+
+    /// Whether `hint` is given in `channel` for the first time; it counts as given from now on.
+    pub async fn first_hint(&self, channel: ChannelId, hint: &str) -> Result<bool> {
+        Ok(self
+            .store
+            .first_hint(channel, hint, self.clock.now())
+            .await?)
+    }
+
+    /// A moderator archived a match's thread again soon after the bot had reopened it: the
+    /// bot leaves it closed, the match's clock stops, and its players are told in `parent`
+    /// (the channel the thread belongs to), where either of them can carry it on.
+    pub async fn thread_closed(
+        &self,
+        guild: GuildId,
+        thread: ChannelId,
+        parent: Option<ChannelId>,
+    ) -> Result<usize> {
+        self.matches
+            .pause_closed_thread(guild, thread, parent)
+            .await
+    }
+
+    /// The channels of the matches in play on `guild`, to check when the bot (re)connects.
+    pub async fn match_channels_in(&self, guild: GuildId) -> Result<Vec<ChannelId>> {
+        Ok(self.store.active_match_channels(guild).await?)
+    }
+
+    /// The bot was removed from a server: its matches' clocks stop.
+    pub async fn guild_gone(&self, guild: GuildId) -> Result<usize> {
+        self.tournaments
+            .tournaments_lost(Some(guild), None, "the bot was removed from its server")
+            .await?;
+        self.matches
+            .pause_in(Some(guild), None, "the bot was removed from its server")
+            .await
+    }
+}
