@@ -240,6 +240,7 @@ impl Tx {
         let rows = challenge_rows!(
             "UPDATE challenges SET state = 'expired', answered_at = $1
              WHERE id IN (SELECT id FROM challenges WHERE state = 'pending' AND expires_at <= $1
+                            AND (accepting_until IS NULL OR accepting_until <= $1)
                           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
                AND state = 'pending'
              RETURNING",
@@ -273,5 +274,62 @@ impl Tx {
         .await
         .map_err(name_column(COLUMNS))?;
         row.map(Challenge::try_from).transpose()
+    }
+
+    /// Accepts challenge `id`, claimed with [`Store::claim_acceptance`]: `None` if it is no
+    /// longer open (cancelled or declined meanwhile). It may have passed its expiry while
+    /// claimed; the claim held it open.
+    pub async fn accept_claimed_challenge(
+        &mut self,
+        id: ChallengeId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Challenge>> {
+        let row = challenge_rows!(
+            "UPDATE challenges SET state = 'accepted', answered_at = $2, accepting_until = NULL
+             WHERE id = $1 AND state = 'pending' RETURNING",
+            "",
+            id.db(),
+            now,
+        )
+        .fetch_optional(&mut *self.tx)
+        .await
+        .map_err(name_column(COLUMNS))?;
+        row.map(Challenge::try_from).transpose()
+    }
+}
+
+impl Store {
+    /// Claims open challenge `id` for accepting until `until`, with no lock held afterwards
+    /// (the match's thread is opened next, a Discord call); `false` when it is not open, has
+    /// expired, or another accept holds an unexpired claim.
+    pub async fn claim_acceptance(
+        &self,
+        id: ChallengeId,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query!(
+            "UPDATE challenges SET accepting_until = $3
+             WHERE id = $1 AND state = 'pending' AND expires_at > $2
+               AND (accepting_until IS NULL OR accepting_until <= $2)",
+            id.db(),
+            now,
+            until,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives up the claim on challenge `id` (the accept was refused after it), so it can be
+    /// accepted again at once.
+    pub async fn release_acceptance(&self, id: ChallengeId) -> Result<()> {
+        sqlx::query!(
+            "UPDATE challenges SET accepting_until = NULL WHERE id = $1 AND state = 'pending'",
+            id.db(),
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 }

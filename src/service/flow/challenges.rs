@@ -1,5 +1,6 @@
 //! Challenging a player, and answering a challenge.
 
+use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 
 use super::Matches;
@@ -20,8 +21,8 @@ use crate::service::Reply;
 use crate::service::{Actor, Names, Place, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use crate::store::Settings;
 use crate::store::{
-    Challenge, ChallengeId, ChallengeState, Conflict, MatchId, NewChallenge, NewMatch, Recipient,
-    SideChoice, StoreError, Tx,
+    Challenge, ChallengeId, ChallengeState, ChannelId, Conflict, MatchId, NewChallenge, NewMatch,
+    Recipient, SideChoice, StoreError, Tx, UserId,
 };
 
 /// What a challenger may choose; `None` means the default.
@@ -36,6 +37,9 @@ pub struct ChallengeOptions {
     /// `Some(false)` for a friendly match, kept off the leaderboards; rated by default.
     pub rated: Option<bool>,
 }
+
+/// How long an accept may take to open the match's room before another may try.
+const ACCEPTING_SECONDS: i64 = 60;
 
 impl Matches {
     /// `challenger` invites `opponent` to a match in this channel.
@@ -150,17 +154,48 @@ impl Matches {
         } else {
             [challenge.opponent, challenge.challenger]
         };
+        // Claimed first, with no lock held afterwards: the room is a Discord call, and a
+        // concurrent accept sees the claim and is refused before it opens a second room.
+        let until = now + Duration::seconds(ACCEPTING_SECONDS);
+        if !self
+            .store
+            .claim_acceptance(challenge.id, now, until)
+            .await?
+        {
+            return refuse(Refusal::ChallengeClosed);
+        }
+        let name = room_name(&challenger, &actor.name);
+        let channel = open_room(room, challenge.channel, name).await;
+        let begun = self
+            .begin_accepted(&challenge, players, channel, place, actor, now)
+            .await;
+        if begun.is_err() {
+            // Refused or failed before the match began: the challenge may be accepted again
+            // at once (nothing if it was accepted after all).
+            self.store.release_acceptance(challenge.id).await?;
+        }
+        Ok(begun?.spending(id.is_some()).worded())
+    }
+
+    /// Begins the match of `challenge`, claimed for accepting: the challenge is closed and
+    /// battle 1 opened in `channel` in one transaction.
+    async fn begin_accepted(
+        &self,
+        challenge: &Challenge,
+        players: [UserId; 2],
+        channel: ChannelId,
+        place: Place,
+        actor: &Actor,
+        now: DateTime<Utc>,
+    ) -> Result<Told> {
         let mut tx = self.store.begin().await?;
         if tx
-            .close_challenge(challenge.id, ChallengeState::Accepted, now)
+            .accept_claimed_challenge(challenge.id, now)
             .await?
             .is_none()
         {
             return refuse(Refusal::ChallengeClosed);
         }
-        // The challenge is ours now: a concurrent accept waits on it and is then refused.
-        let name = room_name(&challenger, &actor.name);
-        let channel = open_room(room, challenge.channel, name).await;
         let new = NewMatch {
             guild: challenge.guild,
             channel,
@@ -190,10 +225,8 @@ impl Matches {
             challenge.days_per_move,
         )
         .await?;
-        let told = self
-            .open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
-            .await?;
-        Ok(told.spending(id.is_some()).worded())
+        self.open_match(tx, match_id, place, Some(actor.id), Occasion::Challenge)
+            .await
     }
 
     /// Announces battle 1 of match `match_id` (inserted, its clock set, in `tx`) and asks the

@@ -81,11 +81,12 @@ impl Matches {
             [computer.id, challenger.id]
         };
         let now = self.clock.now();
+        // The room is a Discord call: opened before the transaction, so no lock waits on it.
+        let name = room_name(&challenger.name, &computer.name);
+        let channel = open_room(room, place.channel, name).await;
         let mut tx = self.store.begin().await?;
         tx.save_player(&challenger.player(), now).await?;
         tx.save_player(&computer.player(), now).await?;
-        let name = room_name(&challenger.name, &computer.name);
-        let channel = open_room(room, place.channel, name).await;
         let new = NewMatch {
             guild: place.guild,
             channel,

@@ -1,6 +1,8 @@
 //! A room of a match's own: a thread the front-end opens for it. The service asks for it only
-//! once it has decided that the match starts (the challenge closed in the same transaction),
-//! so a refusal or a raced second accept never leaves an empty thread behind.
+//! once it has decided that the match starts (an accepted challenge claimed, so a raced second
+//! accept is refused first), and with no transaction open, since opening it is a Discord call:
+//! a refusal or a second accept never leaves an empty thread behind. Only a challenge cancelled
+//! or declined while its room opens leaves the room unused.
 
 use std::future::Future;
 use std::pin::Pin;
