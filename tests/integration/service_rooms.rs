@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use thudbot::service::{Action, ChallengeOptions, Refusal, Room};
-use thudbot::store::ChannelId;
+use thudbot::service::{Action, ChallengeOptions, Place, Refusal, Room, Service};
+use thudbot::store::{ChallengeId, ChannelId};
 
 use crate::common::{alice, bob, ok, place, refusal, service};
 use crate::service::button;
@@ -18,10 +18,8 @@ fn counted_room(opened: &Arc<AtomicU64>) -> Room<'static> {
     })
 }
 
-#[tokio::test]
-async fn two_accepts_racing_open_one_room_for_one_match() {
-    let service = service().await;
-    let at = place(31);
+/// alice challenges bob at `at`; the challenge's id, from its Accept button.
+async fn challenged(service: &Service, at: Place) -> ChallengeId {
     let challenge = ok(service
         .matches()
         .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
@@ -29,6 +27,14 @@ async fn two_accepts_racing_open_one_room_for_one_match() {
     let Action::Accept(id) = button(&challenge, "Accept") else {
         panic!("an Accept button")
     };
+    id
+}
+
+#[tokio::test]
+async fn two_accepts_racing_open_one_room_for_one_match() {
+    let service = service().await;
+    let at = place(31);
+    let id = challenged(&service, at).await;
     let opened = Arc::new(AtomicU64::new(0));
     let bob = bob();
     let (first, second) = tokio::join!(
@@ -142,13 +148,7 @@ async fn rooms_are_opened_with_no_transaction_open() {
     let pool = service.store().pool().clone();
     // Accepting a challenge.
     let at = place(34);
-    let challenge = ok(service
-        .matches()
-        .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
-        .await);
-    let Action::Accept(id) = button(&challenge, "Accept") else {
-        panic!("an Accept button")
-    };
+    let id = challenged(&service, at).await;
     let open = Arc::new(AtomicU64::new(0));
     let room = watching_room(pool.clone(), open.clone(), 9_500);
     ok(service
@@ -180,13 +180,7 @@ async fn rooms_are_opened_with_no_transaction_open() {
 async fn a_claim_to_accept_holds_off_expiry_and_a_second_accept_and_lapses_if_abandoned() {
     let service = service().await;
     let at = place(36);
-    let challenge = ok(service
-        .matches()
-        .challenge(at, &alice(), &bob(), &ChallengeOptions::default())
-        .await);
-    let Action::Accept(id) = button(&challenge, "Accept") else {
-        panic!("an Accept button")
-    };
+    let id = challenged(&service, at).await;
     // A process claims the challenge to accept it, and dies before the match begins.
     let now = service.now();
     let claimed = service
@@ -201,13 +195,7 @@ async fn a_claim_to_accept_holds_off_expiry_and_a_second_accept_and_lapses_if_ab
     ok(service.matches().accept(at, &bob(), Some(id), None).await);
 
     // A claim made just before the challenge expires keeps it from expiring under it.
-    let challenge = ok(service
-        .matches()
-        .challenge(place(37), &alice(), &bob(), &ChallengeOptions::default())
-        .await);
-    let Action::Accept(id) = button(&challenge, "Accept") else {
-        panic!("an Accept button")
-    };
+    let id = challenged(&service, place(37)).await;
     service
         .clock
         .advance(chrono::Duration::hours(24) - chrono::Duration::seconds(1));

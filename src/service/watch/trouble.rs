@@ -78,8 +78,8 @@ impl Channels {
     /// A match's thread was archived. With a match in play in it, the front-end opens it
     /// again, unless a moderator closed it twice: archived again within
     /// an hour of the bot reopening it (Discord archives only after days without
-    /// activity, and reopening is activity), it stays closed and its match is paused
-    /// ([`Channels::thread_closed`]). The bot's own archive (a match began in the thread as
+    /// activity, and reopening is activity), it stays closed, its match is paused and
+    /// its players are told in `parent`, where either can carry it on. The bot's own archive (a match began in the thread as
     /// its close went out) is undone without counting against anyone.
     pub async fn thread_archived(
         &self,
@@ -95,7 +95,9 @@ impl Channels {
         let lately = |at: Option<DateTime<Utc>>| at.is_some_and(|at| now - at < REOPENED_LATELY);
         let own = lately(marks.archived_at);
         if !own && lately(marks.reopened_at) {
-            self.thread_closed(guild, thread, parent).await?;
+            self.matches
+                .pause_closed_thread(guild, thread, parent)
+                .await?;
             return Ok(ArchivedThread::LeftClosed);
         }
         // Noted before the front-end reopens it (and kept across restarts), so an archive that
@@ -112,20 +114,6 @@ impl Channels {
             .store
             .first_hint(channel, hint, self.clock.now())
             .await?)
-    }
-
-    /// A moderator archived a match's thread again soon after the bot had reopened it: the
-    /// bot leaves it closed, the match's clock stops, and its players are told in `parent`
-    /// (the channel the thread belongs to), where either of them can carry it on.
-    pub async fn thread_closed(
-        &self,
-        guild: GuildId,
-        thread: ChannelId,
-        parent: Option<ChannelId>,
-    ) -> Result<usize> {
-        self.matches
-            .pause_closed_thread(guild, thread, parent)
-            .await
     }
 
     /// The channels of the matches in play on `guild`, to check when the bot (re)connects.
