@@ -408,9 +408,9 @@ impl<'a> Console<'a> {
             "vacation" => match line.get("action").map(str::to_ascii_lowercase).as_deref() {
                 Some("start") => {
                     let days = line.get("days").map(parse_vacation_days).transpose()?;
-                    s.people().start_vacation(actor, days).await
+                    s.matches().start_vacation(actor, days).await
                 }
-                Some("end") => s.people().end_vacation(actor).await,
+                Some("end") => s.matches().end_vacation(actor).await,
                 _ => Err(refused(
                     "write `vacation start [days:<n>]` or `vacation end`",
                 )),

@@ -475,7 +475,7 @@ async fn vacation_start(
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer_privately(ctx, async { s.people().start_vacation(&me, days).await }).await
+    answer_privately(ctx, async { s.matches().start_vacation(&me, days).await }).await
 }
 
 /// Come back early: your clocks run again
@@ -483,7 +483,7 @@ async fn vacation_start(
 async fn vacation_end(ctx: Context<'_>) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;
-    answer_privately(ctx, async { s.people().end_vacation(&me).await }).await
+    answer_privately(ctx, async { s.matches().end_vacation(&me).await }).await
 }
 
 /// How Thud is played here, for each variant

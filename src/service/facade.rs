@@ -58,7 +58,7 @@ impl Service {
     /// One round of the delivery worker, for a front-end that needs its output in order (the
     /// console): every notice due now through `deliverer`, one at a time.
     pub async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<()> {
-        self.outbox.deliver_due(deliverer).await
+        self.courier.deliver_due(deliverer).await
     }
 
     /// The delivery worker: the outbox's notices through `deliverer` as they fall due.
@@ -68,6 +68,6 @@ impl Service {
         every: std::time::Duration,
         stop: watch::Receiver<bool>,
     ) -> impl Future<Output = ()> + Send + 'static {
-        self.outbox.clone().run(deliverer, every, stop)
+        self.courier.clone().run(deliverer, every, stop)
     }
 }

@@ -40,7 +40,6 @@ pub use flow::play::{MoveRequest, Verb};
 pub use flow::room::Room;
 pub use flow::suggestions::Choice;
 pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
-pub use notices::worker::Deliverer;
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
 pub use people::ladder::LadderScope;
 pub use records::analysis::AnalysisAnswer;
@@ -51,6 +50,7 @@ pub use tournaments::{
     TournamentTick,
 };
 pub use voice::{boards_shown_as_text, file_not_attached, progress_text, rules_text};
+pub use watch::courier::Deliverer;
 pub use watch::timekeeping::TickReport;
 
 use std::collections::HashMap;
@@ -67,6 +67,7 @@ pub use records::analysis::Analysis;
 pub use records::Records;
 use thinking::Thinking;
 pub use tournaments::Tournaments;
+use watch::courier::Courier;
 use watch::timekeeping::Timekeeper;
 pub use watch::trouble::{ArchivedThread, Channels};
 
@@ -154,7 +155,8 @@ pub struct Service {
     records: Records,
     tournaments: Arc<Tournaments>,
     analysis: Arc<Analysis>,
-    channels: Channels,
+    channels: Arc<Channels>,
+    courier: Arc<Courier>,
     timekeeper: Arc<Timekeeper>,
 }
 
@@ -182,12 +184,7 @@ impl Service {
             signals.outbox.clone(),
         ));
         let ladder = Arc::new(Ladder::new(store.clone(), clock.clone(), config.clone()));
-        let people = Arc::new(People::new(
-            store.clone(),
-            clock.clone(),
-            config.clone(),
-            signals.outbox.clone(),
-        ));
+        let people = Arc::new(People::new(store.clone(), clock.clone()));
         let matches = Arc::new(Matches::new(
             flow::Parts {
                 store: store.clone(),
@@ -207,18 +204,20 @@ impl Service {
             signals.outbox.clone(),
             matches.clone(),
         ));
-        let channels = Channels::new(
+        let channels = Arc::new(Channels::new(
             store.clone(),
             clock.clone(),
             matches.clone(),
             tournaments.clone(),
-        );
+            outbox.clone(),
+        ));
+        let courier = Arc::new(Courier::new(outbox.clone(), channels.clone()));
         let timekeeper = Arc::new(Timekeeper::new(
             store.clone(),
             clock.clone(),
             config.clone(),
             signals.outbox.clone(),
-            (matches.clone(), people.clone(), tournaments.clone()),
+            (matches.clone(), tournaments.clone()),
         ));
         let analysis = Arc::new(Analysis::new(
             store.clone(),
@@ -240,6 +239,7 @@ impl Service {
             tournaments,
             analysis,
             channels,
+            courier,
             timekeeper,
         }
     }

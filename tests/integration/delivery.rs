@@ -213,7 +213,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         retry_after: None,
     };
     service
-        .outbox()
+        .channels()
         .delivery_failed(&first[0], &transient)
         .await
         .unwrap();
@@ -237,7 +237,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
         reason: "the bot lacks a permission it needs there (Discord error 50013)".into(),
     };
     service
-        .outbox()
+        .channels()
         .delivery_failed(&again[0], &refused)
         .await
         .unwrap();
@@ -307,7 +307,7 @@ async fn a_failed_post_is_tried_again_with_its_nonce_and_a_refused_one_pauses_th
     let stale = service.outbox().claim_deliveries(10).await.unwrap();
     assert_eq!(stale.len(), 1);
     service
-        .outbox()
+        .channels()
         .delivery_failed(&stale[0], &refused)
         .await
         .unwrap();

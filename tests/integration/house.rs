@@ -1,6 +1,6 @@
 //! The house's shape, read from the code's own paths: no two modules of the library import
 //! each other (directly or around a circle), nor do two folders, the outbox names no concern
-//! above it, the pure layers (`game`, `tournament`,
+//! above it nor does any concern below the matches change one, the pure layers (`game`, `tournament`,
 //! `computer`, `render`, `input`) name no outer one, no source file is over 600 lines, and
 //! `impl Service` itself (construction, the concerns it holds, the clock's round, the workers)
 //! stays small: the commands are the concerns' own methods.
@@ -480,5 +480,59 @@ fn the_outbox_names_no_concern_above_it() {
     assert!(
         edges.is_some_and(|to| to.contains(&vec!["store".to_string()])),
         "{edges:?}"
+    );
+}
+
+/// The store's functions that write a match or its clock: those whose query updates, adds or
+/// deletes rows of `matches` or `clocks`.
+fn match_writers() -> BTreeSet<String> {
+    let mut files = Vec::new();
+    source_files(Path::new("src/store"), &mut files, false);
+    let mut writers = BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a store file is readable");
+        // Each piece after "fn " is one function: its name, then its body up to the next.
+        for piece in text.split("fn ").skip(1) {
+            let name: String = piece
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let writes = ["UPDATE ", "INSERT INTO ", "DELETE FROM "]
+                .iter()
+                .any(|verb| {
+                    ["matches ", "matches\n", "clocks ", "clocks\n", "clocks("]
+                        .iter()
+                        .any(|table| piece.contains(&format!("{verb}{table}")))
+                });
+            if writes && !name.is_empty() {
+                writers.insert(name);
+            }
+        }
+    }
+    writers
+}
+
+#[test]
+fn no_concern_below_the_matches_changes_a_match() {
+    let writers = match_writers();
+    // The reading finds what it looks for: pausing a clock writes one.
+    assert!(writers.contains("pause_clock"), "{writers:?}");
+    let below = ["notices", "people", "records"];
+    let mut files = Vec::new();
+    for folder in below {
+        source_files(&Path::new("src/service").join(folder), &mut files, false);
+    }
+    let mut found = Vec::new();
+    for file in files {
+        let code = code_of(&std::fs::read_to_string(&file).expect("readable"));
+        for w in &writers {
+            if code.contains(&format!(".{w}(")) {
+                found.push(format!("{} calls {w}", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a concern below the matches changes one: {found:?}"
     );
 }

@@ -242,15 +242,15 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     // Game A: its second player is away one day (days 1–2). Game B: both are away, days 2–4
     // and 3–4, together two days (not three). The round takes the longest: two days.
     s.clock.set(day(1.0));
-    ok(s.people().start_vacation(&as_player(a[1]), Some(3)).await);
+    ok(s.matches().start_vacation(&as_player(a[1]), Some(3)).await);
     s.clock.set(day(2.0));
-    ok(s.people().end_vacation(&as_player(a[1])).await);
-    ok(s.people().start_vacation(&as_player(b[0]), Some(2)).await);
+    ok(s.matches().end_vacation(&as_player(a[1])).await);
+    ok(s.matches().start_vacation(&as_player(b[0]), Some(2)).await);
     s.clock.set(day(3.0));
-    ok(s.people().start_vacation(&as_player(b[1]), Some(5)).await);
+    ok(s.matches().start_vacation(&as_player(b[1]), Some(5)).await);
     s.clock.set(day(4.0));
     s.tick().await.unwrap();
-    ok(s.people().end_vacation(&as_player(b[1])).await);
+    ok(s.matches().end_vacation(&as_player(b[1])).await);
 
     s.clock.set(day(7.0) + Duration::hours(1));
     let tick = s.tournaments().tick().await.unwrap();
@@ -262,7 +262,7 @@ async fn vacations_move_a_round_deadline_as_they_move_a_clock() {
     // Game A's second player goes away again on day 7.5, before game A's own time (day 8) is
     // up, for two days: past the round's deadline, which waits for them while they are away.
     s.clock.set(day(7.5));
-    ok(s.people().start_vacation(&as_player(a[1]), Some(2)).await);
+    ok(s.matches().start_vacation(&as_player(a[1]), Some(2)).await);
     s.clock.set(day(9.0) + Duration::hours(1));
     assert_eq!(s.tournaments().tick().await.unwrap().rounds_paired, 0);
     let t = current(&s, HALL).await;

@@ -47,7 +47,7 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
     begin(&service, 1).await;
     let deadline = current(&service, 1).await.clock.unwrap().deadline;
 
-    let started = ok(service.people().start_vacation(&alice(), Some(5)).await);
+    let started = ok(service.matches().start_vacation(&alice(), Some(5)).await);
     assert!(started.private);
     assert!(
         started.text.contains("You are on vacation until"),
@@ -84,7 +84,7 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
         games.text
     );
 
-    let back = ok(service.people().end_vacation(&alice()).await);
+    let back = ok(service.matches().end_vacation(&alice()).await);
     assert!(
         back.text.contains("10 days of vacation left"),
         "{}",
@@ -111,7 +111,7 @@ async fn a_vacation_stops_the_players_clocks_and_moves_their_deadlines_on() {
 async fn a_turn_that_begins_during_a_vacation_stands_still_until_it_ends_by_itself() {
     let service = service().await;
     begin(&service, 2).await;
-    ok(service.people().start_vacation(&bob(), Some(3)).await);
+    ok(service.matches().start_vacation(&bob(), Some(3)).await);
     service.clock.advance(Duration::hours(1));
     ok(service
         .matches()
@@ -153,7 +153,7 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
         .clock
         .advance(Duration::days(3) + Duration::hours(1));
     assert_eq!(
-        refusal(service.people().start_vacation(&alice(), None).await),
+        refusal(service.matches().start_vacation(&alice(), None).await),
         Refusal::DeadlinePassed
     );
     assert!(service
@@ -163,17 +163,17 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
         .unwrap()
         .is_empty());
     // Bob's own clock is not late: he may go.
-    ok(service.people().start_vacation(&bob(), Some(1)).await);
+    ok(service.matches().start_vacation(&bob(), Some(1)).await);
     assert!(matches!(
-        refusal(service.people().start_vacation(&bob(), Some(1)).await),
+        refusal(service.matches().start_vacation(&bob(), Some(1)).await),
         Refusal::OnVacationUntil(_)
     ));
     assert_eq!(
-        refusal(service.people().end_vacation(&alice()).await),
+        refusal(service.matches().end_vacation(&alice()).await),
         Refusal::NotOnVacation
     );
     assert_eq!(
-        refusal(service.people().start_vacation(&alice(), Some(0)).await),
+        refusal(service.matches().start_vacation(&alice(), Some(0)).await),
         Refusal::VacationTooShort
     );
 }
@@ -182,22 +182,22 @@ async fn a_vacation_cannot_escape_a_deadline_already_passed_and_a_refusal_change
 async fn only_the_time_taken_counts_against_the_allowance_of_any_year() {
     let service = service().await;
     begin(&service, 4).await;
-    let whole = ok(service.people().start_vacation(&alice(), None).await);
+    let whole = ok(service.matches().start_vacation(&alice(), None).await);
     assert!(whole.text.contains("14 days a year"), "{}", whole.text);
     service.clock.advance(Duration::days(2));
-    ok(service.people().end_vacation(&alice()).await);
+    ok(service.matches().end_vacation(&alice()).await);
     assert_eq!(
-        refusal(service.people().start_vacation(&alice(), Some(13)).await),
+        refusal(service.matches().start_vacation(&alice(), Some(13)).await),
         Refusal::VacationLeft {
             left: "12 days".into()
         }
     );
-    ok(service.people().start_vacation(&alice(), Some(12)).await);
+    ok(service.matches().start_vacation(&alice(), Some(12)).await);
     // The whole allowance runs out with this vacation, which ends by itself at its end.
     service.clock.advance(Duration::days(12));
     assert_eq!(service.tick().await.unwrap().vacations_ended, 1);
     assert_eq!(
-        refusal(service.people().start_vacation(&alice(), None).await),
+        refusal(service.matches().start_vacation(&alice(), None).await),
         Refusal::VacationUsed {
             allowance: "14 days".into()
         }
@@ -216,8 +216,8 @@ async fn only_the_time_taken_counts_against_the_allowance_of_any_year() {
 async fn when_both_players_are_away_the_match_waits_for_both() {
     let service = service().await;
     begin(&service, 5).await;
-    ok(service.people().start_vacation(&alice(), Some(7)).await);
-    ok(service.people().start_vacation(&bob(), Some(2)).await);
+    ok(service.matches().start_vacation(&alice(), Some(7)).await);
+    ok(service.matches().start_vacation(&bob(), Some(2)).await);
     service.clock.advance(Duration::days(3));
     service.tick().await.unwrap();
     // Bob is back; alice, to move, is still away, so her clock still stands.

@@ -1,5 +1,5 @@
 //! The match flow: challenges and their answers, moves, ends by agreement, resignation and
-//! claims, the computer's turns, rematches, and the rooms (threads) matches are played in.
+//! claims, the computer's turns, rematches, vacations, and the rooms (threads) matches are played in.
 
 pub(super) mod agreement;
 pub(super) mod board;
@@ -15,6 +15,7 @@ pub(super) mod suggestions;
 pub(super) mod told;
 pub(super) mod tournament_game;
 pub(super) mod trouble;
+pub(super) mod vacation;
 
 use std::sync::Arc;
 

@@ -2,6 +2,8 @@
 //! still (nobody can be decided against on time unheard), and either player can carry it on
 //! in another channel or stop it, unrated.
 
+use chrono::{DateTime, Utc};
+
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::flow::progress::seat_of;
@@ -14,7 +16,9 @@ use crate::service::pictures::{attach_after_commit, board_to_show};
 use crate::service::refusal::Refusal;
 use crate::service::voice::{self, Reader};
 use crate::service::{names_in, Actor, Place};
-use crate::store::{ChannelId, Conflict, GuildId, MatchId, Recipient, Settings, StoreError};
+use crate::store::{
+    ChannelId, Conflict, GuildId, MatchId, MatchState, Recipient, Settings, StoreError,
+};
 
 impl Matches {
     /// The matches in play on `guild` or in `channel` are paused for `reason`: their clocks
@@ -33,6 +37,32 @@ impl Matches {
         }
         tx.commit().await?;
         Ok(ids.len())
+    }
+
+    /// Discord refused for good a notice of `match_id` sent to `to`: its clock stands still
+    /// until a player acts, and a reminder that never arrived (`reminded`, the turn it was
+    /// for) is sent again once the clock runs.
+    pub(in crate::service) async fn notice_refused(
+        &self,
+        match_id: MatchId,
+        to: Recipient,
+        reason: &str,
+        reminded: Option<DateTime<Utc>>,
+    ) -> Result<()> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        if let Some(m) = tx.lock_match(match_id).await? {
+            // A match resumed in another channel since is not held back by a notice left
+            // behind in its old one.
+            if m.state == MatchState::Active && Recipient::Channel(m.channel) == to {
+                tx.pause_clock(match_id, reason, now).await?;
+                if let Some(turn_started_at) = reminded {
+                    tx.forget_reminder(match_id, turn_started_at).await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The match in `thread`, which a moderator closed twice, is paused: its clock stops and

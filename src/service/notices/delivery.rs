@@ -2,8 +2,8 @@
 //! and handed to a front-end's delivery worker with their boards drawn at send time.
 //!
 //! A notice Discord will never take (the bot lost access, the channel is gone, the thread is
-//! locked) is marked undeliverable and pauses its match's clock: a match is never decided by a
-//! clock its players could not hear.
+//! locked) is marked undeliverable, after `Channels::delivery_failed` paused its match's
+//! clock: a match is never decided by a clock its players could not hear.
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -400,8 +400,8 @@ impl Outbox {
     }
 
     /// The post failed: tried again later, or, when Discord will never take it, marked
-    /// undeliverable and its match's clock paused until a player acts.
-    pub async fn delivery_failed(
+    /// undeliverable (a direct message goes to the channel instead).
+    pub(in crate::service) async fn delivery_failed(
         &self,
         delivery: &Delivery,
         failure: &DeliveryFailure,
@@ -420,28 +420,9 @@ impl Outbox {
             DeliveryFailure::Permanent { reason } if matches!(delivery.to, Recipient::Dm(_)) => {
                 self.dm_refused(delivery, reason).await?;
             }
+            // What a refusal does to its match (its clock paused) is done above the outbox,
+            // by `Channels::delivery_failed`, before the notice is settled here.
             DeliveryFailure::Permanent { reason } => {
-                let mut tx = self.store.begin().await?;
-                if let Some(id) = delivery.match_id {
-                    if let Some(m) = tx.lock_match(id).await? {
-                        // A match resumed in another channel since is not held back by a
-                        // notice left behind in its old one.
-                        if m.state == crate::store::MatchState::Active
-                            && Recipient::Channel(m.channel) == delivery.to
-                        {
-                            tx.pause_clock(id, reason, now).await?;
-                            if let Settled::WhileTurn {
-                                turn_started_at, ..
-                            } = delivery.settled()
-                            {
-                                // The reminder never reached its player: send it again once
-                                // the clock runs.
-                                tx.forget_reminder(id, turn_started_at).await?;
-                            }
-                        }
-                    }
-                }
-                tx.commit().await?;
                 self.store
                     .finish_notice(delivery.id, NoticeState::Undeliverable, Some(reason), now)
                     .await?;

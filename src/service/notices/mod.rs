@@ -1,13 +1,13 @@
-//! The clock and the notices: the time source, the clock worker (reminders, expiries,
-//! forfeits), the outbox and its delivery, who is told of a turn, channels the bot cannot
-//! reach, and closing the threads it opened.
+//! The notices: the outbox (each notice queued in the transaction of the change it reports,
+//! then claimed, worded and settled), who is told of a turn, and closing the threads the bot
+//! opened. The bottom of the service: it names no concern above it. Its worker, which hands
+//! notices to a front-end and settles what Discord refused, is `watch/courier.rs`.
 
 pub(super) mod delivery;
 pub(super) mod notify;
 pub(super) mod queue;
 pub(super) mod threads;
 pub(super) mod worded;
-pub(super) mod worker;
 
 use std::sync::Arc;
 
@@ -40,5 +40,10 @@ impl Outbox {
             renderer,
             outbox_signal,
         }
+    }
+
+    /// What wakes the delivery worker: notices queued.
+    pub(in crate::service) fn signal(&self) -> Arc<Notify> {
+        self.outbox_signal.clone()
     }
 }

@@ -1,12 +1,9 @@
-//! People and ladders: ratings and leaderboards, vacations, and each player's settings.
+//! People and ladders: ratings and leaderboards, and each player's settings.
 
 pub(super) mod ladder;
 pub(super) mod settings;
-pub(super) mod vacation;
 
 use std::sync::Arc;
-
-use tokio::sync::Notify;
 
 use crate::service::clock::Clock;
 use crate::service::ServiceConfig;
@@ -29,26 +26,14 @@ impl Ladder {
     }
 }
 
-/// A player's own settings and time away.
+/// A player's own settings.
 pub struct People {
     store: Store,
     clock: Arc<dyn Clock>,
-    config: ServiceConfig,
-    outbox_signal: Arc<Notify>,
 }
 
 impl People {
-    pub(crate) fn new(
-        store: Store,
-        clock: Arc<dyn Clock>,
-        config: ServiceConfig,
-        outbox_signal: Arc<Notify>,
-    ) -> People {
-        People {
-            store,
-            clock,
-            config,
-            outbox_signal,
-        }
+    pub(crate) fn new(store: Store, clock: Arc<dyn Clock>) -> People {
+        People { store, clock }
     }
 }

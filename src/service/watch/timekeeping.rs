@@ -12,7 +12,6 @@ use crate::service::events::Event;
 use crate::service::flow::Matches;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::notices::notify::tell;
-use crate::service::people::People;
 use crate::service::tournaments::Tournaments;
 use crate::service::{Clock, ServiceConfig};
 use crate::store::{Recipient, Store};
@@ -45,7 +44,6 @@ pub(crate) struct Timekeeper {
     config: ServiceConfig,
     outbox_signal: Arc<Notify>,
     matches: Arc<Matches>,
-    people: Arc<People>,
     tournaments: Arc<Tournaments>,
 }
 
@@ -55,7 +53,7 @@ impl Timekeeper {
         clock: Arc<dyn Clock>,
         config: ServiceConfig,
         outbox_signal: Arc<Notify>,
-        (matches, people, tournaments): (Arc<Matches>, Arc<People>, Arc<Tournaments>),
+        (matches, tournaments): (Arc<Matches>, Arc<Tournaments>),
     ) -> Timekeeper {
         Timekeeper {
             store,
@@ -63,7 +61,6 @@ impl Timekeeper {
             config,
             outbox_signal,
             matches,
-            people,
             tournaments,
         }
     }
@@ -95,7 +92,7 @@ impl Timekeeper {
         let mut report = TickReport {
             expired_challenges: self.matches.expire_challenges(now).await?,
             // Vacations before reminders: a clock that runs again may have a reminder due.
-            vacations_ended: self.people.end_vacations_due(now).await?,
+            vacations_ended: self.matches.end_vacations_due(now).await?,
             ..TickReport::default()
         };
 

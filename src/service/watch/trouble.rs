@@ -1,7 +1,7 @@
 //! Channels the bot can no longer reach: deleted, hidden from it, a thread locked or closed
-//! twice, or a server it was removed from. Their matches are paused through `Matches`
-//! (`flow/trouble.rs`: resumed or stopped from there too) and their tournaments called off;
-//! both players see why in `/thud games` from anywhere.
+//! twice, a server it was removed from, or a notice Discord refused for good. Their matches
+//! are paused through `Matches` (`flow/trouble.rs`: resumed or stopped from there too) and
+//! their tournaments called off; both players see why in `/thud games` from anywhere.
 
 use std::sync::Arc;
 
@@ -9,9 +9,12 @@ use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::Result;
 use crate::service::flow::Matches;
+use crate::service::notices::delivery::{Delivery, DeliveryFailure};
+use crate::service::notices::queue::Settled;
+use crate::service::notices::Outbox;
 use crate::service::tournaments::Tournaments;
 use crate::service::Clock;
-use crate::store::{ChannelId, GuildId, Store};
+use crate::store::{ChannelId, GuildId, Recipient, Store};
 
 /// A thread archived again this soon after the bot reopened it was closed by a person; an
 /// archive this soon after the bot's own is the bot's.
@@ -34,6 +37,7 @@ pub struct Channels {
     clock: Arc<dyn Clock>,
     matches: Arc<Matches>,
     tournaments: Arc<Tournaments>,
+    outbox: Arc<Outbox>,
 }
 
 impl Channels {
@@ -42,13 +46,39 @@ impl Channels {
         clock: Arc<dyn Clock>,
         matches: Arc<Matches>,
         tournaments: Arc<Tournaments>,
+        outbox: Arc<Outbox>,
     ) -> Channels {
         Channels {
             store,
             clock,
             matches,
             tournaments,
+            outbox,
         }
+    }
+
+    /// A notice's post failed: the outbox tries it again later, or, when Discord will never
+    /// take it, marks it undeliverable after its match's clock is paused until a player acts
+    /// (nobody loses on time while the bot could not tell them).
+    pub async fn delivery_failed(
+        &self,
+        delivery: &Delivery,
+        failure: &DeliveryFailure,
+    ) -> Result<()> {
+        if let (DeliveryFailure::Permanent { reason }, Recipient::Channel(_), Some(id)) =
+            (failure, delivery.to, delivery.match_id)
+        {
+            let reminded = match delivery.settled() {
+                Settled::WhileTurn {
+                    turn_started_at, ..
+                } => Some(turn_started_at),
+                _ => None,
+            };
+            self.matches
+                .notice_refused(id, delivery.to, reason, reminded)
+                .await?;
+        }
+        self.outbox.delivery_failed(delivery, failure).await
     }
 
     /// A channel or thread was deleted: its matches' clocks stop until a player resumes them.

@@ -9,7 +9,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::People;
+use super::Matches;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
 use crate::service::notices::delivery::{queue_events, Notice};
@@ -20,7 +20,7 @@ use crate::service::voice;
 use crate::service::Actor;
 use crate::store::{MatchId, Recipient, StoreError, Tx, UserId};
 
-impl People {
+impl Matches {
     /// `actor` goes on vacation for `days` (default: all the allowance left).
     pub async fn start_vacation(&self, actor: &Actor, days: Option<u32>) -> Result<Reply> {
         let now = self.clock.now();

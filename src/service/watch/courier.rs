@@ -1,7 +1,9 @@
 //! The delivery worker: hands the outbox's notices to a [`Deliverer`] as they fall due and
 //! settles each by what it reports. A way of telling players (Discord's channels and direct
 //! messages, or any other) is one implementation of the trait; what a failure means for the
-//! notice (try again later, or never, and the match's clock paused) is decided here, once.
+//! notice (try again later, or never, and the match's clock paused) is decided once, by
+//! [`Channels::delivery_failed`]. It sits above the outbox so that the outbox, at the bottom,
+//! never reaches up into the matches.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -11,9 +13,10 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use super::delivery::{Delivery, DeliveryFailure};
-use super::Outbox;
+use super::trouble::Channels;
 use crate::service::error::Result;
+use crate::service::notices::delivery::{Delivery, DeliveryFailure};
+use crate::service::notices::Outbox;
 use crate::store::Recipient;
 
 /// Notices claimed per round, and deliveries under way at most.
@@ -29,7 +32,18 @@ pub trait Deliverer: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send;
 }
 
-impl Outbox {
+/// The delivery worker's parts: the outbox it empties, and the channels' watch, which
+/// settles what Discord refused.
+pub(crate) struct Courier {
+    outbox: Arc<Outbox>,
+    channels: Arc<Channels>,
+}
+
+impl Courier {
+    pub(crate) fn new(outbox: Arc<Outbox>, channels: Arc<Channels>) -> Courier {
+        Courier { outbox, channels }
+    }
+
     /// Delivers what the outbox holds as it falls due, woken early whenever notices are
     /// queued or a delivery ends. Readers are served side by side, each reader's notices in
     /// order: the store hands out a reader's next notice only once the one before it is
@@ -42,7 +56,7 @@ impl Outbox {
         mut stop: watch::Receiver<bool>,
     ) {
         let deliverer = Arc::new(deliverer);
-        let queued = self.outbox_signal.clone();
+        let queued = self.outbox.signal();
         let mut in_flight = InFlight::default();
         loop {
             in_flight.start_due(&self, &deliverer).await;
@@ -65,7 +79,7 @@ impl Outbox {
     /// output in order (the console).
     pub(crate) async fn deliver_due(&self, deliverer: &impl Deliverer) -> Result<()> {
         loop {
-            let batch = self.claim_deliveries(BATCH).await?;
+            let batch = self.outbox.claim_deliveries(BATCH).await?;
             if batch.is_empty() {
                 return Ok(());
             }
@@ -82,11 +96,11 @@ impl Outbox {
                 if let (Some(shot), Recipient::Channel(channel)) =
                     (delivery.reply.board, delivery.to)
                 {
-                    if let Err(e) = self.board_posted(channel, shot, last).await {
+                    if let Err(e) = self.outbox.board_posted(channel, shot, last).await {
                         tracing::warn!(error = %e, "could not record where a board was posted");
                     }
                 }
-                self.delivered(delivery).await
+                self.outbox.delivered(delivery).await
             }
             Err(failure) => {
                 match &failure {
@@ -107,7 +121,7 @@ impl Outbox {
                         attempt = delivery.attempt, %reason, "a notice will be tried again"
                     ),
                 }
-                self.delivery_failed(delivery, &failure).await
+                self.channels.delivery_failed(delivery, &failure).await
             }
         };
         if let Err(e) = outcome {
@@ -127,13 +141,13 @@ struct InFlight {
 
 impl InFlight {
     /// Starts every notice that is due now, up to [`BATCH`] deliveries under way at once.
-    async fn start_due<D: Deliverer>(&mut self, outbox: &Arc<Outbox>, deliverer: &Arc<D>) {
+    async fn start_due<D: Deliverer>(&mut self, courier: &Arc<Courier>, deliverer: &Arc<D>) {
         loop {
             let room = BATCH - self.tasks.len() as i64;
             if room <= 0 {
                 return;
             }
-            let batch = match outbox.claim_deliveries(room).await {
+            let batch = match courier.outbox.claim_deliveries(room).await {
                 Ok(batch) => batch,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not read the outbox; trying again");
@@ -154,11 +168,11 @@ impl InFlight {
                 if self.readers.values().any(|r| *r == reader) {
                     continue;
                 }
-                let outbox = outbox.clone();
+                let courier = courier.clone();
                 let deliverer = deliverer.clone();
                 let task = self.tasks.spawn(async move {
                     for delivery in &queue {
-                        outbox.deliver_one(&*deliverer, delivery).await;
+                        courier.deliver_one(&*deliverer, delivery).await;
                     }
                 });
                 self.readers.insert(task.id(), reader);
