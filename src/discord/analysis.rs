@@ -15,6 +15,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
 use super::delivery::{classify, missing_permissions, Discord};
+use super::repair::{in_open_thread, unknown_message};
 use super::{answer, permissions, place, post, Context, Data, Error};
 use crate::service::{
     progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,
@@ -126,7 +127,8 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
     let message = serenity::MessageId::new(message.max(1));
     if status.finished_at.is_none() {
         let edit = serenity::EditMessage::new().content(progress_markdown(status));
-        match at.edit_message(http, message, edit).await {
+        let edited = in_open_thread(http, at, || at.edit_message(http, message, edit.clone()));
+        match edited.await {
             Ok(_) => service.analysis().progress_shown(id, status.judged).await?,
             // Its message is gone: the count waits, growing pauses apart, and the report is
             // posted anew when it is done.
@@ -160,12 +162,12 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
         .and_then(|g| permissions::in_channel(&discord.cache, g, channel))
         .map(|(p, _)| p);
     let mut reply = permissions::fit(service, channel, reply, granted).await;
-    let shown = match edit_into(http, at, message, &reply).await {
+    let shown = match in_open_thread(http, at, || edit_into(http, at, message, id, &reply)).await {
         Err(e) if missing_permissions(&e) && !reply.attachments.is_empty() => {
             // The graph was refused (the cache did not know yet); the words may not be.
             let none = Some(serenity::Permissions::empty());
             reply = permissions::fit(service, channel, reply, none).await;
-            edit_into(http, at, message, &reply).await
+            in_open_thread(http, at, || edit_into(http, at, message, id, &reply)).await
         }
         shown => shown,
     };
@@ -174,7 +176,7 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
         Err(e) => match classify(&e) {
             // The message is gone (deleted, say), but the channel may still take the report.
             DeliveryFailure::Permanent { .. } if unknown_message(&e) => {
-                match post_anew(http, at, &reply).await {
+                match post_anew(http, at, id, &reply).await {
                     Ok(()) => service.analysis().reported(id).await?,
                     Err(e) => service.analysis().show_failed(id, &classify(&e)).await?,
                 }
@@ -185,15 +187,17 @@ async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> 
     Ok(())
 }
 
-/// Edits `message` into `reply`'s first message and posts the rest after it.
+/// Edits `message` into `reply`'s first message (the report of match `id`) and posts the
+/// rest after it.
 async fn edit_into(
     http: &serenity::Http,
     channel: serenity::ChannelId,
     message: serenity::MessageId,
+    id: MatchId,
     reply: &Reply,
 ) -> Result<(), serenity::Error> {
-    let mut parts = post::messages(reply).into_iter();
-    if let Some(first) = parts.next() {
+    let mut parts = post::messages(reply).into_iter().enumerate();
+    if let Some((_, first)) = parts.next() {
         let mut edit = serenity::EditMessage::new()
             .content(first.content)
             .allowed_mentions(first.mentions);
@@ -202,25 +206,38 @@ async fn edit_into(
         }
         channel.edit_message(http, message, edit).await?;
     }
-    for rest in parts {
-        channel.send_message(http, rest.channel()).await?;
+    for (part, rest) in parts {
+        channel
+            .send_message(http, with_nonce(rest.channel(), id, part))
+            .await?;
     }
     Ok(())
 }
 
-/// Posts `reply` as new messages in `channel`.
+/// Posts `reply`, the report of match `id`, as new messages in `channel`.
 async fn post_anew(
     http: &serenity::Http,
     channel: serenity::ChannelId,
+    id: MatchId,
     reply: &Reply,
 ) -> Result<(), serenity::Error> {
-    for part in post::messages(reply) {
-        channel.send_message(http, part.channel()).await?;
+    for (part, message) in post::messages(reply).into_iter().enumerate() {
+        channel
+            .send_message(http, with_nonce(message.channel(), id, part))
+            .await?;
     }
     Ok(())
 }
 
-/// Whether Discord answered 10008 Unknown Message.
-fn unknown_message(error: &serenity::Error) -> bool {
-    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 10008)
+/// Part `part` of match `id`'s report carries a nonce of its own (at most 25 characters), so a
+/// retry after a post whose answer was lost returns the message already made instead of
+/// posting it twice.
+fn with_nonce(
+    message: serenity::CreateMessage,
+    id: MatchId,
+    part: usize,
+) -> serenity::CreateMessage {
+    message
+        .nonce(serenity::Nonce::String(format!("r{}p{part}", id.0)))
+        .enforce_nonce(true)
 }

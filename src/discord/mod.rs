@@ -18,6 +18,7 @@ mod organisers;
 mod permissions;
 mod post;
 mod relay;
+mod repair;
 mod rooms;
 mod startup;
 mod tournament;

@@ -1,6 +1,7 @@
 //! End to end through serenity, for the threads the bot opens for matches: a thread is closed
 //! only when nothing lives in it any more (a rematch played in it, an analysis still being
-//! shown in it), and the bot's own archive is never taken for a moderator's.
+//! shown in it), the bot's own archive is never taken for a moderator's, and an analysis whose
+//! thread was archived under it is shown there all the same.
 
 use std::time::Duration;
 
@@ -166,4 +167,74 @@ async fn an_analysis_asked_for_in_a_finished_matchs_thread_is_shown_before_the_t
     }
     assert_eq!(archives_since(&bot, mark, thread), 1);
     bot.finish().await;
+}
+
+#[tokio::test]
+async fn an_analysis_whose_thread_a_moderator_archived_is_still_reported_there() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
+        bot.say(
+            SlashCommand::thud("play")
+                .option("notation", mv)
+                .in_channel(thread)
+                .by(by),
+        )
+        .await;
+    }
+    let result = resign(&bot, ALICE, thread).await;
+    // Discord fails every edit in the thread for now, so the analysis finishes with its
+    // report still to show.
+    let edits = format!("PATCH /channels/{thread}/messages/*");
+    bot.fake.fail_with_status(&edits, 1000, 502);
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    let in_thread = format!("/channels/{thread}/messages/");
+    let is_report = |r: &RecordedRequest| {
+        r.method == "PATCH"
+            && r.path.starts_with(&in_thread)
+            && content(r).contains("Analysis of match #1")
+    };
+    let failed = bot
+        .fake
+        .wait_for_since(mark, is_report, WAIT * 2)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(failed.injected, "{}", failed.summary());
+    // Meanwhile a moderator archives the thread; then Discord takes edits again.
+    bot.fake.archive_thread(thread).unwrap();
+    bot.fake.clear_failures();
+    let after = failed.seq + 1;
+    let shown = |bot: &Bot| {
+        bot.fake
+            .requests()
+            .iter()
+            .skip(after)
+            .any(|r| is_report(r) && (200..300).contains(&r.status))
+    };
+    let deadline = tokio::time::Instant::now() + WAIT * 2;
+    while !shown(&bot) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the report was never shown: {:#?}",
+            bot.fake
+                .requests()
+                .iter()
+                .skip(after)
+                .map(RecordedRequest::summary)
+                .collect::<Vec<_>>()
+        );
+        // The pause before the next try runs on the bot's clock.
+        bot.clock.advance(Span::seconds(30));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // The edit found the thread archived (50083), and the bot opened it again to show it.
+    let since: Vec<RecordedRequest> = bot.fake.requests().into_iter().skip(after).collect();
+    assert!(since.iter().any(|r| r.error_code() == Some(50083)));
+    assert!(since.iter().any(|r| r.method == "PATCH"
+        && r.path == format!("/channels/{thread}")
+        && r.json()["archived"] == false
+        && (200..300).contains(&r.status)));
+    bot.finish_expecting(|r| r.injected || r.error_code() == Some(50083))
+        .await;
 }

@@ -258,6 +258,17 @@ impl FakeDiscord {
         self.inject(route, times, Failure::Hang);
     }
 
+    /// `times` requests on `route` that Discord carries out but whose answers never arrive:
+    /// the client times out on a change that was made.
+    pub fn lose_answer(&self, route: &str, times: usize) {
+        self.inject(route, times, Failure::AnswerLost);
+    }
+
+    /// Forgets the failures injected and not yet used up.
+    pub fn clear_failures(&self) {
+        self.shared.with_world(|world| world.faults.clear());
+    }
+
     /// The per-route limit advertised in rate-limit headers: `limit` requests a `window`
     /// (default 5 a second; not enforced, inject 429s to see one).
     pub fn set_advertised_rate_limit(&self, limit: u32, window: Duration) {

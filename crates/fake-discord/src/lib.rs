@@ -174,7 +174,8 @@
 //! - **Injected failures** (world/faults.rs, after docs/topics/rate-limits.md).
 //!   `inject(route, times, Failure)`, `rate_limit(route, times, retry_after)`,
 //!   `fail_with_status(route, times, 502)`, `drop_connection(route, times)`, `hang(route,
-//!   times)` (no answer until the client gives up): `route` is
+//!   times)` (no answer until the client gives up), `lose_answer(route, times)` (the request
+//!   takes effect, then no answer comes: a time-out after success), `clear_failures()`: `route` is
 //!   `"[METHOD ]/path"` below `/api/v10` with `*` for a segment and a final `**` for any rest.
 //!   A 429 carries `Retry-After` (whole seconds, rounded up), `X-RateLimit-Limit/Remaining/
 //!   Reset/Reset-After/Bucket/Scope` (`X-RateLimit-Global` for a global one) and

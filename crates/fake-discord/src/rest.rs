@@ -78,12 +78,16 @@ impl Shared {
             let injected = api_path.and_then(|_| {
                 world::take_fault(&mut world.faults, &wire.method, &segments)
             });
-            // A corrupted answer is the fake's own answer, changed afterwards.
+            // A corrupted answer is the fake's own answer, changed afterwards; a lost one is
+            // the fake's own answer, never sent.
             let corrupt = match injected {
                 Some(world::Failure::Corrupt(change)) => Some(change),
                 _ => None,
             };
-            let injected = injected.filter(|f| !matches!(f, world::Failure::Corrupt(_)));
+            let lost = matches!(injected, Some(world::Failure::AnswerLost));
+            let injected = injected.filter(|f| {
+                !matches!(f, world::Failure::Corrupt(_) | world::Failure::AnswerLost)
+            });
             let mut headers = Vec::new();
             let answer = match (&injected, api_path, &malformed) {
                 (Some(failure), _, _) => {
@@ -99,6 +103,7 @@ impl Shared {
                         world::Failure::Status(status) => *status,
                         world::Failure::Disconnect
                         | world::Failure::Hang
+                        | world::Failure::AnswerLost
                         | world::Failure::Corrupt(_) => 0,
                     };
                     world::Answer {
@@ -167,7 +172,7 @@ impl Shared {
                 status: answer.status,
                 response: answer.body.clone(),
                 known_route: answer.known,
-                injected: injected.is_some(),
+                injected: injected.is_some() || lost,
                 spec_verdict,
                 response_headers: headers.clone(),
                 received: std::time::Instant::now(),
@@ -180,7 +185,7 @@ impl Shared {
                     .map(|b| b.to_string().into_bytes())
                     .unwrap_or_default(),
                 disconnect: matches!(injected, Some(world::Failure::Disconnect)),
-                hang: matches!(injected, Some(world::Failure::Hang)),
+                hang: lost || matches!(injected, Some(world::Failure::Hang)),
             }
         });
         self.notify();

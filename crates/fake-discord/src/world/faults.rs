@@ -30,6 +30,10 @@ pub enum Failure {
     /// No answer ever comes: the connection stays open until the client gives up (a request
     /// Discord never answers; only a client with a timeout gets past it).
     Hang,
+    /// Discord does what was asked, but its answer never arrives: the connection stays open
+    /// until the client gives up (a request that timed out after it took effect, which a
+    /// client cannot tell from one that did not).
+    AnswerLost,
     /// Not a failure of Discord's: the fake answers as usual, then this changes the answer's
     /// body, which is recorded and checked against the spec as the fake's own. For the tests
     /// of that check.
@@ -112,7 +116,7 @@ pub fn failure_body(failure: &Failure) -> Option<Value> {
             "message": format!("{status}: {}", reason(*status)),
             "code": 0,
         })),
-        Failure::Disconnect | Failure::Hang | Failure::Corrupt(_) => None,
+        Failure::Disconnect | Failure::Hang | Failure::AnswerLost | Failure::Corrupt(_) => None,
     }
 }
 
