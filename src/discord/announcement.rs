@@ -1,11 +1,13 @@
 //! A tournament's announcement kept true: the message that answered its creation is recorded,
 //! and edited when players join or leave and when it starts or is called off, so the channel
 //! shows the field's size (and a Join button only while it takes players) without a line for
-//! each join.
+//! each join. An announcement somebody deleted is posted anew at the next change, and the new
+//! message recorded in its place.
 
 use poise::serenity_prelude as serenity;
 
 use super::post;
+use super::repair::unknown_message;
 use crate::service::{Event, Reply, Service, TournamentEvent};
 use crate::store::{ChannelId, TournamentId};
 
@@ -71,12 +73,52 @@ pub(super) async fn after(
         return;
     };
     let edit = serenity::EditMessage::new()
-        .content(shown.content)
-        .allowed_mentions(shown.mentions)
-        .components(shown.components);
+        .content(shown.content.clone())
+        .allowed_mentions(shown.mentions.clone())
+        .components(shown.components.clone());
     let at = serenity::ChannelId::new(announcement.channel.0.max(1));
     let message = serenity::MessageId::new(announcement.message.max(1));
-    if let Err(e) = at.edit_message(http, message, edit).await {
-        tracing::warn!(error = %e, %channel, "could not show a tournament's field in its announcement");
+    match at.edit_message(http, message, edit.clone()).await {
+        Ok(_) => {}
+        Err(e) if unknown_message(&e) => {
+            // Its nonce names the message it replaces, so a retry of this post, or another
+            // process replacing the same message, returns the one already made.
+            let wanted = shown.content.clone();
+            let anew = shown
+                .channel()
+                .nonce(serenity::Nonce::String(format!(
+                    "a{}",
+                    announcement.message
+                )))
+                .enforce_nonce(true);
+            match at.send_message(http, anew).await {
+                Ok(posted) => {
+                    // A post that found its nonce taken returns the message made then, which
+                    // may show the field as it was.
+                    if posted.content != wanted {
+                        if let Err(e) = at.edit_message(http, posted.id, edit).await {
+                            tracing::warn!(error = %e, %channel, "could not show a tournament's field in its announcement");
+                        }
+                    }
+                    let recorded = service
+                        .tournaments()
+                        .announced_anew(
+                            announcement.tournament,
+                            announcement.message,
+                            posted.id.get(),
+                        )
+                        .await;
+                    if let Err(e) = recorded {
+                        tracing::warn!(error = %e, %channel, "could not record a tournament's new announcement");
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, %channel, "could not post a tournament's announcement anew")
+                }
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, %channel, "could not show a tournament's field in its announcement")
+        }
     }
 }

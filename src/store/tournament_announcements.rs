@@ -18,6 +18,25 @@ impl super::Store {
         Ok(())
     }
 
+    /// Message `new` announces tournament `id` in place of `old`, which was deleted; a no-op
+    /// when another process replaced `old` first.
+    pub async fn replace_tournament_announcement(
+        &self,
+        id: TournamentId,
+        old: u64,
+        new: u64,
+    ) -> Result<()> {
+        sqlx::query!(
+            "UPDATE tournaments SET announcement_id = $3 WHERE id = $1 AND announcement_id = $2",
+            id.0,
+            old as i64,
+            new as i64
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// The latest tournament in `channel` and the message announcing it, if one was recorded.
     pub async fn tournament_announcement_in(
         &self,

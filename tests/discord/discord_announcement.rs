@@ -1,6 +1,7 @@
 //! A tournament's announcement through serenity against the fake Discord: joins are answered
 //! privately and the announcement itself is edited to show how many have joined, and once the
-//! tournament starts it says joining is over and loses its Join button.
+//! tournament starts it says joining is over and loses its Join button; one somebody deleted is
+//! posted anew.
 
 use crate::discord_tournament::tournament;
 use crate::support::bot::*;
@@ -98,4 +99,69 @@ async fn the_announcement_counts_the_field_as_it_changes_and_closes_at_the_start
         .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
         .count();
     assert_eq!(join_lines, 0);
+}
+
+#[tokio::test]
+async fn a_deleted_announcement_is_posted_anew_at_the_next_join_and_kept_from_then_on() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (announced, _) = bot
+        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
+        .await;
+    let announcement = bot.message_id(&announced).await;
+    // Once the bot has learnt which message announced it (the interaction's original
+    // response), a moderator deletes the announcement, Join button and all.
+    bot.fake
+        .wait_for(
+            |r| r.method == "GET" && r.path.ends_with("/messages/@original") && r.status == 200,
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    bot.fake.delete_message(announcement).unwrap();
+
+    let mark = bot.fake.mark();
+    let joined = bot.say(tournament("join").by(ALICE)).await;
+    assert!(joined.is_ephemeral(), "{}", joined.summary());
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    let anew = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| {
+                r.method == "POST"
+                    && r.path == messages
+                    && content(r).contains("1 player has joined so far")
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!((200..300).contains(&anew.status), "{}", anew.summary());
+    assert!(
+        anew.json()["components"].to_string().contains("thud:join:"),
+        "the Join button is back: {}",
+        anew.json()
+    );
+    let replacement = snowflake(&anew.response.clone().expect("a message")["id"]).expect("an id");
+
+    // The new message is the announcement now: the Join button on it works, and the next
+    // change shows on it; the channel holds that one announcement (a post repeating its
+    // nonce, as a join racing the replacement may make, returns it and makes none).
+    let mark = bot.fake.mark();
+    bot.press(BOB, replacement, "thud:join:").await;
+    edited(&bot, mark, replacement, "2 players have joined so far").await;
+    let announcements: Vec<u64> = bot
+        .fake
+        .channel_messages(THUD_CHANNEL)
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("Tournament #1: Ankh Cup"))
+        })
+        .filter_map(|m| snowflake(&m["id"]))
+        .collect();
+    assert_eq!(announcements, vec![replacement]);
+    bot.finish_expecting(|r| r.error_code() == Some(10008))
+        .await;
 }

@@ -14,6 +14,7 @@ use crate::store::{ChannelId, TournamentId, TournamentState};
 /// A tournament's announcement as it should read now, and the message to edit.
 #[derive(Debug)]
 pub struct Announcement {
+    pub tournament: TournamentId,
     pub channel: ChannelId,
     pub message: u64,
     /// The players who have joined.
@@ -25,6 +26,14 @@ impl Tournaments {
     /// `message` announced tournament `id` (the answer to its creation).
     pub async fn announced(&self, id: TournamentId, message: u64) -> Result<()> {
         Ok(self.store.set_tournament_announcement(id, message).await?)
+    }
+
+    /// `new` announces tournament `id` in place of message `old`, which somebody deleted.
+    pub async fn announced_anew(&self, id: TournamentId, old: u64, new: u64) -> Result<()> {
+        Ok(self
+            .store
+            .replace_tournament_announcement(id, old, new)
+            .await?)
     }
 
     /// The announcement of the latest tournament in `channel` as it should read now (its
@@ -60,6 +69,7 @@ impl Tournaments {
             reply.buttons.clear();
         }
         Ok(Some(Announcement {
+            tournament: id,
             channel,
             message,
             players,
