@@ -124,7 +124,7 @@ impl Console<'_> {
         };
         for game in games {
             let channel = ChannelId(GAME_CHANNELS + game.game.unsigned_abs());
-            let room: Room = Box::new(move |_, _| Box::pin(async move { Some(channel) }));
+            let room: Room = Box::new(move |_, _| Box::pin(async move { Ok(channel) }));
             if let Err(e) = self.service.tournaments().seat_game(game.game, room).await {
                 writeln!(out, "! a tournament game failed: {}", e.player_message())?;
             }

@@ -65,7 +65,7 @@ pub(super) async fn pressed(
             Action::Rematch(id) => {
                 let in_a_thread =
                     permissions::match_home(venue.granted, venue.in_thread, data.options.threads)?;
-                let room = in_a_thread.then(|| thread_room(ctx.http.clone()));
+                let room = in_a_thread.then(|| thread_room(ctx.http.clone(), place.guild));
                 s.matches().rematch(place, &actor, id, room).await
             }
         }
@@ -161,7 +161,7 @@ pub async fn accept(
 ) -> Result<Reply, ServiceError> {
     let in_a_thread = permissions::match_home(venue.granted, venue.in_thread, data.options.threads)
         .map_err(ServiceError::Refused)?;
-    let room = in_a_thread.then(|| thread_room(http.clone()));
+    let room = in_a_thread.then(|| thread_room(http.clone(), venue.place.guild));
     data.service
         .matches()
         .accept(venue.place, actor, id, room)

@@ -108,7 +108,7 @@ async fn challenge(
                 .challenge(venue.place, &me, &them, &options)
                 .await;
         }
-        let room = in_a_thread.then(|| super::rooms::thread_room(http));
+        let room = in_a_thread.then(|| super::rooms::thread_room(http, venue.place.guild));
         s.matches()
             .challenge_computer(venue.place, &me, &them, level, &options, room)
             .await

@@ -1,35 +1,101 @@
 //! The rooms matches are played in: a public thread opened for each, when the channel allows.
+//! A failure says why (`NoRoom`): Discord's passing trouble (a 429, a 5xx, a time-out) is not
+//! a missing permission, and a creation whose answer was lost may have made the thread, so the
+//! server's active threads are looked through before a retry makes a second.
 
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use crate::service::Room;
-use crate::store::ChannelId;
+use crate::service::{NoRoom, Room};
+use crate::store::{ChannelId, GuildId};
 
-/// A room for a match: a public thread opened with `http`.
-pub fn thread_room(http: Arc<serenity::Http>) -> Room<'static> {
+/// Discord's JSON error codes for a thread the bot may not open there.
+const REFUSED: [(isize, &str); 3] = [
+    (50001, "the bot cannot see the channel (Missing Access)"),
+    (
+        50013,
+        "the bot may not open threads there (Missing Permissions)",
+    ),
+    (50024, "the channel takes no threads"),
+];
+/// Discord's JSON error code for a server at its limit of active threads.
+const THREAD_LIMIT: isize = 160006;
+
+/// A room for a match in server `guild`: a public thread opened with `http`.
+pub fn thread_room(http: Arc<serenity::Http>, guild: GuildId) -> Room<'static> {
     Box::new(move |channel, name| {
-        Box::pin(async move { match_thread(&http, channel, &name).await })
+        Box::pin(async move { match_thread(&http, guild, channel, &name).await })
     })
 }
 
-/// Opens a thread named `name` for a match in `channel`; `None` when it cannot (a thread
-/// inside a thread, the server's thread limit, no permission), and the match is played in the
-/// channel.
-async fn match_thread(http: &serenity::Http, channel: ChannelId, name: &str) -> Option<ChannelId> {
+/// Opens a thread named `name` for a match in `channel`, or says why it could not.
+async fn match_thread(
+    http: &serenity::Http,
+    guild: GuildId,
+    channel: ChannelId,
+    name: &str,
+) -> Result<ChannelId, NoRoom> {
     let name: String = name.chars().take(100).collect();
-    let thread = serenity::CreateThread::new(name)
+    let thread = serenity::CreateThread::new(name.clone())
         .kind(serenity::ChannelType::PublicThread)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    match serenity::ChannelId::new(channel.0.max(1))
-        .create_thread(http, thread)
-        .await
-    {
-        Ok(t) => Some(ChannelId(t.id.get())),
-        Err(e) => {
-            tracing::warn!(%channel, error = %e, "could not open a thread for the match");
-            None
+    let parent = serenity::ChannelId::new(channel.0.max(1));
+    let error = match parent.create_thread(http, thread).await {
+        Ok(t) => return Ok(ChannelId(t.id.get())),
+        Err(e) => e,
+    };
+    let why = no_room(&error);
+    if matches!(why, NoRoom::Later(_)) {
+        if let Some(made) = made_anyway(http, guild, parent, &name).await {
+            tracing::info!(%channel, thread = %made, "a thread whose creation timed out was made; using it");
+            return Ok(made);
         }
     }
+    tracing::warn!(%channel, error = %error, ?why, "could not open a thread for the match");
+    Err(why)
+}
+
+/// Why Discord did not open the thread.
+fn no_room(error: &serenity::Error) -> NoRoom {
+    let serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) = error else {
+        // The network, or the client's time-out: the request may or may not have been made.
+        return NoRoom::Later(error.to_string());
+    };
+    let status = r.status_code.as_u16();
+    if status == 429 || status >= 500 {
+        return NoRoom::Later(format!("Discord answered {status}"));
+    }
+    if r.error.code == THREAD_LIMIT {
+        return NoRoom::ThreadLimit;
+    }
+    match REFUSED.iter().find(|(code, _)| *code == r.error.code) {
+        Some((code, why)) => NoRoom::Refused(format!("{why} (Discord error {code})")),
+        None => NoRoom::Refused(format!(
+            "Discord answered {status}: {} (error {})",
+            r.error.message, r.error.code
+        )),
+    }
+}
+
+/// The thread named `name` in `parent` that the bot itself opened and that is still active,
+/// if a creation whose answer was lost made one (the newest, should there be several).
+async fn made_anyway(
+    http: &serenity::Http,
+    guild: GuildId,
+    parent: serenity::ChannelId,
+    name: &str,
+) -> Option<ChannelId> {
+    let me = http.get_current_user().await.ok()?.id;
+    let active = serenity::GuildId::new(guild.0.max(1))
+        .get_active_threads(http)
+        .await
+        .ok()?;
+    active
+        .threads
+        .iter()
+        .filter(|t| t.parent_id == Some(parent) && t.name == name && t.owner_id == Some(me))
+        .map(|t| t.id.get())
+        .max()
+        .map(ChannelId)
 }

@@ -13,10 +13,10 @@ use super::choices::VariantOption;
 use super::organisers::{is_organiser, standing};
 use super::{actor, answer, place, Context, Error};
 use crate::service::{
-    Departure, OrganiserRoleChange, Refusal, Service, ServiceError, TournamentOptions,
+    Departure, OrganiserRoleChange, Refusal, Seating, Service, ServiceError, TournamentOptions,
     TournamentRefusal, Unseatable,
 };
-use crate::store::{GuildId, UserId};
+use crate::store::{ChannelId, GuildId, UserId};
 use crate::tournament::Format;
 
 /// How the players are paired.
@@ -280,7 +280,8 @@ pub(super) fn tournament_home(
 }
 
 /// Opens a thread of the tournament's channel for each paired game and begins its match
-/// there; a thread opened for a game another process seated first is deleted again.
+/// there; a thread opened for a game that needed none by then (another process seated it, or
+/// the tournament ended meanwhile) is archived again, empty.
 pub(super) async fn seat_worker(
     service: Arc<Service>,
     http: Arc<serenity::Http>,
@@ -307,14 +308,27 @@ pub(super) async fn seat_worker(
             }
             // A game can only be played in a thread: the channel itself may hold many games.
             // The thread is opened by the service once the game is its to seat.
-            let room = super::rooms::thread_room(http.clone());
+            let room = super::rooms::thread_room(http.clone(), game.guild);
             match service.tournaments().seat_game(game.game, room).await {
+                Ok(Seating::RoomUnused(thread)) => close_unused(&http, thread).await,
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
                 }
             }
         }
+    }
+}
+
+/// Archives `thread`, opened for a game that needed none by then. The bot opened it, so it
+/// may archive it without Manage Threads; deleting it would need that permission.
+async fn close_unused(http: &serenity::Http, thread: ChannelId) {
+    let archive = serenity::EditThread::new().archived(true);
+    if let Err(e) = serenity::ChannelId::new(thread.0.max(1))
+        .edit_thread(http, archive)
+        .await
+    {
+        tracing::warn!(%thread, error = %e, "could not archive a thread no game needed");
     }
 }
 

@@ -37,7 +37,7 @@ pub use events::{
 };
 pub use flow::challenges::ChallengeOptions;
 pub use flow::play::{MoveRequest, Verb};
-pub use flow::room::Room;
+pub use flow::room::{NoRoom, Room};
 pub use flow::suggestions::Choice;
 pub use notices::delivery::{Delivery, DeliveryFailure, Notice};
 pub use outcome::{Action, Attachment, BoardShot, Button, ButtonStyle, Reply};
@@ -46,8 +46,8 @@ pub use records::analysis::AnalysisAnswer;
 pub use refusal::{Refusal, Unseatable};
 pub use text::{Span, Text, TimeStyle};
 pub use tournaments::{
-    Announcement, Departure, GameToSeat, OrganiserRoleChange, TournamentOptions, TournamentRefusal,
-    TournamentTick,
+    Announcement, Departure, GameToSeat, OrganiserRoleChange, Seating, TournamentOptions,
+    TournamentRefusal, TournamentTick,
 };
 pub use voice::{boards_shown_as_text, file_not_attached, progress_text, rules_text};
 pub use watch::courier::Deliverer;

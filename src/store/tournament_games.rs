@@ -115,6 +115,17 @@ impl Tx {
         Ok(u32::try_from(attempts).unwrap_or(0))
     }
 
+    /// Whether game `game`'s seating trouble is to be told now: true the first time only.
+    pub async fn tell_seating_trouble(&mut self, game: i64) -> Result<bool> {
+        let done = sqlx::query!(
+            "UPDATE tournament_games SET seat_told = true WHERE id = $1 AND NOT seat_told",
+            game
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// How often seating game `game` has failed so far.
     pub async fn seat_attempts(&mut self, game: i64) -> Result<u32> {
         let attempts = sqlx::query_scalar!(

@@ -24,7 +24,7 @@ pub(crate) fn tournament(subcommand: &str) -> SlashCommand {
 }
 
 /// The matches of round `round`, waiting until the bot has seated `count` of them.
-async fn round_matches(bot: &Bot, round: u32, count: usize) -> Vec<MatchId> {
+pub(crate) async fn round_matches(bot: &Bot, round: u32, count: usize) -> Vec<MatchId> {
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         let t = bot
@@ -248,7 +248,7 @@ async fn announced(bot: &Bot, text: &str) -> RecordedRequest {
 }
 
 /// VIMES creates a Swiss of three rounds, `players` join, VIMES starts it.
-async fn swiss_started(bot: &Bot, players: &[TestUser]) {
+pub(crate) async fn swiss_started(bot: &Bot, players: &[TestUser]) {
     swiss_joined(bot, players).await;
     start(bot).await;
 }

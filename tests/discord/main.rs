@@ -17,6 +17,7 @@ mod discord_delivery;
 mod discord_notify;
 mod discord_permissions;
 mod discord_rate_limits;
+mod discord_rooms;
 mod discord_servers;
 mod discord_threads;
 mod discord_tournament;

@@ -35,6 +35,7 @@ mod store;
 mod tournament_news;
 mod tournament_people;
 mod tournament_results;
+mod tournament_seating;
 mod tournaments;
 mod vacation;
 mod what_players_read;

@@ -154,7 +154,7 @@ async fn a_busy_channel_refuses_a_second_acceptance_and_the_challenge_stays_open
     let still = service.store().challenge(id2).await.unwrap().unwrap();
     assert_eq!(still.state, thudbot::store::ChallengeState::Pending);
     // In a thread of its own the second match can begin.
-    let room: thudbot::service::Room = Box::new(|_, _| Box::pin(async { Some(ChannelId(4_001)) }));
+    let room: thudbot::service::Room = Box::new(|_, _| Box::pin(async { Ok(ChannelId(4_001)) }));
     ok(service
         .matches()
         .accept(at, &alice(), Some(id2), Some(room))

@@ -14,7 +14,7 @@ use crate::service::button;
 fn counted_room(opened: &Arc<AtomicU64>) -> Room<'static> {
     let opened = opened.clone();
     Box::new(move |_, _| {
-        Box::pin(async move { Some(ChannelId(9_000 + opened.fetch_add(1, Ordering::SeqCst))) })
+        Box::pin(async move { Ok(ChannelId(9_000 + opened.fetch_add(1, Ordering::SeqCst))) })
     })
 }
 
@@ -137,7 +137,7 @@ fn watching_room(pool: sqlx::PgPool, open: Arc<AtomicU64>, room: u64) -> Room<'s
             .await
             .expect("the sessions");
             open.store(waiting as u64 + 1, Ordering::SeqCst);
-            Some(ChannelId(room))
+            Ok(ChannelId(room))
         })
     })
 }

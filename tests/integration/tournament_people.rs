@@ -48,12 +48,13 @@ async fn seat_all(service: &Service, next: &mut u64) -> Vec<(MatchId, Place, [Us
         let at = place(*next);
         let channel = at.channel;
         let room: thudbot::service::Room =
-            Box::new(move |_, _| Box::pin(async move { Some(channel) }));
+            Box::new(move |_, _| Box::pin(async move { Ok(channel) }));
         if let Some(id) = service
             .tournaments()
             .seat_game(game.game, room)
             .await
             .unwrap()
+            .match_id()
         {
             let m = service.store().load_match(id).await.unwrap().unwrap();
             assert_eq!(m.players, game.players, "the players the front-end checks");

@@ -421,12 +421,18 @@ async fn a_game_that_cannot_be_seated_backs_off_is_told_and_holds_up_no_other_se
         next += 1;
         let channel = thudbot::store::ChannelId(next);
         let refuses = game.channel == broken.channel;
-        let room: thudbot::service::Room =
-            Box::new(move |_, _| Box::pin(async move { (!refuses).then_some(channel) }));
+        let room: thudbot::service::Room = Box::new(move |_, _| {
+            Box::pin(async move {
+                (!refuses)
+                    .then_some(channel)
+                    .ok_or(thudbot::service::NoRoom::Refused("not allowed".into()))
+            })
+        });
         if s.tournaments()
             .seat_game(game.game, room)
             .await
             .unwrap()
+            .match_id()
             .is_some()
         {
             seated += 1;

@@ -76,12 +76,13 @@ pub(crate) async fn seat_all(service: &Service, next_channel: &mut u64) -> Vec<(
         let at = place(*next_channel);
         let channel = at.channel;
         let room: thudbot::service::Room =
-            Box::new(move |_, _| Box::pin(async move { Some(channel) }));
+            Box::new(move |_, _| Box::pin(async move { Ok(channel) }));
         if let Some(id) = service
             .tournaments()
             .seat_game(game.game, room)
             .await
             .expect("seated")
+            .match_id()
         {
             seated.push((id, at));
         }

@@ -195,6 +195,12 @@ impl FakeDiscord {
 
     /// The guild's upload limit per file (default 10 MiB); interactions report it as
     /// `attachment_size_limit`.
+    pub fn set_active_thread_limit(&self, threads: usize) {
+        self.shared
+            .with_world(|world| world.active_thread_limit = threads);
+    }
+
+    /// The largest file a message may carry (Discord's default: 10 MiB).
     pub fn set_upload_limit(&self, bytes: u64) {
         self.shared.with_world(|world| world.upload_limit = bytes);
     }

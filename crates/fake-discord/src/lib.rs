@@ -170,7 +170,10 @@
 //!   moderator (THREAD_UPDATE): in a locked thread the bot, without MANAGE_THREADS, gets 160005
 //!   for posts, edits and unarchiving. `PATCH /channels/{thread}`: the creator may archive,
 //!   unarchive and change the archive time; `locked` needs MANAGE_THREADS (50013); deleting a
-//!   thread needs MANAGE_THREADS. `thread_is_archived(id)`.
+//!   thread needs MANAGE_THREADS. `thread_is_archived(id)`. A new thread beyond the guild's
+//!   active-thread limit (`set_active_thread_limit`, default Discord's 1,000; archived
+//!   threads do not count) gets 400 160006; `GET /guilds/{id}/threads/active` lists the
+//!   unarchived threads the bot can see, with its own memberships.
 //! - **Injected failures** (world/faults.rs, after docs/topics/rate-limits.md).
 //!   `inject(route, times, Failure)`, `rate_limit(route, times, retry_after)`,
 //!   `fail_with_status(route, times, 502)`, `drop_connection(route, times)`, `hang(route,
@@ -199,10 +202,10 @@
 //! discord.com through the fake's TLS tunnel (a CONNECT proxy answering as discord.com with the
 //! test certificate in tests/data/fake-discord-tls, which that client alone trusts).
 //! Embeds are kept even without EMBED_LINKS (Discord drops them); button clicks in archived
-//! threads are delivered; the active-thread limit (160006), slow mode, the guild's boost tier
+//! threads are delivered; slow mode, the guild's boost tier
 //! and private-thread membership are not modelled; interaction followups are not checked
 //! against archived or locked threads. Discord documents the codes but not the HTTP statuses of
-//! 160005 (the fake answers 403) and 50083 (400), nor the exact length of "the past few
+//! 160005 (the fake answers 403), 50083 and 160006 (400), nor the exact length of "the past few
 //! minutes" for nonces (5 here). Any route not listed in `world/routes.rs` is
 //! answered 404 (405 for a known path with another method) and flagged in
 //! `unexpected_requests()`.

@@ -10,7 +10,7 @@ use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, UserId};
 
 mod kept;
 mod tournament;
-pub use tournament::{EarlyEnd, Entrants, Paired, TournamentEvent};
+pub use tournament::{EarlyEnd, Entrants, Paired, SeatTrouble, TournamentEvent};
 
 /// One thing that happened. Players are kept by id; their names are read when the event is
 /// worded, so a notice sent later shows the names of the day.

@@ -277,6 +277,7 @@ fn every_event() -> Vec<Event> {
             name: "Cup".into(),
             channel: ChannelId(9),
             players: vec![a, b],
+            trouble: SeatTrouble::Permissions,
         }),
         Event::Tournament(TournamentEvent::Lost {
             name: "Cup".into(),
@@ -365,5 +366,36 @@ fn every_event_stored_by_the_first_version_still_reads() {
         let event: Event = serde_json::from_value(stored.clone()).expect("reads");
         assert_eq!(event, expected, "{line}");
         assert_eq!(serde_json::to_value(&event).expect("stored"), stored);
+    }
+}
+
+/// A game not seated for the server's limit of active threads says so when read back; one
+/// stored before the reason was kept (without `trouble`) reads as the permissions it meant.
+#[test]
+fn a_game_not_seated_keeps_its_reason_and_an_older_one_reads_as_permissions() {
+    let limit = Event::Tournament(TournamentEvent::GameNotSeated {
+        name: "Cup".into(),
+        channel: ChannelId(9),
+        players: vec![],
+        trouble: SeatTrouble::ThreadLimit,
+    });
+    let stored = serde_json::to_value(&limit).expect("stored");
+    assert_eq!(stored["trouble"], "thread-limit");
+    assert_eq!(
+        serde_json::from_value::<Event>(stored).expect("reads"),
+        limit
+    );
+    let older = serde_json::json!({
+        "event": "tournament",
+        "tournament-event": "game-not-seated",
+        "name": "Cup",
+        "channel": 9,
+        "players": [],
+    });
+    match serde_json::from_value::<Event>(older.clone()) {
+        Ok(Event::Tournament(TournamentEvent::GameNotSeated { trouble, .. })) => {
+            assert_eq!(trouble, SeatTrouble::Permissions)
+        }
+        other => panic!("{older} read as {other:?}"),
     }
 }

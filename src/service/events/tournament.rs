@@ -21,6 +21,24 @@ pub enum Entrants {
     CalledOff,
 }
 
+/// Why a tournament game's thread could not be opened.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeatTrouble {
+    /// The bot may not open threads there (notices queued before the reason was kept read
+    /// as this, the only reason they gave).
+    #[default]
+    Permissions,
+    /// The server holds as many active threads as Discord allows.
+    ThreadLimit,
+}
+
+impl SeatTrouble {
+    fn is_permissions(&self) -> bool {
+        *self == SeatTrouble::Permissions
+    }
+}
+
 /// One thing that happened in the tournament called `name` (kept with each event, so a notice
 /// says the name it had).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -135,6 +153,9 @@ pub enum TournamentEvent {
         name: String,
         channel: ChannelId,
         players: Vec<UserId>,
+        // Left out when it is the default, so a notice reads and is stored as before.
+        #[serde(default, skip_serializing_if = "SeatTrouble::is_permissions")]
+        trouble: SeatTrouble,
     },
     /// An organiser, `by`, corrected the result of match `match_id` (`first` against
     /// `second`): `winner` wins it, or nobody (a draw).

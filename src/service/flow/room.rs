@@ -9,10 +9,26 @@ use std::pin::Pin;
 
 use crate::store::ChannelId;
 
-/// Opens a room named by the second argument inside the channel of the first; `None` when none
-/// could be opened, and the match is then played in that channel.
+/// Why no room could be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoRoom {
+    /// Discord was busy, slow or out of reach (a 429, a 5xx, a time-out): worth trying again,
+    /// and nobody's doing.
+    Later(String),
+    /// The bot may not open one there (it cannot see the channel, or lacks a permission), or
+    /// the channel takes no threads.
+    Refused(String),
+    /// The server holds as many active threads as Discord allows.
+    ThreadLimit,
+}
+
+/// Opens a room named by the second argument inside the channel of the first, or says why
+/// none could be opened; an ordinary match is then played in that channel.
 pub type Room<'a> = Box<
-    dyn FnOnce(ChannelId, String) -> Pin<Box<dyn Future<Output = Option<ChannelId>> + Send + 'a>>
+    dyn FnOnce(
+            ChannelId,
+            String,
+        ) -> Pin<Box<dyn Future<Output = Result<ChannelId, NoRoom>> + Send + 'a>>
         + Send
         + 'a,
 >;

@@ -23,7 +23,7 @@ pub use announcement::Announcement;
 pub use lifecycle::{Departure, TournamentOptions};
 pub use organisers::OrganiserRoleChange;
 pub use rounds::TournamentTick;
-pub use seating::GameToSeat;
+pub use seating::{GameToSeat, Seating};
 
 use super::error::{refuse, Result};
 use super::refusal::Refusal;

@@ -1,17 +1,18 @@
 //! Seating a paired game: the front-end opens a room (a thread) for it, and its match begins
 //! there. The room is opened with no lock held; a game whose room cannot be opened backs off
-//! behind the others, and its players and organiser are told what to grant.
+//! behind the others, and its players and organiser are told why when the reason is the
+//! server's (a missing permission, the limit of active threads).
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 
 use super::rounds::told;
 use super::Tournaments;
 use crate::service::error::{Result, ServiceError};
-use crate::service::events::{Occasion, TournamentEvent};
+use crate::service::events::{Occasion, SeatTrouble, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::refusal::Refusal;
 use crate::service::voice;
-use crate::service::{Place, Room};
+use crate::service::{NoRoom, Place, Room};
 use crate::store::{
     ChannelId, Conflict, Entrant, GuildId, MatchId, NewMatch, Recipient, StoreError,
     StoredTournament, TournamentGame, TournamentId, TournamentState, UserId,
@@ -71,34 +72,52 @@ impl Tournaments {
         Ok(out)
     }
 
-    /// Begins the match of tournament game `game` in `channel` (a thread the front-end made
-    /// for it); its opening goes there through the outbox. `None` when the game needs no
-    /// match any more (seated by another process, decided, or its tournament over), or when
-    /// its room could not be opened (the game then backs off, and its players and organiser
-    /// are told the first time).
-    pub async fn seat_game(&self, game: i64, room: Room<'_>) -> Result<Option<MatchId>> {
+    /// Begins the match of tournament game `game` in the room `room` opens for it (a thread of
+    /// the tournament's channel); its opening goes there through the outbox. Not seated when
+    /// the game needs no match any more (seated by another process, decided, or its
+    /// tournament over), or when its room could not be opened (the game then backs off, and
+    /// its players and organiser are told when the reason is the server's). A room opened for
+    /// a game that needed none by then is handed back, for the front-end to close.
+    pub async fn seat_game(&self, game: i64, room: Room<'_>) -> Result<Seating> {
         let Some(tournament) = self.store.tournament_of_game(game).await? else {
-            return Ok(None);
+            return Ok(Seating::NotSeated);
         };
         let now = self.clock.now();
         // Claim the game under the tournament's lock, briefly: the room is opened with no lock
         // held (it is a Discord call), and a second process sees the claim and leaves it.
         let mut tx = self.store.begin().await?;
         let Some(t) = tx.lock_tournament(tournament).await? else {
-            return Ok(None);
+            return Ok(Seating::NotSeated);
         };
         if t.state != TournamentState::Running
             || !tx
                 .claim_seating(game, now, now + Duration::minutes(SEATING_MINUTES))
                 .await?
         {
-            return Ok(None);
+            return Ok(Seating::NotSeated);
         }
         tx.commit().await?;
-        let Some(channel) = room(t.channel, voice::game_room_name(&t.name, game)).await else {
-            self.seating_failed(&t, game).await?;
-            return Ok(None);
+        let channel = match room(t.channel, voice::game_room_name(&t.name, game)).await {
+            Ok(channel) => channel,
+            Err(why) => {
+                self.seating_failed(&t, game, &why).await?;
+                return Ok(Seating::NotSeated);
+            }
         };
+        Ok(match self.seat_in(tournament, game, channel, now).await? {
+            Some(id) => Seating::Seated(id),
+            None => Seating::RoomUnused(channel),
+        })
+    }
+
+    /// Begins game `game`'s match in `channel`, its room, unless it needs none any more.
+    async fn seat_in(
+        &self,
+        tournament: TournamentId,
+        game: i64,
+        channel: ChannelId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<MatchId>> {
         let mut tx = self.store.begin().await?;
         let Some(t) = tx.lock_tournament(tournament).await? else {
             return Ok(None);
@@ -165,17 +184,41 @@ impl Tournaments {
     }
 }
 
+/// What became of a tournament game to seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seating {
+    /// Its match began, in the room opened for it.
+    Seated(MatchId),
+    /// Not now: it needs no match any more, another process is seating it, or no room could
+    /// be opened (it is tried again later).
+    NotSeated,
+    /// A room was opened, but the game needed no match by then: nothing will be played there.
+    RoomUnused(ChannelId),
+}
+
+impl Seating {
+    /// The match begun, if one was.
+    pub fn match_id(self) -> Option<MatchId> {
+        match self {
+            Seating::Seated(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
 /// How long a process may take to open a game's room before another may try.
 const SEATING_MINUTES: i64 = 2;
 /// The longest pause between tries at seating a game whose room could not be opened.
 const LONGEST_SEATING_PAUSE_MINUTES: i64 = 60;
 
 impl Tournaments {
-    /// Game `game` of `t` could not get its room: it waits, longer each time, behind the games
-    /// that can be seated; the first time, its players and the organiser are told why and what
-    /// to grant (in the tournament's channel and by direct message, since the bot may be unable
-    /// to post in the channel at all).
-    async fn seating_failed(&self, t: &StoredTournament, game: i64) -> Result<()> {
+    /// Game `game` of `t` could not get its room (`why`): it waits, longer each time, behind
+    /// the games that can be seated. The first time the reason is the server's (a missing
+    /// permission, Discord's limit of active threads), its players and the organiser are told
+    /// why and what would help (in the tournament's channel and by direct message, since the
+    /// bot may be unable to post in the channel at all); Discord's passing trouble is only
+    /// tried again.
+    async fn seating_failed(&self, t: &StoredTournament, game: i64, why: &NoRoom) -> Result<()> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let before = tx.seat_attempts(game).await?;
@@ -183,8 +226,17 @@ impl Tournaments {
         let attempts = tx
             .seating_failed(game, now + Duration::minutes(pause))
             .await?;
-        tracing::warn!(tournament = %t.id, game, attempts, "could not open a tournament game's room");
-        if attempts == 1 {
+        tracing::warn!(tournament = %t.id, game, attempts, ?why, "could not open a tournament game's room");
+        let trouble = match why {
+            NoRoom::Later(_) => None,
+            NoRoom::Refused(_) => Some(SeatTrouble::Permissions),
+            NoRoom::ThreadLimit => Some(SeatTrouble::ThreadLimit),
+        };
+        let tell = match trouble {
+            Some(trouble) if tx.tell_seating_trouble(game).await? => Some(trouble),
+            _ => None,
+        };
+        if let Some(trouble) = tell {
             let entrants = tx.entrants(t.id).await?;
             let players: Vec<UserId> = match tx.games(t.id).await?.iter().find(|g| g.id == game) {
                 Some(g) => g
@@ -200,6 +252,7 @@ impl Tournaments {
                     name: t.name.clone(),
                     channel: t.channel,
                     players: players.clone(),
+                    trouble,
                 })],
                 None,
             );

@@ -2,7 +2,7 @@
 
 use chrono::Duration;
 
-use crate::service::events::{Departure, EarlyEnd, Entrants, Paired, TournamentEvent};
+use crate::service::events::{Departure, EarlyEnd, Entrants, Paired, SeatTrouble, TournamentEvent};
 use crate::service::text::{count, duration_words, Text};
 use crate::service::Names;
 use crate::tournament::FormatError;
@@ -215,16 +215,26 @@ pub(super) fn line(event: &TournamentEvent, names: &Names) -> Text {
             name,
             channel,
             players,
+            trouble,
         } => {
             let who: Vec<String> = players.iter().map(|p| names.of(*p)).collect();
+            let why = match trouble {
+                SeatTrouble::Permissions => {
+                    ". It needs View Channel, Send Messages, Create Public Threads and Send \
+                     Messages in Threads there (a server admin grants them to the bot's role)."
+                }
+                SeatTrouble::ThreadLimit => {
+                    ": the server has as many active threads as Discord allows. Archiving \
+                     threads that are done with makes room."
+                }
+            };
             Text::new()
                 .strong(format!("A game of {name} could not start"))
                 .plain(format!(" ({}): the bot could not open its thread in ", who.join(" – ")))
                 .channel(*channel)
+                .plain(why)
                 .plain(
-                    ". It needs View Channel, Send Messages, Create Public Threads and Send \
-                     Messages in Threads there (a server admin grants them to the bot's role). \
-                     It tries again with growing pauses; a game without a thread when its \
+                    " It tries again with growing pauses; a game without a thread when its \
                      round's deadline comes counts as drawn.",
                 )
         }

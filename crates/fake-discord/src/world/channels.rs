@@ -75,6 +75,11 @@ impl World {
                 "Value must be one of {10, 11, 12}.",
             );
         }
+        // docs/topics/opcodes-and-status-codes: 160006 "Maximum number of active threads
+        // reached" (the guild's limit, archived threads not counted).
+        if self.active_thread_ids().len() >= self.active_thread_limit {
+            return Answer::error(400, 160006, "Maximum number of active threads reached");
+        }
         // docs/resources/channel.md, "Start Thread from Message" / "without Message".
         let needed = if kind == 12 {
             permission::CREATE_PRIVATE_THREADS
@@ -131,6 +136,39 @@ impl World {
         event["newly_created"] = json!(true);
         self.dispatch(Some(GUILD_ID), intent::GUILDS, "THREAD_CREATE", event);
         Answer::created(thread)
+    }
+
+    /// The guild's threads that are not archived.
+    fn active_thread_ids(&self) -> Vec<u64> {
+        self.channels
+            .iter()
+            .filter(|(_, c)| is_thread(c) && c["thread_metadata"]["archived"] != true)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// GET /guilds/{guild}/threads/active (docs/resources/guild.md, "List Active Guild
+    /// Threads"): every unarchived thread of the guild the bot can see, and the bot's own
+    /// membership of those it joined.
+    pub(super) fn active_threads(&self) -> Answer {
+        let threads: Vec<Value> = self
+            .active_thread_ids()
+            .into_iter()
+            .filter(|id| self.bot_can(*id, permission::VIEW_CHANNEL))
+            .map(|id| {
+                let mut thread = self.channels[&id].clone();
+                if let Some(map) = thread.as_object_mut() {
+                    map.remove("member");
+                }
+                thread
+            })
+            .collect();
+        let members: Vec<Value> = threads
+            .iter()
+            .filter_map(|t| snowflake(&t["id"]))
+            .filter_map(|id| self.channels[&id].get("member").cloned())
+            .collect();
+        Answer::ok(json!({"threads": threads, "members": members, "has_more": false}))
     }
 
     /// PATCH /channels/{id}. For a thread, as docs/topics/threads.md ("Editing & Deleting

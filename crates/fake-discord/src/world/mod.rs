@@ -150,6 +150,9 @@ pub struct World {
     pub events_lost: bool,
     /// The largest file a message may carry in the test guild (Discord's default: 10 MiB).
     pub upload_limit: u64,
+    /// Active (unarchived) threads the guild may hold at once; one more is refused with
+    /// 160006 (Discord's limit is 1,000; tests lower it).
+    pub active_thread_limit: usize,
     /// Failures to inject, in the order they were asked for.
     pub faults: Vec<Fault>,
     /// The rate-limit windows the headers of normal answers describe.
@@ -225,6 +228,7 @@ impl World {
             token_lifetime: Duration::from_secs(15 * 60),
             events_lost: false,
             upload_limit: super::interactions::ATTACHMENT_SIZE_LIMIT,
+            active_thread_limit: 1000,
             faults: Vec::new(),
             rate_limits: RateLimits::default(),
             clock_offset: chrono::Duration::zero(),

@@ -71,6 +71,12 @@ impl World {
                     Err(refused) => refused,
                 }
             }
+            ("GET", ["guilds", guild, "threads", "active"]) => {
+                if parse_id(guild) != Some(GUILD_ID) || !self.bot_in_guild {
+                    return Answer::error(404, 10004, "Unknown Guild");
+                }
+                self.active_threads()
+            }
             ("GET", ["guilds", guild, "members", user]) => {
                 if parse_id(guild) != Some(GUILD_ID) || !self.bot_in_guild {
                     return Answer::error(404, 10004, "Unknown Guild");
@@ -279,5 +285,6 @@ pub(super) fn known_path(path: &[&str]) -> bool {
             | ["channels", _, "messages", _, "threads"]
             | ["channels", _, "typing"]
             | ["guilds", _, "members", _]
+            | ["guilds", _, "threads", "active"]
     )
 }
