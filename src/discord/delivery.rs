@@ -4,8 +4,11 @@
 //! notice's nonce with `enforce_nonce`, so a retry after a post whose answer was lost returns
 //! the message already made instead of making another).
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 
 use super::{permissions, post};
@@ -28,11 +31,56 @@ const PERMANENT: [(isize, &str); 7] = [
 ];
 
 /// What the worker reaches Discord with: the REST client and the gateway's cache (for the
-/// bot's permissions in a channel).
+/// bot's permissions in a channel), and whether Discord refused the bot's token.
 #[derive(Clone)]
 pub(super) struct Discord {
     pub http: Arc<serenity::Http>,
     pub cache: Arc<serenity::Cache>,
+    pub token: Arc<TokenHold>,
+}
+
+/// How long sending waits after Discord refused the bot's token before it tries again.
+const TOKEN_HOLD: Duration = Duration::from_secs(600);
+
+/// Sending held after Discord answered 401 (the token was reset or revoked): nothing the
+/// bot sends can succeed until the operator gives it a new token, and no match is to blame,
+/// so notices wait (none is marked undeliverable, no clock is paused) and the operator is
+/// told once, in the log, until a send succeeds again.
+/// The times are the service's clock's, as the outbox's own retries are.
+#[derive(Default)]
+pub(super) struct TokenHold {
+    until: Mutex<Option<DateTime<Utc>>>,
+    said: AtomicBool,
+}
+
+impl TokenHold {
+    /// How long sending is still held at `now`.
+    fn left(&self, now: DateTime<Utc>) -> Option<Duration> {
+        let until = (*self.until.lock().unwrap_or_else(|p| p.into_inner()))?;
+        (until - now).to_std().ok().filter(|left| !left.is_zero())
+    }
+
+    /// Discord refused the token at `now`: hold sending, and say so the first time.
+    fn refused(&self, now: DateTime<Utc>) {
+        let until = now + chrono::Duration::seconds(TOKEN_HOLD.as_secs() as i64);
+        *self.until.lock().unwrap_or_else(|p| p.into_inner()) = Some(until);
+        if !self.said.swap(true, Ordering::SeqCst) {
+            tracing::error!(
+                "Discord refused the bot's token (401 Unauthorized): nothing can be sent until \
+                 `thudbot` runs with a valid token. Notices wait in the outbox and no match is \
+                 paused; sending is tried again every {} minutes.",
+                TOKEN_HOLD.as_secs() / 60
+            );
+        }
+    }
+
+    /// A send went through: the token works.
+    fn accepted(&self) {
+        if self.said.swap(false, Ordering::SeqCst) {
+            tracing::info!("Discord accepts the bot's token again; sending goes on");
+        }
+        *self.until.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
 }
 
 /// Discord's channels and direct messages as a way of telling players.
@@ -43,9 +91,24 @@ pub(super) struct Poster {
 
 impl Deliverer for Poster {
     async fn deliver(&self, delivery: &Delivery) -> Result<Option<u64>, DeliveryFailure> {
-        let last = send(&self.service, &self.discord, delivery)
-            .await
-            .map_err(|e| classify(&e))?;
+        if let Some(left) = self.discord.token.left(self.service.now()) {
+            return Err(DeliveryFailure::Transient {
+                reason: "Discord refused the bot's token; sending is held".into(),
+                retry_after: Some(left),
+            });
+        }
+        let last = match send(&self.service, &self.discord, delivery).await {
+            Ok(last) => {
+                self.discord.token.accepted();
+                last
+            }
+            Err(e) => {
+                if status_of(&e) == Some(401) {
+                    self.discord.token.refused(self.service.now());
+                }
+                return Err(classify(&e));
+            }
+        };
         // A tournament started by its clock (or called off) closes its announcement.
         if let Recipient::Channel(channel) = delivery.to {
             super::announcement::after(
@@ -153,6 +216,16 @@ async fn archive_if_thread(
     Ok(())
 }
 
+/// The HTTP status Discord answered with, if it answered.
+fn status_of(error: &serenity::Error) -> Option<u16> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.status_code.as_u16())
+        }
+        _ => None,
+    }
+}
+
 /// Whether Discord may take the notice later.
 pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
     let serenity::Error::Http(http) = error else {
@@ -176,6 +249,12 @@ pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
                 DeliveryFailure::Transient {
                     reason,
                     retry_after: None,
+                }
+            } else if status == 401 {
+                // The bot's token, not the channel: nothing is Discord's last word on it.
+                DeliveryFailure::Transient {
+                    reason,
+                    retry_after: Some(TOKEN_HOLD),
                 }
             } else {
                 DeliveryFailure::Permanent { reason }

@@ -241,16 +241,18 @@ pub async fn start(
         .map_err(startup::StartError::Client)?;
     let shard_manager = client.shard_manager.clone();
     let (stop_workers, stopped) = watch::channel(false);
+    let discord = delivery::Discord {
+        http: client.http.clone(),
+        cache: client.cache.clone(),
+        token: Default::default(),
+    };
     let workers = vec![
         tokio::spawn(service.clock_worker(options.clock_interval, stopped.clone())),
         tokio::spawn(service.computer_worker(stopped.clone())),
         tokio::spawn(service.judging_worker(stopped.clone())),
         tokio::spawn(analysis::progress_worker(
             service.clone(),
-            delivery::Discord {
-                http: client.http.clone(),
-                cache: client.cache.clone(),
-            },
+            discord.clone(),
             stopped.clone(),
         )),
         tokio::spawn(tournament::seat_worker(
@@ -262,10 +264,7 @@ pub async fn start(
         tokio::spawn(service.delivery_worker(
             delivery::Poster {
                 service: service.clone(),
-                discord: delivery::Discord {
-                    http: client.http.clone(),
-                    cache: client.cache.clone(),
-                },
+                discord,
             },
             options.delivery_interval,
             stopped,

@@ -228,6 +228,57 @@ async fn a_notice_is_tried_again_after_errors_rate_limits_and_a_lost_connection_
 }
 
 #[tokio::test]
+async fn a_refused_token_holds_sending_pauses_no_match_and_is_said_once() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    // The bot's token was reset: Discord answers 401, whatever the channel.
+    bot.fake
+        .fail_with_status("POST /channels/*/messages", 1, 401);
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    let refused = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(GENERAL_CHANNEL)(r) && r.status == 401,
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // No match is to blame: none is paused, and nothing is sent while sending is held.
+    bot.clock.advance(Span::minutes(5));
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let m = stored_match(&bot, GENERAL_CHANNEL).await;
+    assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
+    let tried = |bot: &Bot| {
+        bot.fake
+            .requests()
+            .into_iter()
+            .skip(refused.seq + 1)
+            .filter(|r| posts_to(GENERAL_CHANNEL)(r))
+            .count()
+    };
+    assert_eq!(tried(&bot), 0, "sent while held");
+    // Ten minutes on, sending is tried again and the reminder goes out, once.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while tried(&bot) == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "never tried again");
+        bot.clock.advance(Span::minutes(1));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    posted_since(&bot, mark, GENERAL_CHANNEL).await;
+    assert_eq!(reminders_in(&bot, GENERAL_CHANNEL), 1);
+    let said = bot
+        .logs
+        .lines()
+        .iter()
+        .filter(|l| l.contains("Discord refused the bot's token (401"))
+        .count();
+    assert_eq!(said, 1, "{:#?}", bot.logs.lines());
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
 async fn a_move_whose_answer_fails_still_reaches_the_channel_and_pings_the_opponent() {
     let bot = start_bot(|_| {}).await;
     start_match(&bot, GENERAL_CHANNEL).await;
