@@ -31,6 +31,18 @@ impl Tx {
         Ok(())
     }
 
+    /// The match the bot opened thread `channel` for, if it did.
+    pub async fn thread_opened_for(&mut self, channel: ChannelId) -> Result<Option<MatchId>> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT opened_for AS "opened_for: MatchId" FROM match_threads
+               WHERE channel_id = $1 AND opened_for IS NOT NULL"#,
+            channel.db(),
+        )
+        .fetch_optional(&mut *self.tx)
+        .await?
+        .flatten())
+    }
+
     /// Whether `channel` is a thread the bot opened for a match.
     pub async fn is_match_thread(&mut self, channel: ChannelId) -> Result<bool> {
         Ok(sqlx::query_scalar!(
@@ -44,11 +56,14 @@ impl Tx {
 }
 
 impl Store {
-    /// Whether something still lives in `channel`: a match in play, or an analysis whose
-    /// progress message is still to become its report.
+    /// Whether something still lives in `channel`: a match in play, a challenge still open
+    /// (a rematch asked for there), or an analysis whose progress message is still to become
+    /// its report.
     pub async fn thread_in_use(&self, channel: ChannelId) -> Result<bool> {
         Ok(sqlx::query_scalar!(
             r#"SELECT EXISTS (SELECT 1 FROM matches WHERE channel_id = $1 AND state = 'active')
+                   OR EXISTS (SELECT 1 FROM challenges
+                              WHERE channel_id = $1 AND state = 'pending')
                    OR EXISTS (SELECT 1 FROM analyses
                               WHERE progress_channel = $1 AND reported_at IS NULL)
                AS "busy!""#,

@@ -1,6 +1,6 @@
 //! End to end through serenity, for the threads the bot opens for matches: a thread is closed
-//! only when nothing lives in it any more (a rematch played in it, an analysis still being
-//! shown in it), the bot's own archive is never taken for a moderator's, and an analysis whose
+//! only when nothing lives in it any more (a rematch asked for or played in it, an analysis
+//! still being shown in it), the bot's own archive is never taken for a moderator's, and an analysis whose
 //! thread was archived under it is shown there all the same.
 
 use std::time::Duration;
@@ -237,4 +237,28 @@ async fn an_analysis_whose_thread_a_moderator_archived_is_still_reported_there()
         && (200..300).contains(&r.status)));
     bot.finish_expecting(|r| r.injected || r.error_code() == Some(50083))
         .await;
+}
+
+#[tokio::test]
+async fn a_rematch_asked_for_in_a_finished_matchs_thread_keeps_it_open_until_it_is_answered() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    opening_move(&bot, ALICE, thread).await;
+    let result = resign(&bot, ALICE, thread).await;
+    // Bob asks for a rematch in the thread; Alice takes her time to answer.
+    let (asked, _) = bot.press(BOB, result, "thud:rematch:").await;
+    let challenge = bot.message_id(&asked).await;
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::minutes(3));
+    outbox_settled(&bot).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(archives_since(&bot, mark, thread), 0);
+    assert!(!bot.fake.thread_is_archived(thread));
+
+    // She declines: nothing lives in the thread any more, and it is closed in turn.
+    bot.press(ALICE, challenge, "thud:decline:").await;
+    bot.clock.advance(Span::minutes(3));
+    until_archived(&bot, thread).await;
+    assert_eq!(archives_since(&bot, mark, thread), 1);
+    bot.finish().await;
 }

@@ -9,7 +9,7 @@ use crate::service::error::{refuse, Result};
 use crate::service::events::{Event, Occasion};
 use crate::service::flow::room::{open_room, Room};
 use crate::service::flow::told::Told;
-use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::notices::delivery::{queue_events, queue_thread_close, Notice};
 use crate::service::notices::notify::tell_turn;
 use crate::service::outcome::BoardShot;
 use crate::service::pictures::start_drawing;
@@ -366,7 +366,10 @@ impl Matches {
             return refuse(Refusal::ChallengeClosed);
         };
         let names = Names(tx.names(&[closed.challenger, closed.opponent]).await?);
+        // A rematch asked for in a finished match's thread kept it open: now nothing may.
+        queue_thread_close(&mut tx, closed.guild, closed.channel, self.clock.now()).await?;
         tx.commit().await?;
+        self.outbox_signal.notify_waiters();
         Ok(Told::happened(vec![closed_by(&closed)], names).spending(from_button))
     }
 

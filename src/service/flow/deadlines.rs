@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::flow::Matches;
-use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::notices::delivery::{queue_events, queue_thread_close, Notice};
 use crate::service::Place;
 use crate::store::{Finish, Recipient};
 
@@ -32,6 +32,7 @@ impl Matches {
                 );
                 let to = (c.guild, Recipient::Channel(c.channel));
                 queue_events(&mut tx, to, None, &notice, now).await?;
+                queue_thread_close(&mut tx, c.guild, c.channel, now).await?;
             }
             tx.commit().await?;
             count += expired.len();

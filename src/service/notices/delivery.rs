@@ -20,7 +20,9 @@ use crate::service::standings::standings_after;
 use crate::service::voice::{self, Reader};
 use crate::service::wording::word;
 use crate::service::{Names, Place};
-use crate::store::{GuildId, MatchId, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId};
+use crate::store::{
+    ChannelId, GuildId, MatchId, NoticeState, QueuedNotice, Recipient, Settings, Tx, UserId,
+};
 
 /// How long a worker holds a claimed notice before another process may take it over.
 const LEASE_SECONDS: i64 = 120;
@@ -207,6 +209,29 @@ pub(in crate::service) async fn queue_match_over(
     let notice = Notice::new(vec![Event::ThreadDone { match_id: m.id }], None);
     let to = (m.guild, Recipient::Channel(m.channel));
     queue_events(tx, to, Some(m.id), &notice, now).await
+}
+
+/// Queues the close of `channel` if the bot opened it for a match: a challenge asked there (a
+/// rematch) ended without a match. It is closed after the usual delay if nothing else lives in
+/// it by then.
+pub(in crate::service) async fn queue_thread_close(
+    tx: &mut Tx,
+    guild: GuildId,
+    channel: ChannelId,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(match_id) = tx.thread_opened_for(channel).await? else {
+        return Ok(());
+    };
+    let notice = Notice::new(vec![Event::ThreadDone { match_id }], None);
+    queue_events(
+        tx,
+        (guild, Recipient::Channel(channel)),
+        Some(match_id),
+        &notice,
+        now,
+    )
+    .await
 }
 
 impl Outbox {
