@@ -1,7 +1,7 @@
 //! End to end through serenity, for the threads the bot opens for matches: a thread is closed
 //! only when nothing lives in it any more (a rematch asked for or played in it, an analysis
-//! still being shown in it), the bot's own archive is never taken for a moderator's, and an analysis whose
-//! thread was archived under it is shown there all the same.
+//! still being shown in it), the bot's own archive is never taken for a moderator's, and an
+//! analysis whose thread was archived under it is shown there all the same.
 
 use std::time::Duration;
 
