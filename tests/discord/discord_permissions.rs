@@ -1,9 +1,11 @@
 //! End to end through serenity, for what the bot must be granted: Discord's implicit denials
 //! (an interaction's `app_permissions` leaves them out), the permissions ban events need, and
-//! the admin commands a server can gate per role.
+//! the admin commands a server can gate per role, and a thread's permissions reckoned as Discord
+//! reckons them there.
 
 use thudbot::store::ChannelId;
 
+use crate::discord_delivery::posts_to;
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
 
@@ -206,4 +208,49 @@ async fn the_admin_command_is_hidden_by_default_and_still_checks_who_uses_it() {
     let m = bot.service.store().load_match(m).await.unwrap().unwrap();
     assert_eq!(m.state, thudbot::store::MatchState::Aborted);
     bot.finish().await;
+}
+
+#[tokio::test]
+async fn boards_in_a_match_thread_keep_their_pictures_where_the_bot_may_not_post_in_the_parent() {
+    let bot = start_bot(|o| o.threads = true).await;
+    // #general takes no posts of the bot's own, but it may open threads and talk in them:
+    // in a thread Send Messages in Threads decides whether files may go with its words.
+    bot.fake
+        .deny_bot(GENERAL_CHANNEL, permission::SEND_MESSAGES)
+        .unwrap();
+    let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
+    assert!(
+        bot.fake.permissions_in(BOT_ID, thread) & permission::ATTACH_FILES != 0,
+        "Discord lets the bot attach files in the thread"
+    );
+    // Once the bot's cache knows the thread, a move whose answer fails is posted by the
+    // outbox, with the permissions the cache gives: its board is a picture.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    bot.fake
+        .fail_with_status("POST /interactions/*/*/callback", 1, 500);
+    let mark = bot.fake.mark();
+    bot.fake
+        .run_command(
+            &SlashCommand::thud("play")
+                .option("notation", "dF1-F5")
+                .in_channel(thread),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let posted = bot
+        .fake
+        .wait_for_since(
+            mark,
+            |r| posts_to(thread)(r) && content(r).contains("plays `dF1-F5`"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    picture(&posted);
+    assert!(
+        !content(&posted).contains("Attach Files"),
+        "{}",
+        content(&posted)
+    );
+    bot.finish_expecting(|r| r.injected).await;
 }
