@@ -262,3 +262,23 @@ async fn a_rematch_asked_for_in_a_finished_matchs_thread_keeps_it_open_until_it_
     assert_eq!(archives_since(&bot, mark, thread), 1);
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn a_thread_discord_archives_early_in_a_busy_server_is_reopened_and_its_match_goes_on() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    crate::discord_away::reopened_since(&bot, mark, thread).await;
+    // Half an hour later, near its limit of active threads, Discord archives it again (its
+    // lowered timer, not a person): reopened again, and nobody's match is paused.
+    bot.clock.advance(Span::minutes(30));
+    bot.fake.advance(Duration::from_secs(30 * 60));
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    crate::discord_away::reopened_since(&bot, mark, thread).await;
+    let m = stored_match(&bot, thread).await;
+    assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
+    assert!(!bot.fake.thread_is_archived(thread));
+    bot.finish().await;
+}

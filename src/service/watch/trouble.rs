@@ -16,9 +16,14 @@ use crate::service::tournaments::Tournaments;
 use crate::service::Clock;
 use crate::store::{ChannelId, GuildId, Recipient, Store};
 
-/// A thread archived again this soon after the bot reopened it was closed by a person; an
-/// archive this soon after the bot's own is the bot's.
-const REOPENED_LATELY: Duration = Duration::hours(1);
+/// A thread archived again this soon after the bot reopened it was closed by a person.
+/// Discord archives a thread only after it has been idle a while, and reopening it counts as
+/// activity; in a busy server, near its limit of active threads, Discord lowers that wait,
+/// but "usually not below the `auto_archive_duration`" (docs/topics/threads.md), whose least
+/// is an hour. Ten minutes leaves Discord's own early archive well outside.
+const CLOSED_AGAIN_WITHIN: Duration = Duration::minutes(10);
+/// An archive this soon after the bot's own is the bot's.
+const ARCHIVED_LATELY: Duration = Duration::hours(1);
 
 /// What becomes of a match's thread that was archived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,11 +111,11 @@ impl Channels {
     }
 
     /// A match's thread was archived. With a match in play in it, the front-end opens it
-    /// again, unless a moderator closed it twice: archived again within
-    /// an hour of the bot reopening it (Discord archives only after days without
-    /// activity, and reopening is activity), it stays closed, its match is paused and
-    /// its players are told in `parent`, where either can carry it on. The bot's own archive (a match began in the thread as
-    /// its close went out) is undone without counting against anyone.
+    /// again, unless a moderator closed it twice: archived again within ten minutes of the
+    /// bot reopening it (see [`CLOSED_AGAIN_WITHIN`]), it stays closed, its match is paused
+    /// and its players are told in `parent`, where either can carry it on. The bot's own
+    /// archive (a match began in the thread as its close went out) is undone without
+    /// counting against anyone.
     pub async fn thread_archived(
         &self,
         guild: GuildId,
@@ -122,9 +127,9 @@ impl Channels {
         }
         let now = self.clock.now();
         let marks = self.store.thread_marks(thread).await?;
-        let lately = |at: Option<DateTime<Utc>>| at.is_some_and(|at| now - at < REOPENED_LATELY);
-        let own = lately(marks.archived_at);
-        if !own && lately(marks.reopened_at) {
+        let within = |at: Option<DateTime<Utc>>, window| at.is_some_and(|at| now - at < window);
+        let own = within(marks.archived_at, ARCHIVED_LATELY);
+        if !own && within(marks.reopened_at, CLOSED_AGAIN_WITHIN) {
             self.matches
                 .pause_closed_thread(guild, thread, parent)
                 .await?;
