@@ -114,7 +114,7 @@ fn every_tenth(scores: &[i32]) -> String {
         .map(|(ply, s)| format!("ply {ply} {:+.1}", *s as f64 / 100.0))
         .collect();
     let last = scores.len().saturating_sub(1);
-    if last % 10 != 0 {
+    if !last.is_multiple_of(10) {
         said.push(format!(
             "end (ply {last}) {:+.1}",
             scores[last] as f64 / 100.0

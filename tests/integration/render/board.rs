@@ -79,7 +79,7 @@ fn a_troll_capture_highlights_the_move_and_crosses_out_the_captured_dwarfs() {
     let img = decode(&renderer().board_png(&view, Theme::Default));
     let (from, to) = (mv.from(), mv.to());
     let moved = |s: Square| {
-        if (s.column() + s.row()) % 2 == 0 {
+        if (s.column() + s.row()).is_multiple_of(2) {
             c.moved_dark
         } else {
             c.moved_light

@@ -60,7 +60,7 @@ fn fixed_battle(variant: Variant, moves: usize) -> Battle {
 
 /// What the centre of `square` should show: its piece, or its square colour.
 fn expected_centre(c: &Colours, position: &Position, square: Square) -> Rgb {
-    let dark = (square.column() + square.row()) % 2 == 0;
+    let dark = (square.column() + square.row()).is_multiple_of(2);
     match position.piece_at(square) {
         Some(Piece::Dwarf) => c.dwarf,
         Some(Piece::Troll) => c.troll,
