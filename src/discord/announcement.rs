@@ -4,6 +4,9 @@
 //! each join. An announcement somebody deleted is posted anew at the next change, and the new
 //! message recorded in its place.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
 use poise::serenity_prelude as serenity;
 
 use super::post;
@@ -35,11 +38,10 @@ fn changes_field(reply: &Reply) -> bool {
 }
 
 /// After `reply` was shown in `channel` (as `message`, when known): records the announcement
-/// it made, or edits the announcement it changed. Failures are logged, not the player's: the
-/// next change shows the field afresh.
+/// it made, or has the announcement it changed shown afresh. Failures are logged, not the
+/// player's: the next change shows the field afresh.
 pub(super) async fn after(
-    service: &Service,
-    http: &serenity::Http,
+    (service, http, refreshing): (&Arc<Service>, &Arc<serenity::Http>, &Refreshing),
     channel: ChannelId,
     reply: &Reply,
     message: Option<u64>,
@@ -57,6 +59,53 @@ pub(super) async fn after(
     if !recorded && !changes_field(reply) {
         return;
     }
+    let work = (service.clone(), http.clone(), refreshing.clone());
+    refresh(work, channel, recorded);
+}
+
+/// The channels whose announcement a bot is showing afresh now, each with whether another
+/// change came in meanwhile; one for each running bot, shared by its commands, buttons and
+/// delivery worker.
+#[derive(Clone, Default)]
+pub(super) struct Refreshing(Arc<Mutex<BTreeMap<ChannelId, bool>>>);
+
+/// Shows `channel`'s announcement as it stands, coalescing changes: while one edit is under
+/// way, any number of joins and leaves make one more edit after it, which reads the field as it
+/// is then (latest wins), instead of one edit each (a busy sign-up would queue minutes of edits
+/// behind Discord's limit of five a channel every five seconds).
+fn refresh(
+    (service, http, refreshing): (Arc<Service>, Arc<serenity::Http>, Refreshing),
+    channel: ChannelId,
+    recorded: bool,
+) {
+    {
+        let mut refreshing = refreshing.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(again) = refreshing.get_mut(&channel) {
+            *again = true;
+            return;
+        }
+        refreshing.insert(channel, false);
+    }
+    tokio::spawn(async move {
+        let mut recorded = recorded;
+        loop {
+            show(&service, &http, channel, recorded).await;
+            recorded = false;
+            let mut running = refreshing.0.lock().unwrap_or_else(|e| e.into_inner());
+            match running.get_mut(&channel) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    running.remove(&channel);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// Edits `channel`'s announcement to the field as it is now (`recorded`: just recorded, when a
+/// join answered before its message was known is shown); posts it anew if it was deleted.
+async fn show(service: &Service, http: &serenity::Http, channel: ChannelId, recorded: bool) {
     let announcement = match service.tournaments().announcement_in(channel).await {
         Ok(Some(a)) => a,
         Ok(None) => return,

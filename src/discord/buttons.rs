@@ -104,7 +104,8 @@ pub(super) async fn pressed(
         board_shown(data, channel, &reply, message).await;
     }
     // A Join pressed changes the field the announcement shows.
-    super::announcement::after(&data.service, &ctx.http, channel, &reply, None).await;
+    let to = (&data.service, &ctx.http, &data.announcements);
+    super::announcement::after(to, channel, &reply, None).await;
     Ok(())
 }
 

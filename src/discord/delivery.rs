@@ -87,6 +87,7 @@ impl TokenHold {
 pub(super) struct Poster {
     pub service: Arc<Service>,
     pub discord: Discord,
+    pub announcements: super::announcement::Refreshing,
 }
 
 impl Deliverer for Poster {
@@ -111,14 +112,8 @@ impl Deliverer for Poster {
         };
         // A tournament started by its clock (or called off) closes its announcement.
         if let Recipient::Channel(channel) = delivery.to {
-            super::announcement::after(
-                &self.service,
-                &self.discord.http,
-                channel,
-                &delivery.reply,
-                None,
-            )
-            .await;
+            let to = (&self.service, &self.discord.http, &self.announcements);
+            super::announcement::after(to, channel, &delivery.reply, None).await;
         }
         Ok(last)
     }

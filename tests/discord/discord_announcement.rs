@@ -1,7 +1,7 @@
 //! A tournament's announcement through serenity against the fake Discord: joins are answered
 //! privately and the announcement itself is edited to show how many have joined, and once the
 //! tournament starts it says joining is over and loses its Join button; one somebody deleted is
-//! posted anew.
+//! posted anew; joins while it is being edited make one more edit, not one each.
 
 use crate::discord_tournament::tournament;
 use crate::support::bot::*;
@@ -164,4 +164,64 @@ async fn a_deleted_announcement_is_posted_anew_at_the_next_join_and_kept_from_th
     assert_eq!(announcements, vec![replacement]);
     bot.finish_expecting(|r| r.error_code() == Some(10008))
         .await;
+}
+
+#[tokio::test]
+async fn joins_while_the_announcement_is_edited_make_one_more_edit_showing_the_latest_field() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (announced, _) = bot
+        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
+        .await;
+    let announcement = bot.message_id(&announced).await;
+    // The bot has recorded which message announces it.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while bot
+        .service
+        .tournaments()
+        .announcement_in(thudbot::store::ChannelId(THUD_CHANNEL))
+        .await
+        .unwrap()
+        .is_none()
+    {
+        assert!(tokio::time::Instant::now() < deadline, "never recorded");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Discord makes the first edit wait a second and a half (a 429, waited out inside the
+    // request); four players join meanwhile.
+    let edit = format!("/channels/{THUD_CHANNEL}/messages/{announcement}");
+    bot.fake.rate_limit(
+        &format!("PATCH {edit}"),
+        1,
+        std::time::Duration::from_millis(1500),
+    );
+    let mark = bot.fake.mark();
+    let (a, b, c, d) = tokio::join!(
+        bot.say(tournament("join").by(ALICE)),
+        bot.say(tournament("join").by(BOB)),
+        bot.say(tournament("join").by(CAROL)),
+        bot.say(tournament("join").by(VETINARI)),
+    );
+    for joined in [a, b, c, d] {
+        assert!(joined.is_ephemeral(), "{}", joined.summary());
+    }
+    edited(&bot, mark, announcement, "4 players have joined so far").await;
+    // Long enough for any edit still waiting behind the limit to be made.
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    // One edit under way, then one more with the field as it was by then: not one a join.
+    let edits: Vec<String> = bot
+        .fake
+        .requests()
+        .iter()
+        .skip(mark)
+        .filter(|r| r.method == "PATCH" && r.path == edit && (200..300).contains(&r.status))
+        .map(content)
+        .collect();
+    assert!(edits.len() <= 2, "{edits:#?}");
+    assert!(
+        edits
+            .last()
+            .is_some_and(|e| e.contains("4 players have joined so far")),
+        "{edits:#?}"
+    );
+    bot.finish_expecting(|r| r.injected).await;
 }
