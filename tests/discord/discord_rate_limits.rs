@@ -2,7 +2,7 @@
 //! comes through is waited out for the time Discord gave (the body's `retry_after`, for the
 //! route or, when global, for every route), inside the request, so the notice goes out
 //! without the delivery worker's backoff; one whose wait outlasts the request's timeout is
-//! passed on to that backoff.
+//! passed on to that backoff; a global one holds no interaction answer.
 
 use std::time::Duration;
 
@@ -118,5 +118,39 @@ async fn a_429_longer_than_a_request_may_wait_goes_to_the_delivery_backoff_and_n
     assert_eq!(tries[0].status, 429);
     let waited = tries[1].received.duration_since(tries[0].received);
     assert!(waited >= retry_after, "tried again after {waited:?}");
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_global_429_holds_no_interaction_answer_which_discord_exempts() {
+    let bot = start_bot(|_| {}).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
+    let retry_after = Duration::from_millis(2500);
+    bot.fake.inject(
+        "POST /channels/*/messages",
+        1,
+        Failure::RateLimited {
+            retry_after,
+            global: true,
+        },
+    );
+    let mark = bot.fake.mark();
+    bot.clock.advance(Span::hours(60));
+    let limited = bot
+        .fake
+        .wait_for_since(mark, |r| r.status == 429, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // While every other request waits out the global limit, a player's command is answered
+    // at once: Discord exempts interaction answers, and they have 3 seconds.
+    let answer = bot
+        .say(SlashCommand::thud("games").by(BOB).in_channel(THUD_CHANNEL))
+        .await;
+    assert!(answer.is_ephemeral(), "{}", answer.summary());
+    let waited = answer.received.duration_since(limited.received);
+    assert!(waited < Duration::from_secs(1), "answered after {waited:?}");
+    // The reminder goes out once the wait is over.
+    let posted = posted_since(&bot, mark, GENERAL_CHANNEL).await;
+    assert!(posted.received.duration_since(limited.received) >= retry_after);
     bot.finish_expecting(|r| r.injected).await;
 }
