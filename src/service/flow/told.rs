@@ -49,6 +49,15 @@ pub(in crate::service) enum News {
     },
     /// A player asked to resign match `match_id`; `moved` when they have made a move in it.
     ResignPrompt { match_id: MatchId, moved: bool },
+    /// The player went on vacation until `until`, stopping the clocks of `matches` matches,
+    /// out of an `allowance` a year.
+    Away {
+        until: DateTime<Utc>,
+        matches: usize,
+        allowance: chrono::Duration,
+    },
+    /// The player came back early, with `left` of vacation left in the last year.
+    Back { left: chrono::Duration },
 }
 
 impl Told {
@@ -111,6 +120,12 @@ impl Told {
                 everywhere,
             } => voice::games_list(games, *player, (names, away), *now, *everywhere),
             News::ResignPrompt { match_id, moved } => voice::resign_prompt(*match_id, *moved),
+            News::Away {
+                until,
+                matches,
+                allowance,
+            } => Reply::private(voice::on_vacation(*until, *matches, *allowance)),
+            News::Back { left } => Reply::private(voice::back_from_vacation(*left)),
         };
         for player in self.ping {
             reply = reply.mention(player);

@@ -12,12 +12,13 @@ use chrono::{DateTime, Duration, Utc};
 use super::Matches;
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
+use crate::service::flow::told::{News, Told};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::Reply;
 use crate::service::refusal::Refusal;
 use crate::service::text::duration_words;
-use crate::service::voice;
 use crate::service::Actor;
+use crate::service::Names;
 use crate::store::{MatchId, Recipient, StoreError, Tx, UserId};
 
 impl Matches {
@@ -72,11 +73,12 @@ impl Matches {
         self.announce_to(&mut tx, &matches, away, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::private(voice::on_vacation(
+        let news = News::Away {
             until,
-            matches.len(),
+            matches: matches.len(),
             allowance,
-        )))
+        };
+        Ok(Told::new(news, Names::default()).worded())
     }
 
     /// `actor` comes back early.
@@ -91,9 +93,10 @@ impl Matches {
         let left = self.config.vacation_per_year - tx.vacation_used(actor.id, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
-        Ok(Reply::private(voice::back_from_vacation(
-            left.max(Duration::zero()),
-        )))
+        let news = News::Back {
+            left: left.max(Duration::zero()),
+        };
+        Ok(Told::new(news, Names::default()).worded())
     }
 
     /// Ends the vacations whose time is up; returns how many. Run by the clock.
