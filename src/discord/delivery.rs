@@ -11,6 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 
+use super::repair::{code_of, status_of};
 use super::{permissions, post};
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
@@ -187,7 +188,7 @@ async fn post_reply(
 
 /// Whether Discord refused for a missing permission (50013).
 pub(super) fn missing_permissions(error: &serenity::Error) -> bool {
-    matches!(error, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50013)
+    code_of(error) == Some(50013)
 }
 
 /// Archives `channel` if it is a thread that is still open, so finished matches do not count
@@ -209,16 +210,6 @@ async fn archive_if_thread(
             .await?;
     }
     Ok(())
-}
-
-/// The HTTP status Discord answered with, if it answered.
-fn status_of(error: &serenity::Error) -> Option<u16> {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            Some(r.status_code.as_u16())
-        }
-        _ => None,
-    }
 }
 
 /// Whether Discord may take the notice later.

@@ -13,9 +13,20 @@ const ARCHIVED_THREAD: isize = 50083;
 /// Discord's JSON error code for a message that no longer exists.
 const UNKNOWN_MESSAGE: isize = 10008;
 
-fn code_of(error: &serenity::Error) -> Option<isize> {
+/// Discord's JSON error code, if it answered with one.
+pub(super) fn code_of(error: &serenity::Error) -> Option<isize> {
     match error {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
+/// The HTTP status Discord answered with, if it answered.
+pub(super) fn status_of(error: &serenity::Error) -> Option<u16> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.status_code.as_u16())
+        }
         _ => None,
     }
 }

@@ -25,6 +25,28 @@ async fn edited(bot: &Bot, mark: usize, announcement: u64, text: &str) -> Record
         .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
+/// VIMES creates Ankh Cup; returns its announcement once the bot has recorded which message
+/// that is (it learns it from the interaction's original response, after answering).
+async fn announced_and_recorded(bot: &Bot) -> u64 {
+    let (announced, _) = bot
+        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
+        .await;
+    let announcement = bot.message_id(&announced).await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while bot
+        .service
+        .tournaments()
+        .announcement_in(thudbot::store::ChannelId(THUD_CHANNEL))
+        .await
+        .unwrap()
+        .is_none()
+    {
+        assert!(tokio::time::Instant::now() < deadline, "never recorded");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    announcement
+}
+
 #[tokio::test]
 async fn the_announcement_counts_the_field_as_it_changes_and_closes_at_the_start() {
     let bot = start_bot(|o| o.threads = true).await;
@@ -104,19 +126,8 @@ async fn the_announcement_counts_the_field_as_it_changes_and_closes_at_the_start
 #[tokio::test]
 async fn a_deleted_announcement_is_posted_anew_at_the_next_join_and_kept_from_then_on() {
     let bot = start_bot(|o| o.threads = true).await;
-    let (announced, _) = bot
-        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
-        .await;
-    let announcement = bot.message_id(&announced).await;
-    // Once the bot has learnt which message announced it (the interaction's original
-    // response), a moderator deletes the announcement, Join button and all.
-    bot.fake
-        .wait_for(
-            |r| r.method == "GET" && r.path.ends_with("/messages/@original") && r.status == 200,
-            WAIT,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let announcement = announced_and_recorded(&bot).await;
+    // A moderator deletes the announcement, Join button and all.
     bot.fake.delete_message(announcement).unwrap();
 
     let mark = bot.fake.mark();
@@ -169,23 +180,7 @@ async fn a_deleted_announcement_is_posted_anew_at_the_next_join_and_kept_from_th
 #[tokio::test]
 async fn joins_while_the_announcement_is_edited_make_one_more_edit_showing_the_latest_field() {
     let bot = start_bot(|o| o.threads = true).await;
-    let (announced, _) = bot
-        .command(tournament("create").option("name", "Ankh Cup").by(VIMES))
-        .await;
-    let announcement = bot.message_id(&announced).await;
-    // The bot has recorded which message announces it.
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while bot
-        .service
-        .tournaments()
-        .announcement_in(thudbot::store::ChannelId(THUD_CHANNEL))
-        .await
-        .unwrap()
-        .is_none()
-    {
-        assert!(tokio::time::Instant::now() < deadline, "never recorded");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let announcement = announced_and_recorded(&bot).await;
     // Discord makes the first edit wait a second and a half (a 429, waited out inside the
     // request); four players join meanwhile.
     let edit = format!("/channels/{THUD_CHANNEL}/messages/{announcement}");

@@ -35,6 +35,21 @@ fn threads_opened(bot: &Bot) -> Vec<u64> {
         .collect()
 }
 
+/// Moves the bot's clock on, a minute at a time, until both games of round 1 have their
+/// threads and matches.
+async fn until_both_games_seated(bot: &Bot) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while threads_opened(bot).len() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the games were not seated"
+        );
+        bot.clock.advance(Span::minutes(1));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(round_matches(bot, 1, 2).await.len(), 2);
+}
+
 #[tokio::test]
 async fn a_thread_made_though_its_answer_was_lost_is_played_in_and_not_made_twice() {
     let timeout = Duration::from_secs(3);
@@ -98,16 +113,7 @@ async fn a_server_at_its_limit_of_active_threads_is_told_so_once_then_its_games_
     }
     // Threads are archived elsewhere: the games are seated after their pause.
     bot.fake.set_active_thread_limit(1000);
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while threads_opened(&bot).len() < 2 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the games were not seated"
-        );
-        bot.clock.advance(Span::minutes(1));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    assert_eq!(round_matches(&bot, 1, 2).await.len(), 2);
+    until_both_games_seated(&bot).await;
     outbox_settled(&bot).await;
     // Each game's trouble was told once: in the channel, and by direct message to the
     // organiser and its two players.
@@ -127,16 +133,7 @@ async fn discords_passing_trouble_opening_a_games_thread_is_tried_again_without_
         .fail_with_status("POST /channels/*/threads", 2, 503);
     let mark = bot.fake.mark();
     swiss_started(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while threads_opened(&bot).len() < 2 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the games were not seated"
-        );
-        bot.clock.advance(Span::minutes(1));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    assert_eq!(round_matches(&bot, 1, 2).await.len(), 2);
+    until_both_games_seated(&bot).await;
     assert_eq!(bot.fake.injected_failures().len(), 2);
     let told: Vec<String> = posted_since(&bot, mark)
         .into_iter()

@@ -54,6 +54,20 @@ async fn until_archived(bot: &Bot, thread: u64) {
     }
 }
 
+/// Alice and Bob play two moves in `thread`, the second a capture (enough for an analysis
+/// with something to judge).
+async fn capture_played(bot: &Bot, thread: u64) {
+    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
+        bot.say(
+            SlashCommand::thud("play")
+                .option("notation", mv)
+                .in_channel(thread)
+                .by(by),
+        )
+        .await;
+    }
+}
+
 /// `who`, commanding the dwarfs at a battle's start, opens with dF1-F5 in `channel`.
 async fn opening_move(bot: &Bot, who: TestUser, channel: u64) {
     let moved = bot
@@ -123,15 +137,7 @@ async fn a_rematch_played_in_a_finished_matchs_thread_keeps_it_open_until_it_end
 async fn an_analysis_asked_for_in_a_finished_matchs_thread_is_shown_before_the_thread_closes() {
     let bot = start_bot(|o| o.threads = true).await;
     let (thread, _) = thread_match(&bot, None).await;
-    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
-        bot.say(
-            SlashCommand::thud("play")
-                .option("notation", mv)
-                .in_channel(thread)
-                .by(by),
-        )
-        .await;
-    }
+    capture_played(&bot, thread).await;
     let result = resign(&bot, ALICE, thread).await;
     let mark = bot.fake.mark();
     bot.press(CAROL, result, "thud:analyse:").await;
@@ -173,15 +179,7 @@ async fn an_analysis_asked_for_in_a_finished_matchs_thread_is_shown_before_the_t
 async fn an_analysis_whose_thread_a_moderator_archived_is_still_reported_there() {
     let bot = start_bot(|o| o.threads = true).await;
     let (thread, _) = thread_match(&bot, None).await;
-    for (mv, by) in [("dA7-F7", ALICE), ("TG8-F8xF7", BOB)] {
-        bot.say(
-            SlashCommand::thud("play")
-                .option("notation", mv)
-                .in_channel(thread)
-                .by(by),
-        )
-        .await;
-    }
+    capture_played(&bot, thread).await;
     let result = resign(&bot, ALICE, thread).await;
     // Discord fails every edit in the thread for now, so the analysis finishes with its
     // report still to show.

@@ -5,11 +5,10 @@
 
 use crate::common::{alice, bob, ok, place, service, start_time};
 use crate::service::{button, current, play, start_match};
-use crate::tournaments::{options, organiser, player, seat_all, HALL};
+use crate::tournaments::{four_started, seat_all};
 use thudbot::game::GameRecord;
 use thudbot::service::{Action, Actor, Event};
 use thudbot::store::{MatchState, Scope};
-use thudbot::tournament::Format;
 
 #[tokio::test]
 async fn resigning_before_ones_first_move_aborts_the_match_unrated() {
@@ -96,14 +95,7 @@ async fn a_forfeit_wins_whatever_the_points_in_sentence_and_record_alike() {
 #[tokio::test]
 async fn a_player_withdraws_from_their_game_thread_and_the_pairings_name_forfeit_winners() {
     let s = service().await;
-    let hall = place(HALL);
-    ok(s.tournaments()
-        .create(hall, &organiser(), true, &options(Format::RoundRobin))
-        .await);
-    for i in 1..=4 {
-        ok(s.tournaments().join(hall, &player(i)).await);
-    }
-    ok(s.tournaments().start_now(hall, &organiser(), true).await);
+    four_started(&s).await;
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     let (id, thread) = seated[0];

@@ -7,19 +7,15 @@ use thudbot::store::{GameOutcome, Scope};
 use thudbot::tournament::{Format, Pairing};
 
 use crate::common::{ok, place, service, start_time};
-use crate::tournaments::{current, games, options, organiser, player, seat_all, HALL};
+use crate::tournaments::{
+    current, four_started, games, options, organiser, player, seat_all, HALL,
+};
 
 #[tokio::test]
 async fn a_finished_result_counts_at_once_and_a_later_withdrawal_never_overturns_it() {
     let s = service().await;
     let hall = place(HALL);
-    ok(s.tournaments()
-        .create(hall, &organiser(), true, &options(Format::RoundRobin))
-        .await);
-    for i in 1..=4 {
-        ok(s.tournaments().join(hall, &player(i)).await);
-    }
-    ok(s.tournaments().start_now(hall, &organiser(), true).await);
+    four_started(&s).await;
     let mut channel = 1000;
     let seated = seat_all(&s, &mut channel).await;
     assert_eq!(seated.len(), 2);

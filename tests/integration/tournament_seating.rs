@@ -6,21 +6,13 @@
 
 use thudbot::service::{NoRoom, Room, Seating, Service};
 use thudbot::store::ChannelId;
-use thudbot::tournament::Format;
 
 use crate::common::{deliver_all, ok, place, service, start_time};
-use crate::tournaments::{options, organiser, player, HALL};
+use crate::tournaments::{four_started, organiser, HALL};
 
 /// A round robin of four in the hall, started: two games to seat.
 async fn started(s: &Service) {
-    let hall = place(HALL);
-    ok(s.tournaments()
-        .create(hall, &organiser(), true, &options(Format::RoundRobin))
-        .await);
-    for i in 1..=4 {
-        ok(s.tournaments().join(hall, &player(i)).await);
-    }
-    ok(s.tournaments().start_now(hall, &organiser(), true).await);
+    four_started(s).await;
     deliver_all(s).await;
 }
 

@@ -46,6 +46,22 @@ pub(crate) fn tournament_refusal(r: Refusal) -> TournamentRefusal {
     }
 }
 
+/// A round robin of four players in the hall, created and started by the organiser.
+pub(crate) async fn four_started(service: &Service) {
+    let hall = place(HALL);
+    ok(service
+        .tournaments()
+        .create(hall, &organiser(), true, &options(Format::RoundRobin))
+        .await);
+    for i in 1..=4 {
+        ok(service.tournaments().join(hall, &player(i)).await);
+    }
+    ok(service
+        .tournaments()
+        .start_now(hall, &organiser(), true)
+        .await);
+}
+
 pub(crate) async fn current(service: &Service) -> StoredTournament {
     service
         .store()
