@@ -113,9 +113,9 @@ impl Ladder {
 
     /// One page (from 1) of a ladder.
     pub async fn leaderboard(&self, place: Place, scope: LadderScope, page: i64) -> Result<Reply> {
-        let (store_scope, title) = match scope {
-            LadderScope::Server => (Scope::Guild(place.guild), "this server"),
-            LadderScope::Global => (Scope::Global, "all servers"),
+        let store_scope = match scope {
+            LadderScope::Server => Scope::Guild(place.guild),
+            LadderScope::Global => Scope::Global,
         };
         let (standings, total) = self
             .store
@@ -123,17 +123,17 @@ impl Ladder {
             .await?;
         let pages = ((total + PAGE - 1) / PAGE).max(1);
         if total == 0 {
-            return Ok(Reply::public(voice::no_rated_matches(title)));
+            return Ok(Reply::public(voice::no_rated_matches(scope)));
         }
         if standings.is_empty() || page < 1 {
             // A page past the end, or before the first, is the asker's slip: said to them
             // alone, in the same words.
             return refuse(Refusal::Input(voice::no_such_ladder_page(
-                title, pages, page,
+                scope, pages, page,
             )));
         }
         Ok(Reply::public(voice::leaderboard(
-            title,
+            scope,
             (page, pages),
             &standings,
         )))
@@ -146,12 +146,12 @@ impl Ladder {
             return self.computer_stats(player).await;
         }
         let mut standings = Vec::new();
-        for (scope, title) in [
-            (Scope::Guild(place.guild), "This server"),
-            (Scope::Global, "All servers"),
+        for (scope, ladder) in [
+            (Scope::Guild(place.guild), LadderScope::Server),
+            (Scope::Global, LadderScope::Global),
         ] {
             if let Some((r, rank)) = self.store.standing(scope, player.id).await? {
-                standings.push((title, r, rank));
+                standings.push((ladder, r, rank));
             }
         }
         let playing = self

@@ -7,6 +7,7 @@ use super::{level_title, rating_words};
 use crate::game::Points;
 use crate::service::events::{ShownRating, PROVISIONAL_DEVIATION};
 use crate::service::text::{count, duration_words, Text};
+use crate::service::LadderScope;
 use crate::service::{Actor, Names};
 use crate::store::{Finish, HeadToHead, LevelRecord, MatchState, MatchSummary, Rating, Standing};
 
@@ -26,27 +27,46 @@ fn net(r: &Rating) -> String {
     }
 }
 
+/// A ladder's name in a sentence: "this server", "all servers".
+fn ladder_name(scope: LadderScope) -> &'static str {
+    match scope {
+        LadderScope::Server => "this server",
+        LadderScope::Global => "all servers",
+    }
+}
+
+/// A ladder's name heading a line of figures: "This server", "All servers".
+fn ladder_heading(scope: LadderScope) -> &'static str {
+    match scope {
+        LadderScope::Server => "This server",
+        LadderScope::Global => "All servers",
+    }
+}
+
 /// A ladder with no rated match yet.
-pub(in crate::service) fn no_rated_matches(title: &str) -> Text {
+pub(in crate::service) fn no_rated_matches(scope: LadderScope) -> Text {
+    let title = ladder_name(scope);
     Text::from(format!(
         "No rated matches on {title} yet. Finish a match to appear here."
     ))
 }
 
 /// A leaderboard page asked for past its end.
-pub(in crate::service) fn no_such_ladder_page(title: &str, pages: i64, page: i64) -> String {
+pub(in crate::service) fn no_such_ladder_page(scope: LadderScope, pages: i64, page: i64) -> String {
     format!(
-        "The leaderboard of {title} has {}; there is no page {page}.",
+        "The leaderboard of {} has {}; there is no page {page}.",
+        ladder_name(scope),
         count(pages, "page", "pages")
     )
 }
 
 /// Page `page` of `pages` of a ladder.
 pub(in crate::service) fn leaderboard(
-    title: &str,
+    scope: LadderScope,
     (page, pages): (i64, i64),
     standings: &[Standing],
 ) -> Text {
+    let title = ladder_name(scope);
     let mut text = Text::new()
         .strong(format!("Leaderboard — {title}"))
         .plain(format!(" (page {page} of {pages})\n"));
@@ -84,8 +104,8 @@ pub(in crate::service) struct VacationFigures {
 /// What `/thud stats` shows of a player, loaded before it is worded.
 pub(in crate::service) struct PlayerFigures<'a> {
     pub name: &'a str,
-    /// Their standing on each ladder they are on: its title, their rating, their rank.
-    pub standings: Vec<(&'static str, Rating, i64)>,
+    /// Their standing on each ladder they are on: which, their rating, their rank.
+    pub standings: Vec<(LadderScope, Rating, i64)>,
     /// Matches in play on this server.
     pub playing: usize,
     /// `None` where the operator gives no vacation.
@@ -98,9 +118,10 @@ pub(in crate::service) struct PlayerFigures<'a> {
 /// A player's ratings and record.
 pub(in crate::service) fn player_figures(figures: &PlayerFigures) -> Text {
     let mut text = Text::new().strong(figures.name).line();
-    for (title, r, rank) in &figures.standings {
+    for (scope, r, rank) in &figures.standings {
         text.push_str(&format!(
-            "{title}: rating {} (±{:.0}), rank {rank} · {} · {}W {}D {}L · points {} won, {} conceded (net {})\n",
+            "{}: rating {} (±{:.0}), rank {rank} · {} · {}W {}D {}L · points {} won, {} conceded (net {})\n",
+            ladder_heading(*scope),
             shown(r),
             r.deviation,
             count(r.games as i64, "match", "matches"),
