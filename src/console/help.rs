@@ -12,6 +12,7 @@ pub fn help() -> String {
          accept | decline | cancel [challenge:<id>]\n\
          move from:<sq> to:<sq> [capture:<sq>, <sq>] | hurl from:<sq> to:<sq> | shove from:<sq> to:<sq> capture:<sq>, ...\n\
          play notation:<move, e.g. dE6-H9xH9>\n\
+         plan [line:<their move> <your answer> [<their next> <your next> ...]] [clear:true] queues answers while you wait; plan alone shows them\n\
          board [style:full|brief] | end [action:propose|agree|decline] | resign | claim\n\
          vacation start [days:<n>] | vacation end\n\
          games [scope:server|all] | ladder leaderboard [scope:server|global] [page:<n>] | ladder stats [player:<name>] | ladder history [player:<name>]\n\

@@ -123,6 +123,7 @@ const OPTIONS: &[(&str, &[&str])] = &[
     ("hurl", &["from", "to", "capture"]),
     ("shove", &["from", "to", "capture"]),
     ("play", &["notation"]),
+    ("plan", &["line", "clear"]),
     ("board", &["style"]),
     ("end", &["action"]),
     ("resign", &[]),

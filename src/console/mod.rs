@@ -415,6 +415,18 @@ impl<'a> Console<'a> {
                     "write `vacation start [days:<n>]` or `vacation end`",
                 )),
             },
+            "plan" => {
+                let clear = line
+                    .get("clear")
+                    .map(|v| parse_yes_no("clear", v))
+                    .transpose()?
+                    == Some(true);
+                match line.get("line") {
+                    Some(text) => s.matches().plan(place, actor, text, clear).await,
+                    None if clear => s.matches().clear_plan(place, actor).await,
+                    None => s.matches().show_plan(place, actor).await,
+                }
+            }
             "rules" => s
                 .people()
                 .rules(opt("variant").map(|v| parse_variant(&v)).transpose()?),

@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::analysis::analysis;
 use super::autocomplete::{complete_capture, complete_from, complete_notation, complete_to};
 use super::choices::{GamesScope, NotifyOption, SideOption, VariantOption};
+use super::plan::plan;
 use super::tournament::tournament;
 use super::{actor, actor_of, answer, answer_privately, permissions, place, venue, Context, Error};
 use crate::service::{ChallengeOptions, LadderScope, MoveRequest, Refusal, ServiceError, Verb};
@@ -25,6 +26,7 @@ use crate::store::{BoardStyle, ChallengeId, MatchId};
         "hurl",
         "shove",
         "play",
+        "plan",
         "board",
         "end",
         "resign",
@@ -63,25 +65,22 @@ async fn review(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Challenge someone in this channel to a match of two battles, or play the bot itself
+/// Challenge someone here to a match of two battles, or play the bot
 #[poise::command(slash_command)]
 async fn challenge(
     ctx: Context<'_>,
     #[description = "Who to challenge; choose the bot itself to play the computer"]
     opponent: serenity::User,
-    #[description = "Which game: classic (default), original or koom-valley"] variant: Option<
-        VariantOption,
-    >,
+    #[description = "classic (default), original or koom-valley"] variant: Option<VariantOption>,
     #[description = "What you command in battle 1 (default: random)"] side: Option<SideOption>,
     #[description = "Days each player has per move (default 3)"]
     #[choices(1, 2, 3, 5, 7, 10, 14)]
     days: Option<u32>,
-    #[description = "Against the bot: how strongly it plays, 1 (a beginner) to 5 (default 3)"]
+    #[description = "Against the bot: 1 (a beginner) to 5 (default 3)"]
     #[min = 1]
     #[max = 5]
     level: Option<u8>,
-    #[description = "false for a friendly match, kept off the leaderboards (default true)"]
-    rated: Option<bool>,
+    #[description = "false: a friendly match, off the leaderboards"] rated: Option<bool>,
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let them = actor_of(&opponent);
@@ -184,7 +183,7 @@ async fn verb_move(
     .await
 }
 
-/// Move a piece: a dwarf's step or capture, or a troll's step (with the dwarfs it takes)
+/// Move a dwarf or a troll, with what it captures
 #[poise::command(slash_command, rename = "move")]
 async fn move_piece(
     ctx: Context<'_>,
@@ -194,7 +193,7 @@ async fn move_piece(
     #[description = "Where it goes"]
     #[autocomplete = "complete_to"]
     to: String,
-    #[description = "Squares captured, e.g. E5, F5 (a troll may take any of the dwarfs next to it)"]
+    #[description = "Squares captured, e.g. E5, F5"]
     #[autocomplete = "complete_capture"]
     capture: Option<String>,
 ) -> Result<(), Error> {
@@ -306,12 +305,13 @@ async fn claim(ctx: Context<'_>) -> Result<(), Error> {
     answer(ctx, async { s.matches().claim(place(ctx)?, &me).await }).await
 }
 
-/// List your matches in play, yours to move first: channel, opponent, whose turn, time left
+/// Your matches in play, yours to move first
 #[poise::command(slash_command)]
 async fn games(
     ctx: Context<'_>,
-    #[description = "server (default): this server's; all: every server you share with the bot"]
-    scope: Option<GamesScope>,
+    #[description = "server (default) or all: every server you share with the bot"] scope: Option<
+        GamesScope,
+    >,
 ) -> Result<(), Error> {
     let me = actor(ctx).await;
     let s = &ctx.data().service;

@@ -16,6 +16,7 @@ mod gateway;
 mod markup;
 mod organisers;
 mod permissions;
+mod plan;
 mod post;
 mod relay;
 mod repair;

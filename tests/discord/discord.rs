@@ -37,6 +37,7 @@ async fn a_whole_match_is_played_through_discord() {
             "hurl",
             "shove",
             "play",
+            "plan",
             "board",
             "end",
             "resign",

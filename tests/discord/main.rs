@@ -16,6 +16,7 @@ mod discord_computer;
 mod discord_delivery;
 mod discord_notify;
 mod discord_permissions;
+mod discord_plans;
 mod discord_rate_limits;
 mod discord_rooms;
 mod discord_servers;

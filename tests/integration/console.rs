@@ -454,3 +454,47 @@ alice: /thud ladder leaderboard page:2
     }
     assert!(!out.contains("Leaderboard — this server"), "{out}");
 }
+
+#[tokio::test]
+async fn a_plan_is_queued_shown_to_its_player_and_played_from_the_console() {
+    let db = ScratchDatabase::create().await.expect("a scratch database");
+    let dir = TempDir::new("console-plan");
+    let input = "\
+alice: /thud challenge opponent:bob side:dwarfs
+bob: /thud accept
+alice: /thud move from:F1 to:F5
+alice: /thud plan line:if TG7-H6 then dA7-A8
+alice: /thud plan line:TG7-F6 dA7-A8
+bob: /thud plan line:dF5-F6 TH6-H5
+alice: /thud plan line:dF5-F6 TH6-H5
+bob: /thud play notation:TG7-H6
+alice: /thud plan
+";
+    let (out, err, ok) = run_console(&db, &dir, input);
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("(only alice sees this): Your plan: answered at once when bob moves (2 lines).\n1. If bob plays TG7-H6, you play dA7-A8.\n2. If bob plays TG7-F6, you play dA7-A8."),
+        "{out}"
+    );
+    assert!(
+        out.contains("(only bob sees this): It is your turn: play your move."),
+        "{out}"
+    );
+    assert!(
+        out.contains("(only alice sees this): Move 1 of the line, dF5-F6, is not legal there"),
+        "{out}"
+    );
+    assert!(
+        out.contains("A line starts with your opponent's move, then your answer."),
+        "{out}"
+    );
+    assert!(
+        out.contains("thudbot: bob (trolls) plays TG7-H6. Dwarfs 32 · Trolls 32.\nalice (dwarfs) plays dA7-A8."),
+        "{out}"
+    );
+    assert!(out.contains("@bob, your move (trolls)"), "{out}");
+    assert!(
+        out.contains("(only alice sees this): You have no plan."),
+        "{out}"
+    );
+}

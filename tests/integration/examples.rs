@@ -58,6 +58,19 @@ const STATED: &[Stated] = &[
         to_move: 't',
         pieces: &[("G7", 'T'), ("E5", 'd'), ("F5", 'd'), ("H8", 'R')],
     },
+    // The README's plan goes on: the troll that came to F6 steps on, the dwarf follows.
+    Stated {
+        example: "TF6-F7",
+        variant: Variant::Classic,
+        to_move: 't',
+        pieces: &[("F6", 'T'), ("F5", 'd'), ("H8", 'R')],
+    },
+    Stated {
+        example: "dF5-F6",
+        variant: Variant::Classic,
+        to_move: 'd',
+        pieces: &[("F7", 'T'), ("F5", 'd'), ("H8", 'R')],
+    },
     Stated {
         example: "TG7-F6xE5",
         variant: Variant::Classic,

@@ -23,6 +23,7 @@ mod house;
 mod option_names;
 mod outbox_events;
 mod perft_cli;
+mod plans;
 mod reminders;
 mod render;
 mod results_said;

@@ -55,6 +55,8 @@ impl Matches {
             }
             Err(e) => return Err(e.into()),
         };
+        // A plan is for a position nobody is asked to end: the proposal drops it.
+        tx.drop_plans(m.id).await?;
         tx.commit().await?;
         let other = m.player(seat.other());
         let proposed = Event::EndProposed {

@@ -7,6 +7,7 @@ pub(super) mod challenges;
 pub(super) mod computer;
 pub(super) mod deadlines;
 pub(super) mod forfeits;
+pub(super) mod plans;
 pub(super) mod play;
 pub(super) mod progress;
 pub(super) mod rematch;

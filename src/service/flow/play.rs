@@ -1,6 +1,6 @@
 //! Playing a move, as the MUD's verbs or as one notation string.
 
-use super::Matches;
+use super::{plans, Matches};
 use crate::game::{parse_square_list, Move, MoveText, Square};
 use crate::service::error::{refuse, Result};
 use crate::service::events::Event;
@@ -8,8 +8,8 @@ use crate::service::flow::progress::{match_in_play, seat_of};
 use crate::service::pictures::start_drawing;
 use crate::service::pictures::{board_to_show, drawn_after_commit, next_battle_board};
 use crate::service::refusal::Refusal;
-use crate::service::Reply;
 use crate::service::{echo, names_in, Actor, Place};
+use crate::service::{notices, Reply};
 use crate::store::Settings;
 use crate::store::{Conflict, ProposalAnswer, StoreError, StoredMatch, UserId};
 
@@ -134,6 +134,19 @@ impl Matches {
             }
         };
         check_verb(request.verb(), &mv)?;
+        let ply = battle_row.stamps.len() as u32 + 1;
+        // The other player's plan answers at once, in this transaction: the board drawn and
+        // what is said are of both moves.
+        let planned = plans::planned_answer(
+            &mut tx,
+            &mut m,
+            (seat, &mv),
+            &progress,
+            (battle_row.id, ply),
+            now,
+        )
+        .await?;
+        let progress = planned.as_ref().map_or(progress, |p| p.progress.clone());
         tx.save_player(&actor.player(), now).await?;
         let names = names_in(&mut tx, &m).await?;
         // The picture depends only on the game after the move: draw it while the move is stored.
@@ -146,13 +159,23 @@ impl Matches {
             next_battle_board(&m, &names, &progress)
                 .map(|board| start_drawing(&self.renderer, board)),
         );
-        let ply = battle_row.stamps.len() as u32 + 1;
         match tx.insert_move(battle_row.id, ply, &mv, actor.id, now).await {
             Ok(()) => {}
             Err(StoreError::Conflict(Conflict::TurnTaken)) => return refuse(Refusal::TurnTaken),
             Err(e) => return Err(e.into()),
         }
         let mut events = vec![moved(&m, index, actor.id, None, ply, &mv)];
+        if let Some(answer) = &planned {
+            tx.insert_move(battle_row.id, ply + 1, &answer.mv, answer.player, now)
+                .await?;
+            let answered = moved(&m, index, answer.player, None, ply + 1, &answer.mv);
+            // Told as any move is; by direct message too when that is how the planner hears.
+            let board = Some(notices::notify::current_board(&m));
+            let both = [events[0].clone(), answered.clone()];
+            notices::notify::tell(&mut tx, (m.guild, m.id), answer.player, &both, board, now)
+                .await?;
+            events.push(answered);
+        }
         // A proposal stands only for the position it was made in: any move ends it, the
         // proposer's own included, so nobody agrees to a score they were not shown.
         if let Some(p) = m.proposal.take() {

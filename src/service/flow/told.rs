@@ -58,6 +58,13 @@ pub(in crate::service) enum News {
     },
     /// The player came back early, with `left` of vacation left in the last year.
     Back { left: chrono::Duration },
+    /// The lines of the player's plan against `opponent`, shown to them alone.
+    Plan {
+        lines: Vec<Vec<String>>,
+        opponent: UserId,
+    },
+    /// The player dropped their plan of `lines` lines.
+    PlanDropped { lines: usize },
 }
 
 impl Told {
@@ -126,6 +133,10 @@ impl Told {
                 allowance,
             } => Reply::private(voice::on_vacation(*until, *matches, *allowance)),
             News::Back { left } => Reply::private(voice::back_from_vacation(*left)),
+            News::Plan { lines, opponent } => {
+                Reply::private(voice::plan(lines, &names.of(*opponent)))
+            }
+            News::PlanDropped { lines } => Reply::private(voice::plan_dropped(*lines)),
         };
         for player in self.ping {
             reply = reply.mention(player);

@@ -139,6 +139,48 @@ pub enum Refusal {
         deadline: DateTime<Utc>,
     },
 
+    // ----- conditional moves (a plan) ----------------------------------------------------
+    /// A plan answers the opponent's moves: it is for the player waiting for one.
+    PlanOnYourTurn,
+    /// The computer answers at once: there is no wait to plan for.
+    PlanAgainstComputer,
+    /// An end proposal is open: it is answered first (a proposal drops plans).
+    PlanWhileProposal,
+    /// A line of `plies` moves: it must be pairs of the opponent's move and the answer, at
+    /// most `most` moves.
+    PlanShape {
+        plies: usize,
+        most: usize,
+    },
+    /// The line's `ply`th move (from 1) cannot be read.
+    PlanUnreadable {
+        ply: usize,
+        mv: String,
+        why: String,
+    },
+    /// The line's `ply`th move is not legal where it would be played.
+    PlanIllegal {
+        ply: usize,
+        mv: String,
+        why: String,
+    },
+    /// The line's `ply`th move ends the battle, yet the line goes on.
+    PlanPastBattleEnd {
+        ply: usize,
+        mv: String,
+    },
+    /// The plan already answers the opponent's `theirs` with `answer`.
+    PlanConflict {
+        theirs: String,
+        answer: String,
+    },
+    /// The line is in the plan already.
+    PlanHasLine,
+    /// The plan has `most` lines, as many as it may.
+    PlanFull {
+        most: usize,
+    },
+
     // ----- records, replays, rematches, troubled matches ---------------------------------
     /// A battle number other than 1 or 2.
     NoSuchBattle(u8),

@@ -14,6 +14,7 @@ mod analysis;
 mod board;
 mod ladder;
 mod people;
+mod plans;
 mod play;
 mod records;
 mod refusals;
@@ -35,6 +36,7 @@ pub(in crate::service) use people::{
     back_from_vacation, on_vacation, organisers_here, settings_said, stopped_unreachable,
 };
 pub use people::{boards_shown_as_text, file_not_attached};
+pub(in crate::service) use plans::{plan, plan_dropped};
 pub(in crate::service) use play::{
     battle_result_line, battle_status, caption, rating_words, resign_prompt, room_name,
 };

@@ -101,6 +101,40 @@ impl Refusal {
                 .time(*deadline)
                 .plain(". You can claim the match after that."),
 
+            PlanOnYourTurn => prose("It is your turn: play your move. A plan answers your opponent's moves while you wait for them."),
+            PlanAgainstComputer => "The computer answers at once, so there is no wait to plan for; play your moves as they come.".into(),
+            PlanWhileProposal => prose("A proposal to end the battle is open: answer it first with `/thud end`. A plan is dropped by any proposal."),
+            PlanShape { plies, most } => Text::from(format!(
+                "A plan's line is your opponent's move and your answer, in pairs of moves, at most {most} moves, e.g. "
+            ))
+            .code("TG7-F6 dF1-F5")
+            .plain(format!("; this one has {}.", count(*plies as i64, "move", "moves"))),
+            PlanUnreadable { ply, mv, why } => Text::from(format!("Move {ply} of the line, "))
+                .code(mv)
+                .plain(format!(", could not be read: {why}.")),
+            PlanIllegal { ply, mv, why } => {
+                let said = Text::from(format!("Move {ply} of the line, "))
+                    .code(mv)
+                    .plain(format!(", is not legal there: {why}."));
+                match ply {
+                    // The commonest slip: the line begun with the planner's own move.
+                    1 => said.plain(" A line starts with your opponent's move, then your answer."),
+                    _ => said,
+                }
+            }
+            PlanPastBattleEnd { ply, mv } => Text::from(format!("Move {ply} of the line, "))
+                .code(mv)
+                .plain(" ends the battle, so the line cannot go on after it."),
+            PlanConflict { theirs, answer } => Text::from("Your plan already answers ")
+                .code(theirs)
+                .plain(" with ")
+                .code(answer)
+                .plain(". ")
+                .then(prose("Start it again with `/thud plan clear:true` and the line you want.")),
+            PlanHasLine => prose("That line is in your plan already; see it with `/thud plan`."),
+            PlanFull { most } => Text::from(format!("Your plan has {most} lines, as many as it may. "))
+                .then(prose("Start it again with `/thud plan clear:true`.")),
+
             NoSuchBattle(_) => "A match has two battles: choose battle 1 or 2.".into(),
             NoBattleYet { match_id, battle } => format!("Match #{match_id} has no battle {battle} yet.").into(),
             NothingToReplay { match_id, battle } => format!("Battle {battle} of match #{match_id} has no moves to replay yet.").into(),
