@@ -519,6 +519,8 @@ impl Tx {
         )
         .execute(&mut *self.tx)
         .await?;
+        // However it ends, nothing is left to answer.
+        self.drop_plans(id).await?;
         self.clear_clock(id).await
     }
 }

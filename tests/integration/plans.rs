@@ -357,3 +357,81 @@ async fn a_plan_racing_the_opponents_move_lands_whole_or_not_at_all() {
         }
     }
 }
+
+/// The lines stored for match `id`, by either player.
+async fn lines_stored(service: &crate::common::TestService, id: thudbot::store::MatchId) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM plans WHERE match_id = $1")
+        .bind(id.0 as i64)
+        .fetch_one(service.db.pool())
+        .await
+        .expect("the plans table")
+}
+
+#[tokio::test]
+async fn a_plan_answers_for_its_player_while_they_are_on_vacation() {
+    let service = service().await;
+    let at = place(1);
+    let pos = alice_waits(&service, at).await;
+    let line = line_from(&pos, 2, 0);
+    ok(plan(&service, at, &alice(), &line).await);
+    ok(service.matches().start_vacation(&alice(), Some(3)).await);
+    let reply = play(&service, at, &bob(), &line[0]).await;
+    assert_eq!(moved_by(&reply, &alice()), [line[1].clone()]);
+    // bob's clock runs: it is his turn, and he is not away.
+    let m = current(&service, at).await;
+    let clock = m.clock.expect("a clock");
+    assert_eq!(clock.player, bob().id);
+    assert!(clock.vacation_since.is_none(), "{clock:?}");
+    let away = service
+        .store()
+        .vacations_of(&[alice().id])
+        .await
+        .expect("the store");
+    assert!(away.contains_key(&alice().id), "alice is still away");
+}
+
+#[tokio::test]
+async fn a_resignation_or_a_withdrawal_drops_the_plans_of_the_match() {
+    let service = service().await;
+    let at = place(1);
+    let pos = alice_waits(&service, at).await;
+    ok(plan(&service, at, &alice(), &line_from(&pos, 2, 0)).await);
+    let id = current(&service, at).await.id;
+    assert_eq!(lines_stored(&service, id).await, 1);
+    let prompt = ok(service.matches().resign_prompt(at, &bob()).await);
+    let thudbot::service::Action::ConfirmResign(confirm) =
+        crate::service::button(&prompt, "Confirm resignation")
+    else {
+        panic!("the button confirms the resignation")
+    };
+    ok(service.matches().resign(at, &bob(), Some(confirm)).await);
+    assert_eq!(lines_stored(&service, id).await, 0);
+
+    // In a tournament game, the opponent's withdrawal forfeits the match and drops the plan.
+    use crate::tournaments::{four_started, player, seat_all, HALL};
+    four_started(&service).await;
+    let mut next = 2000;
+    let (id, game) = seat_all(&service, &mut next).await[0];
+    let m = service
+        .store()
+        .load_match(id)
+        .await
+        .unwrap()
+        .expect("the match");
+    let [first, second] = m.players.map(|p| player(p.0 - 5000));
+    let opening = quiet(&m.game.current_battle().position().clone(), 0);
+    play(&service, game, &first, &opening.to_string()).await;
+    let waiting = position(&service, game).await;
+    let planned = ok(plan(&service, game, &first, &line_from(&waiting, 2, 1)).await);
+    assert!(planned.private, "{planned:?}");
+    assert_eq!(lines_stored(&service, id).await, 1);
+    ok(service.tournaments().withdraw(place(HALL), &second).await);
+    let m = service
+        .store()
+        .load_match(id)
+        .await
+        .unwrap()
+        .expect("the match");
+    assert_eq!(m.winner, Some(first.id), "the withdrawal forfeits the game");
+    assert_eq!(lines_stored(&service, id).await, 0);
+}

@@ -111,7 +111,6 @@ impl Matches {
         tx.finish_match(m.id, finish, winner, Some(result.totals), None, now)
             .await?;
         notices::delivery::queue_match_over(tx, m, now).await?;
-        tx.drop_plans(m.id).await?;
         crate::service::flow::tournament_game::record_game_result(tx, m.id).await?;
         let mut events = vec![Event::MatchOver {
             match_id: m.id,
