@@ -123,3 +123,44 @@ async fn a_plan_sent_with_the_opponents_move_answers_it_or_is_refused_never_half
     }
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn a_plan_in_a_matchs_thread_is_private_there_and_answers_there() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
+    let opened = bot
+        .say(
+            SlashCommand::thud("play")
+                .option("notation", "dF1-F5")
+                .in_channel(thread),
+        )
+        .await;
+    assert!(!opened.is_ephemeral(), "{}", opened.summary());
+    let planned = bot.say(plan_add(LINE).in_channel(thread)).await;
+    assert!(planned.is_ephemeral(), "{}", planned.summary());
+    assert!(
+        content(&planned).contains("Your plan"),
+        "{}",
+        planned.summary()
+    );
+    let moved = bot
+        .say(
+            SlashCommand::thud("play")
+                .option("notation", "TG7-H6")
+                .by(BOB)
+                .in_channel(thread),
+        )
+        .await;
+    let said = content(&moved);
+    assert!(said.contains("plays `dA7-A8`"), "{said}");
+    let m = crate::discord_delivery::stored_match(&bot, thread).await;
+    let played: Vec<String> = m
+        .game
+        .current_battle()
+        .moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(played, ["dF1-F5", "TG7-H6", "dA7-A8"]);
+    bot.finish().await;
+}
