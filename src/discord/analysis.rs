@@ -14,8 +14,8 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::watch;
 
-use super::delivery::{classify, missing_permissions, Discord};
-use super::repair::{in_open_thread, unknown_message};
+use super::delivery::{missing_permissions, Discord};
+use super::repair::{classify, in_open_thread, unknown_message};
 use super::{answer, permissions, place, post, Context, Data, Error};
 use crate::service::{
     progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,

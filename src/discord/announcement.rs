@@ -1,17 +1,16 @@
 //! A tournament's announcement kept true: the message that answered its creation is recorded,
-//! and edited when players join or leave and when it starts or is called off, so the channel
-//! shows the field's size (and a Join button only while it takes players) without a line for
-//! each join. An announcement somebody deleted is posted anew at the next change, and the new
-//! message recorded in its place.
+//! and the outbox's showings (one queued by every change to the field, in its transaction) are
+//! made here by editing it, so the channel shows the field's size (and a Join button only
+//! while it takes players) without a line for each join. An announcement somebody deleted is
+//! posted anew and the new message recorded in its place.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
 use super::post;
-use super::repair::unknown_message;
-use crate::service::{Event, Reply, Service, TournamentEvent};
+use super::repair::{classify, unknown_message};
+use crate::service::{DeliveryFailure, Event, Reply, Service, TournamentEvent};
 use crate::store::{ChannelId, TournamentId};
 
 /// The tournament `reply` announces, if it does.
@@ -22,104 +21,41 @@ pub(super) fn announced(reply: &Reply) -> Option<TournamentId> {
     })
 }
 
-/// Whether `reply` changes what a tournament's announcement shows.
-fn changes_field(reply: &Reply) -> bool {
-    reply.events.iter().any(|e| {
-        matches!(
-            e,
-            Event::Tournament(
-                TournamentEvent::Joined { .. }
-                    | TournamentEvent::LeftBeforeStart { .. }
-                    | TournamentEvent::Started { .. }
-                    | TournamentEvent::Cancelled { .. }
-            )
-        )
-    })
-}
-
-/// After `reply` was shown in `channel` (as `message`, when known): records the announcement
-/// it made, or has the announcement it changed shown afresh. Failures are logged, not the
-/// player's: the next change shows the field afresh.
+/// After `reply` was shown in `channel` as `message`: records the announcement it made.
+/// A failure is logged, not the organiser's: the announcement then shows its creation only.
 pub(super) async fn after(
-    (service, http, refreshing): (&Arc<Service>, &Arc<serenity::Http>, &Refreshing),
+    service: &Arc<Service>,
     channel: ChannelId,
     reply: &Reply,
     message: Option<u64>,
 ) {
-    let recorded = match (announced(reply), message) {
-        (Some(id), Some(message)) => match service.tournaments().announced(id, message).await {
-            Ok(()) => true,
-            Err(e) => {
-                tracing::warn!(error = %e, %channel, "could not record a tournament's announcement");
-                return;
-            }
-        },
-        _ => false,
-    };
-    if !recorded && !changes_field(reply) {
-        return;
+    if let (Some(id), Some(message)) = (announced(reply), message) {
+        if let Err(e) = service.tournaments().announced(id, message).await {
+            tracing::warn!(error = %e, %channel, "could not record a tournament's announcement");
+        }
     }
-    let work = (service.clone(), http.clone(), refreshing.clone());
-    refresh(work, channel, recorded);
 }
 
-/// The channels whose announcement a bot is showing afresh now, each with whether another
-/// change came in meanwhile; one for each running bot, shared by its commands, buttons and
-/// delivery worker.
-#[derive(Clone, Default)]
-pub(super) struct Refreshing(Arc<Mutex<BTreeMap<ChannelId, bool>>>);
-
-/// Shows `channel`'s announcement as it stands, coalescing changes: while one edit is under
-/// way, any number of joins and leaves make one more edit after it, which reads the field as it
-/// is then (latest wins), instead of one edit each (a busy sign-up would queue minutes of edits
-/// behind Discord's limit of five a channel every five seconds).
-fn refresh(
-    (service, http, refreshing): (Arc<Service>, Arc<serenity::Http>, Refreshing),
-    channel: ChannelId,
-    recorded: bool,
-) {
-    {
-        let mut refreshing = refreshing.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(again) = refreshing.get_mut(&channel) {
-            *again = true;
-            return;
-        }
-        refreshing.insert(channel, false);
-    }
-    tokio::spawn(async move {
-        let mut recorded = recorded;
-        loop {
-            show(&service, &http, channel, recorded).await;
-            recorded = false;
-            let mut running = refreshing.0.lock().unwrap_or_else(|e| e.into_inner());
-            match running.get_mut(&channel) {
-                Some(again) if *again => *again = false,
-                _ => {
-                    running.remove(&channel);
-                    return;
-                }
-            }
-        }
-    });
-}
-
-/// Edits `channel`'s announcement to the field as it is now (`recorded`: just recorded, when a
-/// join answered before its message was known is shown); posts it anew if it was deleted.
-async fn show(service: &Service, http: &serenity::Http, channel: ChannelId, recorded: bool) {
-    let announcement = match service.tournaments().announcement_in(channel).await {
+/// Shows tournament `id`'s announcement as it reads now: edits its message, or posts it anew
+/// if somebody deleted it. A showing queued before the message was known has nothing to edit
+/// (recording the message queues another).
+pub(super) async fn show(
+    service: &Service,
+    http: &serenity::Http,
+    id: TournamentId,
+) -> Result<Option<u64>, DeliveryFailure> {
+    let announcement = match service.tournaments().announcement_of(id).await {
         Ok(Some(a)) => a,
-        Ok(None) => return,
+        Ok(None) => return Ok(None),
         Err(e) => {
-            tracing::warn!(error = %e, %channel, "could not read a tournament's announcement");
-            return;
+            return Err(DeliveryFailure::Transient {
+                reason: e.to_string(),
+                retry_after: None,
+            })
         }
     };
-    // A join answered before the announcement's message was known is shown now.
-    if recorded && announcement.players == 0 {
-        return;
-    }
     let Some(shown) = post::messages(&announcement.reply).into_iter().next() else {
-        return;
+        return Ok(None);
     };
     let edit = serenity::EditMessage::new()
         .content(shown.content.clone())
@@ -128,7 +64,7 @@ async fn show(service: &Service, http: &serenity::Http, channel: ChannelId, reco
     let at = serenity::ChannelId::new(announcement.channel.0.max(1));
     let message = serenity::MessageId::new(announcement.message.max(1));
     match at.edit_message(http, message, edit.clone()).await {
-        Ok(_) => {}
+        Ok(edited) => Ok(Some(edited.id.get())),
         Err(e) if unknown_message(&e) => {
             // Its nonce names the message it replaces, so a retry of this post, or another
             // process replacing the same message, returns the one already made.
@@ -140,34 +76,28 @@ async fn show(service: &Service, http: &serenity::Http, channel: ChannelId, reco
                     announcement.message
                 )))
                 .enforce_nonce(true);
-            match at.send_message(http, anew).await {
-                Ok(posted) => {
-                    // A post that found its nonce taken returns the message made then, which
-                    // may show the field as it was.
-                    if posted.content != wanted {
-                        if let Err(e) = at.edit_message(http, posted.id, edit).await {
-                            tracing::warn!(error = %e, %channel, "could not show a tournament's field in its announcement");
-                        }
-                    }
-                    let recorded = service
-                        .tournaments()
-                        .announced_anew(
-                            announcement.tournament,
-                            announcement.message,
-                            posted.id.get(),
-                        )
-                        .await;
-                    if let Err(e) = recorded {
-                        tracing::warn!(error = %e, %channel, "could not record a tournament's new announcement");
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, %channel, "could not post a tournament's announcement anew")
-                }
+            let posted = at
+                .send_message(http, anew)
+                .await
+                .map_err(|e| classify(&e))?;
+            // A post that found its nonce taken returns the message made then, which may show
+            // the field as it was.
+            if posted.content != wanted {
+                at.edit_message(http, posted.id, edit)
+                    .await
+                    .map_err(|e| classify(&e))?;
             }
+            let recorded = service
+                .tournaments()
+                .announced_anew(id, announcement.message, posted.id.get())
+                .await;
+            if let Err(e) = recorded {
+                // Posted, not recorded: the next showing finds the old message gone again
+                // and its nonce returns this one.
+                tracing::warn!(error = %e, tournament = %id.0, "could not record a tournament's new announcement");
+            }
+            Ok(Some(posted.id.get()))
         }
-        Err(e) => {
-            tracing::warn!(error = %e, %channel, "could not show a tournament's field in its announcement")
-        }
+        Err(e) => Err(classify(&e)),
     }
 }

@@ -108,8 +108,7 @@ async fn answer_to(
                 _ => None,
             };
             board_shown(data, channel, &reply, message).await;
-            let to = (&data.service, &discord.http, &data.announcements);
-            super::announcement::after(to, channel, &reply, message).await;
+            super::announcement::after(&data.service, channel, &reply, message).await;
             Ok(())
         }
     }

@@ -103,9 +103,6 @@ pub(super) async fn pressed(
         };
         board_shown(data, channel, &reply, message).await;
     }
-    // A Join pressed changes the field the announcement shows.
-    let to = (&data.service, &ctx.http, &data.announcements);
-    super::announcement::after(to, channel, &reply, None).await;
     Ok(())
 }
 

@@ -11,25 +11,10 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 
-use super::repair::{code_of, status_of};
+use super::repair::{classify, code_of, status_of, TOKEN_HOLD};
 use super::{permissions, post};
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
-
-/// Discord's JSON error codes that mean a post into that channel will never succeed.
-/// (discord-api-docs, topics/Opcodes_and_Status_Codes: JSON error codes.)
-const PERMANENT: [(isize, &str); 7] = [
-    (10003, "the channel or thread no longer exists"),
-    (10004, "the bot is no longer in that server"),
-    (50001, "the bot cannot see the channel (Missing Access)"),
-    (
-        50013,
-        "the bot lacks a permission it needs there (Missing Permissions)",
-    ),
-    (50007, "the player does not accept direct messages"),
-    (160005, "the thread is locked"),
-    (50083, "the thread is archived"),
-];
 
 /// What the worker reaches Discord with: the REST client and the gateway's cache (for the
 /// bot's permissions in a channel), and whether Discord refused the bot's token.
@@ -39,9 +24,6 @@ pub(super) struct Discord {
     pub cache: Arc<serenity::Cache>,
     pub token: Arc<TokenHold>,
 }
-
-/// How long sending waits after Discord refused the bot's token before it tries again.
-const TOKEN_HOLD: Duration = Duration::from_secs(600);
 
 /// Sending held after Discord answered 401 (the token was reset or revoked): nothing the
 /// bot sends can succeed until the operator gives it a new token, and no match is to blame,
@@ -88,7 +70,6 @@ impl TokenHold {
 pub(super) struct Poster {
     pub service: Arc<Service>,
     pub discord: Discord,
-    pub announcements: super::announcement::Refreshing,
 }
 
 impl Deliverer for Poster {
@@ -98,6 +79,10 @@ impl Deliverer for Poster {
                 reason: "Discord refused the bot's token; sending is held".into(),
                 retry_after: Some(left),
             });
+        }
+        if let Some(tournament) = delivery.shows_field {
+            let http = &self.discord.http;
+            return super::announcement::show(&self.service, http, tournament).await;
         }
         let last = match send(&self.service, &self.discord, delivery).await {
             Ok(last) => {
@@ -111,11 +96,6 @@ impl Deliverer for Poster {
                 return Err(classify(&e));
             }
         };
-        // A tournament started by its clock (or called off) closes its announcement.
-        if let Recipient::Channel(channel) = delivery.to {
-            let to = (&self.service, &self.discord.http, &self.announcements);
-            super::announcement::after(to, channel, &delivery.reply, None).await;
-        }
         Ok(last)
     }
 }
@@ -210,45 +190,4 @@ async fn archive_if_thread(
             .await?;
     }
     Ok(())
-}
-
-/// Whether Discord may take the notice later.
-pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
-    let serenity::Error::Http(http) = error else {
-        return DeliveryFailure::Transient {
-            reason: error.to_string(),
-            retry_after: None,
-        };
-    };
-    match http {
-        serenity::HttpError::UnsuccessfulRequest(response) => {
-            let status = response.status_code.as_u16();
-            let code = response.error.code;
-            let reason = match PERMANENT.iter().find(|(c, _)| *c == code) {
-                Some((_, why)) => format!("{why} (Discord error {code})"),
-                None => format!(
-                    "Discord answered {status}: {} (error {code})",
-                    response.error.message
-                ),
-            };
-            if status == 429 || status >= 500 {
-                DeliveryFailure::Transient {
-                    reason,
-                    retry_after: None,
-                }
-            } else if status == 401 {
-                // The bot's token, not the channel: nothing is Discord's last word on it.
-                DeliveryFailure::Transient {
-                    reason,
-                    retry_after: Some(TOKEN_HOLD),
-                }
-            } else {
-                DeliveryFailure::Permanent { reason }
-            }
-        }
-        _ => DeliveryFailure::Transient {
-            reason: http.to_string(),
-            retry_after: None,
-        },
-    }
 }

@@ -133,8 +133,6 @@ pub struct Data {
     /// Held for reading by every command while it runs; shutdown takes it for writing, so it
     /// waits until the commands in flight have finished.
     in_flight: Arc<RwLock<()>>,
-    /// Tournament announcements being shown afresh (`announcement.rs`).
-    announcements: announcement::Refreshing,
 }
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -210,12 +208,10 @@ pub async fn start(
     let commands = all_commands();
     startup::register(&http, &service, &commands, &options).await?;
     let in_flight = Arc::new(RwLock::new(()));
-    let announcements = announcement::Refreshing::default();
     let data = Data {
         service: service.clone(),
         options: options.clone(),
         in_flight: in_flight.clone(),
-        announcements: announcements.clone(),
     };
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -270,7 +266,6 @@ pub async fn start(
             delivery::Poster {
                 service: service.clone(),
                 discord,
-                announcements,
             },
             options.delivery_interval,
             stopped,

@@ -1,12 +1,17 @@
-//! Writes that Discord refused for a reason the bot can undo: a message in a thread that was
+//! Discord's refusals read in one place, for every write: whether it may succeed later
+//! (`classify`: a 429, a 5xx or the network is tried again, a missing access never), and the
+//! refusals the bot can undo: a message in a thread that was
 //! archived (50083) goes through once the thread is opened again, as a post would have opened
 //! it (docs/topics/threads.md: "Sending a message will automatically unarchive the thread";
 //! unarchiving an unlocked thread needs no more than sending does). A locked thread stays
 //! closed: only a moderator may open it, and its 160005 is the answer.
 
 use std::future::Future;
+use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
+
+use crate::service::DeliveryFailure;
 
 /// Discord's JSON error code for a write into an archived thread.
 const ARCHIVED_THREAD: isize = 50083;
@@ -61,5 +66,64 @@ where
             write().await
         }
         done => done,
+    }
+}
+
+/// Discord's JSON error codes that mean a post into that channel will never succeed.
+/// (discord-api-docs, topics/Opcodes_and_Status_Codes: JSON error codes.)
+const PERMANENT: [(isize, &str); 7] = [
+    (10003, "the channel or thread no longer exists"),
+    (10004, "the bot is no longer in that server"),
+    (50001, "the bot cannot see the channel (Missing Access)"),
+    (
+        50013,
+        "the bot lacks a permission it needs there (Missing Permissions)",
+    ),
+    (50007, "the player does not accept direct messages"),
+    (160005, "the thread is locked"),
+    (50083, "the thread is archived"),
+];
+
+/// How long sending waits after Discord refused the bot's token before it tries again.
+pub(super) const TOKEN_HOLD: Duration = Duration::from_secs(600);
+
+/// Whether Discord may take the notice later.
+pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
+    let serenity::Error::Http(http) = error else {
+        return DeliveryFailure::Transient {
+            reason: error.to_string(),
+            retry_after: None,
+        };
+    };
+    match http {
+        serenity::HttpError::UnsuccessfulRequest(response) => {
+            let status = response.status_code.as_u16();
+            let code = response.error.code;
+            let reason = match PERMANENT.iter().find(|(c, _)| *c == code) {
+                Some((_, why)) => format!("{why} (Discord error {code})"),
+                None => format!(
+                    "Discord answered {status}: {} (error {code})",
+                    response.error.message
+                ),
+            };
+            if status == 429 || status >= 500 {
+                DeliveryFailure::Transient {
+                    reason,
+                    retry_after: None,
+                }
+            } else if status == 401 {
+                // The bot's token, not the channel: nothing is Discord's last word on it.
+                DeliveryFailure::Transient {
+                    reason,
+                    retry_after: Some(TOKEN_HOLD),
+                }
+            } else {
+                DeliveryFailure::Permanent { reason }
+            }
+        }
+        _ => DeliveryFailure::Transient {
+            reason: http.to_string(),
+            retry_after: None,
+        },
     }
 }

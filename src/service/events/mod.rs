@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{BattleResult, MatchResult, Score, Side, Variant};
-use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, UserId};
+use crate::store::{ChallengeId, GuildId, MatchId, SideChoice, TournamentId, UserId};
 
 mod kept;
 mod tournament;
@@ -227,6 +227,10 @@ pub enum Event {
     /// The match's channel could not be reached and is a thread of its own: it is closed
     /// (archived) once the last words in it had time to land. Says nothing.
     ThreadDone { match_id: MatchId },
+    /// What tournament `tournament`'s announcement shows changed (its field, or whether it
+    /// takes players): the announcement is shown afresh, as it reads when this is delivered.
+    /// Says nothing.
+    FieldChanged { tournament: TournamentId },
 }
 
 /// Why a player leaves a tournament that has started.
@@ -363,7 +367,7 @@ impl Event {
                 }
                 all
             }
-            Event::ThreadDone { .. } => Vec::new(),
+            Event::ThreadDone { .. } | Event::FieldChanged { .. } => Vec::new(),
         }
     }
 }

@@ -79,6 +79,7 @@ impl Notice {
                     }
                 }
                 Event::ThreadDone { .. } => return Settled::ClosesThread,
+                Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
                 _ => {}
             }
         }
@@ -109,6 +110,9 @@ pub struct Delivery {
     pub attempt: u32,
     /// Says nothing: the match's thread of its own is to be closed (archived).
     pub closes_thread: bool,
+    /// Says nothing: the announcement of this tournament is to be shown as it reads now
+    /// (edited, or posted anew if somebody deleted it).
+    pub shows_field: Option<crate::store::TournamentId>,
     /// What was stored, for what a failure does next.
     stored: Stored,
 }
@@ -379,6 +383,10 @@ impl Outbox {
             nonce: format!("n{}", notice.id),
             attempt: notice.attempts,
             closes_thread: settled == Settled::ClosesThread,
+            shows_field: match settled {
+                Settled::ShowsField(tournament) => Some(tournament),
+                _ => None,
+            },
             stored,
         }))
     }

@@ -28,6 +28,8 @@ pub(in crate::service) enum Settled {
     },
     /// Says nothing: a finished match's thread of its own is closed.
     ClosesThread,
+    /// Says nothing: the announcement of a tournament is shown afresh.
+    ShowsField(crate::store::TournamentId),
 }
 
 /// Queues a stored `body` of either format.

@@ -1,15 +1,19 @@
 //! A tournament's announcement, shown again as its field changes: the front-end records the
-//! message that announced it and edits that message when players join or leave and when it
-//! starts, so the channel shows how many have joined without a line for each join.
+//! message that announced it, and every change to the field (a join, a leave, the start, the
+//! end) queues a showing in the outbox, in the change's own transaction, which the delivery
+//! worker makes by editing that message. So the channel shows how many have joined without a
+//! line for each join, and a showing is retried, leased and ordered as every notice is.
 
-use super::rounds::told;
+use chrono::{DateTime, Utc};
+
 use super::Tournaments;
 use crate::service::error::Result;
-use crate::service::events::{Entrants, TournamentEvent};
+use crate::service::events::{Entrants, Event, TournamentEvent};
+use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::voice::Reader;
 use crate::service::wording::word;
 use crate::service::Reply;
-use crate::store::{ChannelId, TournamentId, TournamentState};
+use crate::store::{ChannelId, Recipient, StoredTournament, TournamentId, TournamentState, Tx};
 
 /// A tournament's announcement as it should read now, and the message to edit.
 #[derive(Debug)]
@@ -23,9 +27,19 @@ pub struct Announcement {
 }
 
 impl Tournaments {
-    /// `message` announced tournament `id` (the answer to its creation).
+    /// `message` announced tournament `id` (the answer to its creation). Players who joined
+    /// before the message was known are shown on it now.
     pub async fn announced(&self, id: TournamentId, message: u64) -> Result<()> {
-        Ok(self.store.set_tournament_announcement(id, message).await?)
+        self.store.set_tournament_announcement(id, message).await?;
+        let mut tx = self.store.begin().await?;
+        if let Some(t) = tx.lock_tournament(id).await? {
+            if !tx.entrants(id).await?.is_empty() {
+                show_field(&mut tx, &t, self.clock.now()).await?;
+            }
+        }
+        tx.commit().await?;
+        self.outbox_signal.notify_waiters();
+        Ok(())
     }
 
     /// `new` announces tournament `id` in place of message `old`, which somebody deleted.
@@ -40,12 +54,22 @@ impl Tournaments {
     /// field's size, and the Join button only while it takes players); `None` when no
     /// announcement of it was recorded.
     pub async fn announcement_in(&self, channel: ChannelId) -> Result<Option<Announcement>> {
-        let Some((id, message)) = self.store.tournament_announcement_in(channel).await? else {
-            return Ok(None);
-        };
+        match self.store.tournament_announcement_in(channel).await? {
+            Some((id, _)) => self.announcement_of(id).await,
+            None => Ok(None),
+        }
+    }
+
+    /// Tournament `id`'s announcement as it should read now; `None` when no announcement of
+    /// it was recorded.
+    pub async fn announcement_of(&self, id: TournamentId) -> Result<Option<Announcement>> {
         let Some(t) = self.store.tournament(id).await? else {
             return Ok(None);
         };
+        let Some(message) = self.store.tournament_announcement(id).await? else {
+            return Ok(None);
+        };
+        let channel = t.channel;
         let mut tx = self.store.begin().await?;
         let players = tx.entrants(id).await?.len() as u32;
         tx.rollback().await?;
@@ -54,7 +78,7 @@ impl Tournaments {
             TournamentState::Running | TournamentState::Finished => Entrants::Closed(players),
             TournamentState::Cancelled => Entrants::CalledOff,
         };
-        let created = told(TournamentEvent::Created {
+        let created = Event::Tournament(TournamentEvent::Created {
             id,
             name: t.name,
             format: t.format,
@@ -76,4 +100,19 @@ impl Tournaments {
             reply,
         }))
     }
+}
+
+/// Queues a showing of `t`'s announcement as it will read when delivered, unless one is
+/// queued and not yet taken up (that one will show this change too: latest wins).
+pub(super) async fn show_field(
+    tx: &mut Tx,
+    t: &StoredTournament,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    if tx.field_shown_later(t.id, now).await? {
+        return Ok(());
+    }
+    let notice = Notice::new(vec![Event::FieldChanged { tournament: t.id }], None);
+    let to = (t.guild, Recipient::Channel(t.channel));
+    queue_events(tx, to, None, &notice, now).await
 }

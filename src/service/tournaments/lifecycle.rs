@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::announcement::show_field;
 use super::here::{lock_here, news_from};
 use super::rounds::{asked_rounds, told};
 use super::Tournaments;
@@ -147,7 +148,9 @@ impl Tournaments {
             return refuse_tournament(Why::AlreadyJoined);
         }
         let players = entrants.len() as u32 + 1;
+        show_field(&mut tx, &t, now).await?;
         tx.commit().await?;
+        self.outbox_signal.notify_waiters();
         let joined = told(TournamentEvent::Joined {
             name: t.name,
             player: actor.id,
@@ -171,7 +174,9 @@ impl Tournaments {
         }
         let players = tx.entrants(t.id).await?.len() as u32;
         tx.save_player(&actor.player(), self.clock.now()).await?;
+        show_field(&mut tx, &t, self.clock.now()).await?;
         tx.commit().await?;
+        self.outbox_signal.notify_waiters();
         let left = told(TournamentEvent::LeftBeforeStart {
             name: t.name,
             player: actor.id,
@@ -218,6 +223,7 @@ impl Tournaments {
             asked: asked_rounds(t.format),
             scheduled: false,
         })];
+        show_field(&mut tx, &t, self.clock.now()).await?;
         events.extend(self.advance(&mut tx, t).await?);
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
@@ -387,6 +393,7 @@ impl Tournaments {
             stopped,
         });
         let events = news_from(&mut tx, &t, place, vec![cancelled], now).await?;
+        show_field(&mut tx, &t, now).await?;
         tx.commit().await?;
         self.outbox_signal.notify_waiters();
         word(&self.store, &events, &Reader::Channel).await

@@ -83,6 +83,7 @@ impl Tournaments {
             match t.format.rounds_for(players) {
                 Ok(rounds) => {
                     tx.start_tournament(t.id, rounds).await?;
+                    super::announcement::show_field(tx, &t, now).await?;
                     t.state = TournamentState::Running;
                     t.rounds = Some(rounds);
                     lines.push(told(TournamentEvent::Started {
@@ -98,6 +99,7 @@ impl Tournaments {
                     let why = voice::called_off_because(&e);
                     tx.end_tournament(t.id, TournamentState::Cancelled, Some(&why), now)
                         .await?;
+                    super::announcement::show_field(tx, &t, now).await?;
                     lines.push(told(TournamentEvent::CalledOff {
                         name: t.name.clone(),
                         why: e,

@@ -409,7 +409,7 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
         )),
         Event::DmsClosed { .. } => dms_closed_hint(),
         Event::Tournament(t) => tournament::line(t, names),
-        Event::ThreadDone { .. } => return None,
+        Event::ThreadDone { .. } | Event::FieldChanged { .. } => return None,
     })
 }
 
