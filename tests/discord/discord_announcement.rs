@@ -220,3 +220,37 @@ async fn joins_while_the_announcement_is_edited_make_one_more_edit_showing_the_l
     );
     bot.finish_expecting(|r| r.injected).await;
 }
+
+#[tokio::test]
+async fn an_edit_discord_fails_for_the_moment_is_tried_again_and_shows_the_field() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let announcement = announced_and_recorded(&bot).await;
+    let edit = format!("/channels/{THUD_CHANNEL}/messages/{announcement}");
+    bot.fake.fail_with_status(&format!("PATCH {edit}"), 1, 500);
+    let mark = bot.fake.mark();
+    let joined = bot.say(tournament("join").by(ALICE)).await;
+    assert!(joined.is_ephemeral(), "{}", joined.summary());
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| r.method == "PATCH" && r.path == edit && r.status == 500,
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The showing waits out its pause on the bot's clock (moved on until it is over, however
+    // long the worker took to record the failure), then shows the field.
+    let shown = |r: &RecordedRequest| {
+        r.method == "PATCH"
+            && r.path == edit
+            && (200..300).contains(&r.status)
+            && content(r).contains("1 player has joined so far")
+    };
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bot.fake.requests().iter().skip(mark).any(shown) {
+        assert!(tokio::time::Instant::now() < deadline, "never shown again");
+        bot.clock.advance(chrono::Duration::seconds(5));
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    bot.finish_expecting(|r| r.injected).await;
+}
