@@ -175,6 +175,19 @@ impl Store {
         Ok(claimed)
     }
 
+    /// Gives back a claimed notice that was not tried: it may be claimed again at once, and the
+    /// claim is not counted as a try.
+    pub async fn release_notice(&self, id: i64) -> Result<()> {
+        sqlx::query!(
+            "UPDATE notices SET leased_until = NULL, attempts = GREATEST(attempts - 1, 0)
+             WHERE id = $1 AND state = 'pending'",
+            id,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Ends a notice's delivery in `state`, with the failure that ended it if any.
     pub async fn finish_notice(
         &self,

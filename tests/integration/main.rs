@@ -15,6 +15,7 @@ mod computer;
 mod computer_matches;
 mod console;
 mod console_analysis;
+mod courier;
 mod database;
 mod delivery;
 mod examples;

@@ -423,6 +423,11 @@ impl Outbox {
         Ok(())
     }
 
+    /// The notice was claimed and not tried: it is given back, to be claimed again.
+    pub(in crate::service) async fn release(&self, delivery: &Delivery) -> Result<()> {
+        Ok(self.store.release_notice(delivery.id).await?)
+    }
+
     /// The notice was posted.
     pub async fn delivered(&self, delivery: &Delivery) -> Result<()> {
         let now = self.clock.now();

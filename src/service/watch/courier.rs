@@ -132,11 +132,11 @@ impl Courier {
     }
 }
 
-/// The deliveries under way, one task a reader.
+/// The deliveries under way, one task a reader, with the notices each task holds.
 #[derive(Default)]
 struct InFlight {
     tasks: JoinSet<()>,
-    readers: HashMap<tokio::task::Id, Recipient>,
+    readers: HashMap<tokio::task::Id, (Recipient, Vec<i64>)>,
 }
 
 impl InFlight {
@@ -158,16 +158,29 @@ impl InFlight {
                 return;
             }
             let full = batch.len() as i64 >= room;
+            let mut gave_back = false;
             let mut by_reader: HashMap<Recipient, Vec<Delivery>> = HashMap::new();
             for delivery in batch {
                 by_reader.entry(delivery.to).or_default().push(delivery);
             }
             for (reader, queue) in by_reader {
-                // Only a notice whose lease ran out while its delivery hangs here comes back
-                // for a reader under way; it waits for that lease to run out again.
-                if self.readers.values().any(|r| *r == reader) {
+                // A reader under way keeps its order: what was claimed for it now waits. A
+                // notice whose delivery hangs here (its lease ran out) waits for its lease to
+                // run out again; a later one, claimed because the task has recorded its last
+                // delivery and not yet ended, is given back, to be claimed as soon as the task
+                // ends rather than when its lease runs out.
+                if let Some((_, held)) = self.readers.values().find(|(r, _)| *r == reader) {
+                    for delivery in queue.iter().filter(|d| !held.contains(&d.id)) {
+                        // Claimed again at once, it would only be given back again.
+                        gave_back = true;
+                        if let Err(e) = courier.outbox.release(delivery).await {
+                            tracing::warn!(notice = delivery.id, error = %e,
+                                "could not give back a notice; it waits for its lease");
+                        }
+                    }
                     continue;
                 }
+                let held: Vec<i64> = queue.iter().map(|d| d.id).collect();
                 let courier = courier.clone();
                 let deliverer = deliverer.clone();
                 let task = self.tasks.spawn(async move {
@@ -175,9 +188,9 @@ impl InFlight {
                         courier.deliver_one(&*deliverer, delivery).await;
                     }
                 });
-                self.readers.insert(task.id(), reader);
+                self.readers.insert(task.id(), (reader, held));
             }
-            if !full {
+            if !full || gave_back {
                 return;
             }
         }
