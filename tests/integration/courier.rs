@@ -37,11 +37,8 @@ async fn a_readers_next_notice_goes_out_when_the_one_before_is_done_not_when_its
     let slow = Slow::default();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     // Polling all the time, as a busy worker is woken all the time.
-    let worker = tokio::spawn(service.delivery_worker(
-        slow.clone(),
-        Duration::from_millis(1),
-        stopped,
-    ));
+    let worker =
+        tokio::spawn(service.delivery_worker(slow.clone(), Duration::from_millis(1), stopped));
     const NOTICES: usize = 40;
     for _ in 0..NOTICES {
         service
@@ -54,7 +51,11 @@ async fn a_readers_next_notice_goes_out_when_the_one_before_is_done_not_when_its
     // The service's clock stands still: a notice left leased would never go.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let done = slow.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let done = slow
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         if done.len() == NOTICES {
             let mut sorted = done.clone();
             sorted.sort_unstable();

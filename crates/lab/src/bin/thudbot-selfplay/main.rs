@@ -63,6 +63,10 @@ enum Command {
         stall: usize,
         #[arg(long, default_value_t = 200)]
         cap: usize,
+        /// Level 5 as the bot plays it now (a set of weights for each side, its own search)
+        /// rather than with the analysis's weights and search.
+        #[arg(long)]
+        as_played: bool,
         #[arg(long)]
         out: PathBuf,
     },
@@ -122,8 +126,15 @@ fn main() {
             opening_plies,
             stall,
             cap,
+            as_played,
             out,
-        } => play(battles, seed, nodes, opening_plies, stall, cap, &out),
+        } => {
+            let settings = match as_played {
+                true => level_five_as_played(nodes),
+                false => level_five(nodes),
+            };
+            play(battles, seed, settings, opening_plies, stall, cap, &out)
+        }
         Command::Judge {
             battles,
             nodes,
@@ -178,16 +189,24 @@ fn level_five(nodes: u64) -> thud_engine::computer::Settings {
     }
 }
 
+/// Level 5's settings as the bot plays classic now, with a node budget in place of its clock.
+fn level_five_as_played(nodes: u64) -> thud_engine::computer::Settings {
+    thud_engine::computer::Settings {
+        nodes,
+        time: Duration::from_secs(86_400),
+        ..Level::STRONGEST.settings(Variant::Classic)
+    }
+}
+
 fn play(
     battles: u64,
     seed: u64,
-    nodes: u64,
+    settings: thud_engine::computer::Settings,
     opening: usize,
     stall: usize,
     cap: usize,
     out: &PathBuf,
 ) -> Result<(), String> {
-    let settings = level_five(nodes);
     let mut file =
         std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     for i in 0..battles {
