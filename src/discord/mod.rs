@@ -62,7 +62,13 @@ pub struct BotOptions {
     /// Ask for the privileged GUILD_MEMBERS intent, enabled in the developer portal, to hear
     /// at once when a tournament player leaves the server.
     pub members_intent: bool,
+    /// Tournament games seated at once; while every game of a batch is seated, the next
+    /// follows at once (Discord's rate limits pace the threads), not at the next round.
+    pub seat_batch: usize,
 }
+
+/// Tournament games seated at once.
+pub const SEAT_BATCH: usize = 25;
 
 impl BotOptions {
     pub fn from_config(config: &Config) -> BotOptions {
@@ -75,6 +81,7 @@ impl BotOptions {
             startup_patience: Duration::from_secs(config.startup_patience_seconds.max(1)),
             delivery_interval: Duration::from_secs(5),
             members_intent: config.members_intent,
+            seat_batch: SEAT_BATCH,
         }
     }
 }
@@ -259,7 +266,7 @@ pub async fn start(
         tokio::spawn(tournament::seat_worker(
             service.clone(),
             client.http.clone(),
-            options.clock_interval,
+            (options.clock_interval, options.seat_batch),
             stopped.clone(),
         )),
         tokio::spawn(service.delivery_worker(

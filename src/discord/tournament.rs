@@ -281,11 +281,15 @@ pub(super) fn tournament_home(
 
 /// Opens a thread of the tournament's channel for each paired game and begins its match
 /// there; a thread opened for a game that needed none by then (another process seated it, or
-/// the tournament ended meanwhile) is archived again, empty.
+/// the tournament ended meanwhile) is archived again, empty. Games are taken `batch` at a
+/// time; while every game of a batch is seated the next batch follows at once, so a round of
+/// a hundred games is seated as fast as Discord's rate limits let threads open rather than
+/// a batch a round of the worker. A game not seated (Discord's trouble, a player gone) backs
+/// off, and the worker waits for its next round.
 pub(super) async fn seat_worker(
     service: Arc<Service>,
     http: Arc<serenity::Http>,
-    every: Duration,
+    (every, batch): (Duration, usize),
     mut stop: watch::Receiver<bool>,
 ) {
     let mut interval = tokio::time::interval(every);
@@ -295,29 +299,38 @@ pub(super) async fn seat_worker(
             _ = interval.tick() => {}
             _ = stop.changed() => return,
         }
-        let games = match service.tournaments().games_to_seat(25).await {
-            Ok(games) => games,
+        while seat_batch(&service, &http, batch).await && !*stop.borrow() {}
+    }
+}
+
+/// Seats up to `batch` games waiting for a thread; true when it took a whole batch and seated
+/// every one (more may be waiting).
+async fn seat_batch(service: &Arc<Service>, http: &Arc<serenity::Http>, batch: usize) -> bool {
+    let games = match service.tournaments().games_to_seat(batch as i64).await {
+        Ok(games) => games,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the tournament games to seat");
+            return false;
+        }
+    };
+    let mut seated = 0;
+    for game in &games {
+        if !players_still_here(service, http, game).await {
+            continue;
+        }
+        // A game can only be played in a thread: the channel itself may hold many games.
+        // The thread is opened by the service once the game is its to seat.
+        let room = super::rooms::thread_room(http.clone(), game.guild);
+        match service.tournaments().seat_game(game.game, room).await {
+            Ok(Seating::Seated(_)) => seated += 1,
+            Ok(Seating::RoomUnused(thread)) => close_unused(http, thread).await,
+            Ok(Seating::NotSeated) => {}
             Err(e) => {
-                tracing::warn!(error = %e, "could not read the tournament games to seat");
-                continue;
-            }
-        };
-        for game in games {
-            if !players_still_here(&service, &http, &game).await {
-                continue;
-            }
-            // A game can only be played in a thread: the channel itself may hold many games.
-            // The thread is opened by the service once the game is its to seat.
-            let room = super::rooms::thread_room(http.clone(), game.guild);
-            match service.tournaments().seat_game(game.game, room).await {
-                Ok(Seating::RoomUnused(thread)) => close_unused(&http, thread).await,
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
-                }
+                tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
             }
         }
     }
+    !games.is_empty() && games.len() == batch && seated == games.len()
 }
 
 /// Archives `thread`, opened for a game that needed none by then. The bot opened it, so it

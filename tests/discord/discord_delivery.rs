@@ -431,6 +431,7 @@ async fn try_start(
         startup_patience: patience,
         delivery_interval: Duration::from_millis(50),
         members_intent: false,
+        seat_batch: thudbot::discord::SEAT_BATCH,
     };
     discord::start(fake.http(), service, options).await
 }

@@ -467,6 +467,7 @@ async fn thud_shows_once_after_moving_between_a_development_guild_and_global() {
         startup_patience: Duration::from_secs(5),
         delivery_interval: Duration::from_millis(50),
         members_intent: false,
+        seat_batch: thudbot::discord::SEAT_BATCH,
     };
     let second = thudbot::discord::start(bot.fake.http(), bot.service.clone(), options)
         .await

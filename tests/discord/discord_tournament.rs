@@ -511,3 +511,37 @@ async fn a_tournament_is_refused_in_a_thread_where_its_games_could_never_be_seat
     assert!(made.is_none(), "nothing was created");
     bot.finish().await;
 }
+
+/// A round's games are seated a batch after another while every game of a batch is seated,
+/// not a batch a round of the seating worker: with batches of one and a worker that comes
+/// round every four seconds, both games of round 1 get their threads together.
+#[tokio::test]
+async fn a_rounds_games_are_seated_batch_after_batch_not_a_batch_a_round_of_the_worker() {
+    let bot = start_bot(|o| {
+        o.threads = true;
+        o.clock_interval = std::time::Duration::from_secs(4);
+        o.seat_batch = 1;
+    })
+    .await;
+    let mark = bot.fake.mark();
+    swiss_started(&bot, &[ALICE, BOB, CAROL, VETINARI]).await;
+    let threads = format!("/channels/{THUD_CHANNEL}/threads");
+    let opened = |r: &RecordedRequest| r.method == "POST" && r.path == threads && r.status == 201;
+    let first = bot
+        .fake
+        .wait_for_since(mark, opened, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = tokio::time::Instant::now();
+    bot.fake
+        .wait_for_since(first.seq + 1, opened, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let apart = seen.elapsed();
+    assert!(
+        apart < std::time::Duration::from_secs(2),
+        "the second game waited {apart:?} for the worker's next round"
+    );
+    round_matches(&bot, 1, 2).await;
+    bot.finish().await;
+}

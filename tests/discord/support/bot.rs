@@ -65,6 +65,7 @@ pub async fn start_bot_with(
         startup_patience: Duration::from_secs(5),
         delivery_interval: Duration::from_millis(50),
         members_intent: false,
+        seat_batch: thudbot::discord::SEAT_BATCH,
     };
     adjust(&mut options);
     let running = discord::start(http(&fake), service.clone(), options)
