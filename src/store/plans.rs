@@ -56,16 +56,16 @@ impl Tx {
         Ok(())
     }
 
-    /// Drops the lines `player` queued in match `match_id`; returns how many there were.
-    pub async fn drop_plan_of(&mut self, match_id: MatchId, player: UserId) -> Result<u64> {
-        let done = sqlx::query!(
+    /// Drops the lines `player` queued in match `match_id`.
+    pub async fn drop_plan_of(&mut self, match_id: MatchId, player: UserId) -> Result<()> {
+        sqlx::query!(
             "DELETE FROM plans WHERE match_id = $1 AND player_id = $2",
             match_id.db(),
             player.db(),
         )
         .execute(&mut *self.tx)
         .await?;
-        Ok(done.rows_affected())
+        Ok(())
     }
 
     /// Drops every line queued in match `match_id`, by either player.
@@ -79,14 +79,13 @@ impl Tx {
     /// Takes every line queued in match `match_id` out of the store, with whose each was: a
     /// move leaves none standing but what it plays on (one round trip for every move).
     pub async fn take_plans(&mut self, match_id: MatchId) -> Result<Vec<(UserId, PlanLine)>> {
-        let rows = sqlx::query!(
+        let mut rows = sqlx::query!(
             r#"DELETE FROM plans WHERE match_id = $1
                RETURNING id, player_id AS "player_id: UserId", battle_id, after_ply, moves"#,
             match_id.db(),
         )
         .fetch_all(&mut *self.tx)
         .await?;
-        let mut rows: Vec<_> = rows.into_iter().collect();
         rows.sort_by_key(|r| r.id);
         rows.into_iter()
             .map(|r| {

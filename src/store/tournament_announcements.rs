@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 
 use super::error::Result;
-use super::ids::ChannelId;
 use super::tournaments::TournamentId;
 use super::Tx;
 
@@ -74,20 +73,5 @@ impl super::Store {
         .await?
         .flatten()
         .map(|m| m as u64))
-    }
-
-    /// The latest tournament in `channel` and the message announcing it, if one was recorded.
-    pub async fn tournament_announcement_in(
-        &self,
-        channel: ChannelId,
-    ) -> Result<Option<(TournamentId, u64)>> {
-        Ok(sqlx::query!(
-            r#"SELECT id AS "id: TournamentId", announcement_id FROM tournaments
-               WHERE channel_id = $1 ORDER BY id DESC LIMIT 1"#,
-            channel.db()
-        )
-        .fetch_optional(&self.pool)
-        .await?
-        .and_then(|r| Some((r.id, r.announcement_id? as u64))))
     }
 }

@@ -36,7 +36,8 @@ async fn announced_and_recorded(bot: &Bot) -> u64 {
     while bot
         .service
         .tournaments()
-        .announcement_in(thudbot::store::ChannelId(THUD_CHANNEL))
+        // The first tournament of the test's own database.
+        .announcement_of(thudbot::store::TournamentId(1))
         .await
         .unwrap()
         .is_none()

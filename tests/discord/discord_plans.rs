@@ -14,17 +14,23 @@ fn plan_add(line: &str) -> SlashCommand {
         .in_channel(THUD_CHANNEL)
 }
 
+/// `/thud play notation:<notation>` in `channel` (by alice unless `.by` says otherwise).
+fn play_in(channel: u64, notation: &str) -> SlashCommand {
+    SlashCommand::thud("play")
+        .option("notation", notation)
+        .in_channel(channel)
+}
+
+/// Alice plays dF1-F5 in her match in `channel`: bob is to move.
+async fn alice_opens(bot: &Bot, channel: u64) {
+    let moved = bot.say(play_in(channel, "dF1-F5")).await;
+    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+}
+
 /// Starts a match in `channel` and plays alice's dF1-F5: bob is to move.
 async fn alice_waits(bot: &Bot, channel: u64) {
     start_match(bot, channel).await;
-    let moved = bot
-        .say(
-            SlashCommand::thud("play")
-                .option("notation", "dF1-F5")
-                .in_channel(channel),
-        )
-        .await;
-    assert!(!moved.is_ephemeral(), "{}", moved.summary());
+    alice_opens(bot, channel).await;
 }
 
 #[tokio::test]
@@ -48,14 +54,7 @@ async fn a_plan_is_told_to_the_planner_alone_and_its_answer_is_posted_as_a_move(
         refused.summary()
     );
 
-    let moved = bot
-        .say(
-            SlashCommand::thud("play")
-                .option("notation", "TG7-H6")
-                .by(BOB)
-                .in_channel(THUD_CHANNEL),
-        )
-        .await;
+    let moved = bot.say(play_in(THUD_CHANNEL, "TG7-H6").by(BOB)).await;
     assert!(!moved.is_ephemeral(), "{}", moved.summary());
     let said = content(&moved);
     assert!(said.contains("plays `TG7-H6`"), "{said}");
@@ -101,12 +100,7 @@ async fn a_plan_sent_with_the_opponents_move_answers_it_or_is_refused_never_half
             .unwrap_or_else(|e| panic!("{e}"));
         let moved = bot
             .fake
-            .run_command(
-                &SlashCommand::thud("play")
-                    .option("notation", "TG7-H6")
-                    .by(BOB)
-                    .in_channel(channel),
-            )
+            .run_command(&play_in(channel, "TG7-H6").by(BOB))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         let (plan, moved) = (
@@ -128,14 +122,7 @@ async fn a_plan_sent_with_the_opponents_move_answers_it_or_is_refused_never_half
 async fn a_plan_in_a_matchs_thread_is_private_there_and_answers_there() {
     let bot = start_bot(|o| o.threads = true).await;
     let (thread, _) = crate::discord_delivery::thread_match(&bot, None).await;
-    let opened = bot
-        .say(
-            SlashCommand::thud("play")
-                .option("notation", "dF1-F5")
-                .in_channel(thread),
-        )
-        .await;
-    assert!(!opened.is_ephemeral(), "{}", opened.summary());
+    alice_opens(&bot, thread).await;
     let planned = bot.say(plan_add(LINE).in_channel(thread)).await;
     assert!(planned.is_ephemeral(), "{}", planned.summary());
     assert!(
@@ -143,14 +130,7 @@ async fn a_plan_in_a_matchs_thread_is_private_there_and_answers_there() {
         "{}",
         planned.summary()
     );
-    let moved = bot
-        .say(
-            SlashCommand::thud("play")
-                .option("notation", "TG7-H6")
-                .by(BOB)
-                .in_channel(thread),
-        )
-        .await;
+    let moved = bot.say(play_in(thread, "TG7-H6").by(BOB)).await;
     let said = content(&moved);
     assert!(said.contains("plays `dA7-A8`"), "{said}");
     let m = crate::discord_delivery::stored_match(&bot, thread).await;

@@ -70,6 +70,12 @@ async fn moves_played(service: &Service, at: Place) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that alice, asking, is shown no plan in `at`.
+async fn alice_has_no_plan(service: &Service, at: Place) {
+    let shown = ok(service.matches().show_plan(at, &alice()).await);
+    assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+}
+
 fn moved_by(reply: &Reply, who: &Actor) -> Vec<String> {
     reply
         .events
@@ -121,8 +127,7 @@ async fn a_planned_answer_is_played_at_once_two_pairs_deep_and_told_as_a_move() 
     let reply = play(&service, at, &bob(), &line[2]).await;
     assert_eq!(moved_by(&reply, &alice()), [line[3].clone()]);
     assert_eq!(moves_played(&service, at).await[before..], line[..]);
-    let shown = ok(service.matches().show_plan(at, &alice()).await);
-    assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+    alice_has_no_plan(&service, at).await;
 }
 
 #[tokio::test]
@@ -137,8 +142,7 @@ async fn a_move_the_plan_does_not_name_drops_it_and_the_turn_is_the_planners() {
     let reply = play(&service, at, &bob(), &other[0]).await;
     assert!(moved_by(&reply, &alice()).is_empty(), "{:?}", reply.events);
     assert_event!(reply.events, Event::TurnStarted { player, .. } if *player == alice().id);
-    let shown = ok(service.matches().show_plan(at, &alice()).await);
-    assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+    alice_has_no_plan(&service, at).await;
 }
 
 #[tokio::test]
@@ -172,8 +176,7 @@ async fn an_end_proposal_drops_the_plan_and_no_plan_is_made_while_one_is_open() 
         .matches()
         .answer_end(at, &alice(), false, None)
         .await);
-    let shown = ok(service.matches().show_plan(at, &alice()).await);
-    assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+    alice_has_no_plan(&service, at).await;
     // bob's move is answered by nobody: the proposal dropped the plan.
     let reply = play(&service, at, &bob(), &line[0]).await;
     assert!(moved_by(&reply, &alice()).is_empty(), "{:?}", reply.events);
@@ -184,8 +187,7 @@ async fn an_end_proposal_drops_the_plan_and_no_plan_is_made_while_one_is_open() 
     let line = line_from(&position(&service, at).await, 2, 0);
     ok(plan(&service, at, &alice(), &line).await);
     ok(service.matches().propose_end(at, &alice()).await);
-    let shown = ok(service.matches().show_plan(at, &alice()).await);
-    assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+    alice_has_no_plan(&service, at).await;
 }
 
 #[tokio::test]
@@ -351,8 +353,7 @@ async fn a_plan_racing_the_opponents_move_lands_whole_or_not_at_all() {
             Err(e) => {
                 assert_eq!(refusal(Err(e)), Refusal::PlanOnYourTurn);
                 assert_eq!(played[before..], line[..1], "channel {channel}");
-                let shown = ok(service.matches().show_plan(at, &alice()).await);
-                assert!(shown.text.contains("You have no plan"), "{}", shown.text);
+                alice_has_no_plan(&service, at).await;
             }
         }
     }

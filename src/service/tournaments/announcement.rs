@@ -18,11 +18,8 @@ use crate::store::{ChannelId, Recipient, StoredTournament, TournamentId, Tournam
 /// A tournament's announcement as it should read now, and the message to edit.
 #[derive(Debug)]
 pub struct Announcement {
-    pub tournament: TournamentId,
     pub channel: ChannelId,
     pub message: u64,
-    /// The players who have joined.
-    pub players: u32,
     pub reply: Reply,
 }
 
@@ -50,18 +47,8 @@ impl Tournaments {
             .await?)
     }
 
-    /// The announcement of the latest tournament in `channel` as it should read now (its
-    /// field's size, and the Join button only while it takes players); `None` when no
-    /// announcement of it was recorded.
-    pub async fn announcement_in(&self, channel: ChannelId) -> Result<Option<Announcement>> {
-        match self.store.tournament_announcement_in(channel).await? {
-            Some((id, _)) => self.announcement_of(id).await,
-            None => Ok(None),
-        }
-    }
-
-    /// Tournament `id`'s announcement as it should read now; `None` when no announcement of
-    /// it was recorded.
+    /// Tournament `id`'s announcement as it should read now (its field's size, and the Join
+    /// button only while it takes players); `None` when no announcement of it was recorded.
     pub async fn announcement_of(&self, id: TournamentId) -> Result<Option<Announcement>> {
         let Some(t) = self.store.tournament(id).await? else {
             return Ok(None);
@@ -93,10 +80,8 @@ impl Tournaments {
             reply.buttons.clear();
         }
         Ok(Some(Announcement {
-            tournament: id,
             channel,
             message,
-            players,
             reply,
         }))
     }
