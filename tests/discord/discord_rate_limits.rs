@@ -2,15 +2,18 @@
 //! comes through is waited out for the time Discord gave (the body's `retry_after`, for the
 //! route or, when global, for every route), inside the request, so the notice goes out
 //! without the delivery worker's backoff; one whose wait outlasts the request's timeout is
-//! passed on to that backoff; a global one holds no interaction answer.
+//! passed on to that backoff; a global one holds no interaction answer; routes that share a
+//! bucket are held to its limit together, so none draws a 429.
 
 use std::time::Duration;
 
 use chrono::Duration as Span;
+use poise::serenity_prelude as serenity;
 
 use crate::discord_delivery::{posted_since, posts_to};
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
+use crate::support::BotHttp;
 
 /// The reminder posts to `GENERAL_CHANNEL` after `mark`, the last one the one that went out.
 fn tries_since(bot: &Bot, mark: usize) -> Vec<RecordedRequest> {
@@ -154,4 +157,63 @@ async fn a_global_429_holds_no_interaction_answer_which_discord_exempts() {
     let posted = posted_since(&bot, mark, GENERAL_CHANNEL).await;
     assert!(posted.received.duration_since(limited.received) >= retry_after);
     bot.finish_expecting(|r| r.injected).await;
+}
+
+/// Posts and edits in one channel, `writes` of each, all at once, through `http`; every one
+/// must succeed.
+async fn posts_and_edits_at_once(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    message: serenity::MessageId,
+    writes: usize,
+) {
+    let posts = (0..writes)
+        .map(|i| async move { channel.say(http, format!("post {i}")).await.map(|_| ()) });
+    let edits = (0..writes).map(|i| async move {
+        let edit = serenity::EditMessage::new().content(format!("edit {i}"));
+        channel.edit_message(http, message, edit).await.map(|_| ())
+    });
+    let (posted, edited) = tokio::join!(
+        futures_util::future::join_all(posts),
+        futures_util::future::join_all(edits)
+    );
+    for result in posted.into_iter().chain(edited) {
+        result.expect("every write succeeds");
+    }
+}
+
+#[tokio::test]
+async fn posts_and_edits_sharing_a_bucket_are_held_to_its_limit_and_draw_no_429() {
+    let fake = FakeDiscord::start().await;
+    // Two writes a second in a channel, posts and edits counted together.
+    let window = Duration::from_secs(1);
+    fake.enforce_rate_limits(2, window);
+    let http = fake.http();
+    let general = serenity::ChannelId::new(GENERAL_CHANNEL);
+    // The limiter learns a route's bucket from its first answer: one post and one edit.
+    let first = general.say(&http, "first").await.expect("posted");
+    let edit = serenity::EditMessage::new().content("first, edited");
+    general
+        .edit_message(&http, first.id, edit)
+        .await
+        .expect("edited");
+    let learned = fake.requests();
+    let buckets: Vec<_> = learned
+        .iter()
+        .map(|r| r.response_header("x-ratelimit-bucket").map(str::to_string))
+        .collect();
+    assert_eq!(buckets.len(), 2);
+    assert!(
+        buckets[0].is_some() && buckets[0] == buckets[1],
+        "{buckets:?}"
+    );
+    tokio::time::sleep(window).await;
+
+    let mark = fake.mark();
+    posts_and_edits_at_once(&http, general, first.id, 4).await;
+    let burst: Vec<RecordedRequest> = fake.requests().into_iter().skip(mark).collect();
+    let seen: Vec<String> = burst.iter().map(RecordedRequest::summary).collect();
+    assert_eq!(burst.len(), 8, "each write sent once: {seen:#?}");
+    assert!(burst.iter().all(|r| r.status == 200), "{seen:#?}");
+    assert_eq!(fake.channel_messages(GENERAL_CHANNEL).len(), 5);
 }

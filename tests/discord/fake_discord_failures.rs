@@ -241,3 +241,42 @@ async fn uploads_nonces_and_closed_dms_follow_discord() {
     );
     assert!(fake.unexpected_requests().is_empty());
 }
+
+#[tokio::test]
+async fn enforced_rate_limits_share_a_bucket_between_posts_and_edits_and_refuse_without_acting() {
+    let fake = FakeDiscord::start().await;
+    fake.enforce_rate_limits(2, Duration::from_secs(30));
+    let http = fake.http_direct();
+    let general = serenity::ChannelId::new(GENERAL_CHANNEL);
+    let first = general.say(&http, "first").await.expect("posted");
+    let edit = serenity::EditMessage::new().content("edited");
+    general
+        .edit_message(&http, first.id, edit)
+        .await
+        .expect("edited");
+    let answered = fake.requests();
+    assert_eq!(
+        answered[1].response_header("x-ratelimit-remaining"),
+        Some("0")
+    );
+    assert_eq!(
+        answered[0].response_header("x-ratelimit-bucket"),
+        answered[1].response_header("x-ratelimit-bucket"),
+        "a post and an edit in one channel share a bucket"
+    );
+    // The third write of the window, on either route, is refused and makes nothing.
+    assert_eq!(discord_error(general.say(&http, "third").await).0, 429);
+    let limited = fake.requests().pop().expect("recorded");
+    assert!(!limited.injected, "the fake's own 429");
+    assert_eq!(limited.response_header("x-ratelimit-scope"), Some("user"));
+    assert_eq!(
+        limited.response_header("x-ratelimit-bucket"),
+        answered[0].response_header("x-ratelimit-bucket")
+    );
+    assert_eq!(fake.channel_messages(GENERAL_CHANNEL).len(), 1);
+    // Another channel has a window of its own (its id is the major parameter).
+    serenity::ChannelId::new(THUD_CHANNEL)
+        .say(&http, "elsewhere")
+        .await
+        .expect("posted");
+}

@@ -284,6 +284,18 @@ impl FakeDiscord {
         });
     }
 
+    /// Counts rate limits as Discord does instead of only advertising them: `limit` requests a
+    /// `window` per bucket and major parameter, a channel's message posts and edits sharing one
+    /// bucket, and a request over the limit answered 429 (scope `user`) without being carried
+    /// out. Interactions and webhooks are not limited.
+    pub fn enforce_rate_limits(&self, limit: u32, window: Duration) {
+        self.shared.with_world(|world| {
+            world.rate_limits.limit = limit;
+            world.rate_limits.window = window;
+            world.rate_limits.enforced = true;
+        });
+    }
+
     /// Requests Discord refused with this JSON error code (50013, 50001, 10003, 160005, ...).
     pub fn refused_with(&self, code: u64) -> Vec<RecordedRequest> {
         self.requests()

@@ -184,7 +184,10 @@
 //!   Reset/Reset-After/Bucket/Scope` (`X-RateLimit-Global` for a global one) and
 //!   `{"message": "You are being rate limited.", "retry_after": 0.5, "global": false}`. Normal
 //!   answers carry the route's rate-limit headers too (`set_advertised_rate_limit`, default 5 a
-//!   second, advertised but not enforced).
+//!   second, advertised but not enforced). `enforce_rate_limits(limit, window)` counts them as
+//!   Discord does: per bucket and major parameter, a channel's message posts and edits sharing
+//!   one bucket (one `X-RateLimit-Bucket` for two routes), and a request over the limit gets a
+//!   429 of the fake's own (`injected` false) without being carried out.
 //! - **Uploads** (docs/reference.mdx, "Uploading Files"): ≤ 10 attachments (50035), each file ≤
 //!   the upload limit (default 10 MiB, `set_upload_limit`; else 413 40005), descriptions ≤ 1,024
 //!   characters (50035).
@@ -196,8 +199,8 @@
 //! # Not modelled
 //!
 //! Guild member chunks (op 8 is recorded and ignored), DM interactions, modals beyond accepting a type
-//! 9 answer, select menus clicks, `with_response` callbacks. Rate limits are never enforced on
-//! their own (only injected 429s). serenity's own rate limiter ignores the `proxy` base and
+//! 9 answer, select menus clicks, `with_response` callbacks. Rate limits are enforced only when
+//! asked, on channel routes, and never the global 50 a second (only injected global 429s). serenity's own rate limiter ignores the `proxy` base and
 //! calls https://discord.com; `http_with_rate_limiter()` gives it a client that reaches
 //! discord.com through the fake's TLS tunnel (a CONNECT proxy answering as discord.com with the
 //! test certificate in tests/data/fake-discord-tls, which that client alone trusts).

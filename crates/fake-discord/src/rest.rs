@@ -122,7 +122,20 @@ impl Shared {
                     body: Some(serde_json::json!({"message": "404: Not Found", "code": 0})),
                     known: false,
                 },
-                (None, Some(_), None) => {
+                (None, Some(_), None) => match world.rate_limits.refuse(&segments) {
+                    // Over an enforced limit: refused as Discord does, nothing carried out.
+                    Some((retry_after, limited)) => {
+                        headers = limited;
+                        world::Answer {
+                            status: 429,
+                            body: world::failure_body(&world::Failure::RateLimited {
+                                retry_after,
+                                global: false,
+                            }),
+                            known: true,
+                        }
+                    }
+                    None => {
                     let answer = world.answer(&Incoming {
                         method: &wire.method,
                         segments: segments.clone(),
@@ -139,7 +152,8 @@ impl Shared {
                         change(body);
                     }
                     answer
-                }
+                    }
+                },
             };
             let seq = world.requests.len();
             let mut spec_verdict = None;

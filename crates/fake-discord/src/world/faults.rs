@@ -138,14 +138,19 @@ struct Window {
     used: u32,
 }
 
-/// The per-route rate limits advertised in headers. They are not enforced: a test that wants a
-/// 429 injects one.
+/// The per-route rate limits advertised in headers. By default they are not enforced: a test
+/// that wants a 429 injects one. Enforced (`enforced`), they are counted as Discord counts
+/// them (docs/topics/rate-limits.md): per bucket and major parameter, with routes sharing a
+/// bucket (a channel's message posts and edits), and a request over the limit is answered 429
+/// without being carried out.
 #[derive(Clone, Debug)]
 pub struct RateLimits {
     /// Requests a route allows per window (Discord's usual figure for sending messages: 5).
     pub limit: u32,
     /// How long a window lasts.
     pub window: Duration,
+    /// Counted and refused over the limit, with shared buckets, rather than only advertised.
+    pub enforced: bool,
     windows: HashMap<String, Window>,
 }
 
@@ -154,6 +159,7 @@ impl Default for RateLimits {
         RateLimits {
             limit: 5,
             window: Duration::from_secs(1),
+            enforced: false,
             windows: HashMap::new(),
         }
     }
@@ -205,9 +211,41 @@ fn epoch_seconds(at: SystemTime) -> f64 {
 }
 
 impl RateLimits {
+    /// The window a request is counted in. Enforced, a channel's message routes (posting, and
+    /// editing or deleting any of its messages) share one bucket, as Discord lets routes do:
+    /// a client must group them by `X-RateLimit-Bucket`, not by path.
+    fn key(&self, segments: &[&str]) -> String {
+        let key = route_key(segments);
+        match segments {
+            ["channels", channel, "messages", id] if self.enforced && id.parse::<u64>().is_ok() => {
+                format!("/channels/{channel}/messages")
+            }
+            _ => key,
+        }
+    }
+
+    /// Enforced, a request to a channel's route whose window has nothing left: the headers of
+    /// the 429 Discord answers with (scope `user`, waiting for the window's end), without
+    /// counting it. Interactions and webhooks are left alone (Discord exempts interaction
+    /// answers from the global limit, and each interaction has a token of its own).
+    pub fn refuse(&mut self, segments: &[&str]) -> Option<(Duration, Vec<(String, String)>)> {
+        if !self.enforced || segments.first() != Some(&"channels") {
+            return None;
+        }
+        let key = self.key(segments);
+        let window = self.windows.get(&key)?;
+        let elapsed = window.started.elapsed();
+        if elapsed >= self.window || window.used < self.limit {
+            return None;
+        }
+        let retry_after = self.window - elapsed;
+        let headers = self.headers_of_429(&key, retry_after);
+        Some((retry_after, headers))
+    }
+
     /// Counts a request and returns the headers Discord would send with a normal answer.
     pub fn count(&mut self, segments: &[&str]) -> Vec<(String, String)> {
-        let key = route_key(segments);
+        let key = self.key(segments);
         let now = Instant::now();
         let window = self.window;
         let entry = self.windows.entry(key.clone()).or_insert_with(|| Window {
@@ -250,8 +288,13 @@ impl RateLimits {
                 ("x-ratelimit-scope".into(), "global".into()),
             ];
         }
-        let key = route_key(segments);
-        let bucket = bucket_id(&key);
+        let key = self.key(segments);
+        self.headers_of_429(&key, retry_after)
+    }
+
+    fn headers_of_429(&self, key: &str, retry_after: Duration) -> Vec<(String, String)> {
+        let retry_header = retry_after.as_secs_f64().ceil().max(1.0) as u64;
+        let bucket = bucket_id(key);
         let reset = epoch_seconds(SystemTime::now() + retry_after);
         vec![
             ("retry-after".into(), retry_header.to_string()),
