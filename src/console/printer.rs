@@ -31,7 +31,10 @@ impl Deliverer for Printer {
     ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send {
         // The console has no threads to archive, and prints a tournament's field where it is
         // asked for (its log cannot be edited); everything else is printed.
-        if !delivery.closes_thread && delivery.shows_field.is_none() {
+        if !delivery.closes_thread
+            && delivery.shows_field.is_none()
+            && delivery.shows_analysis.is_none()
+        {
             self.delivered
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)

@@ -1,29 +1,20 @@
-//! `/thud analysis` and the Analyse button, and the two workers behind them: one judges the
-//! positions of analyses asked for (one search at a time, under the computer's permit), the
-//! other keeps each analysis's progress message up to date and finally turns it into the
-//! report with its graph.
+//! `/thud analysis` and the Analyse button, and the showing of an analysis where it was asked
+//! for: the outbox's showings (`Delivery::shows_analysis`) post its progress message, edit
+//! its count as it goes, and finally turn it into the report with its graph.
 //!
 //! The progress is a message of the bot's own in the channel rather than the answer to the
 //! command: an interaction's answer can only be edited for 15 minutes, while an analysis
 //! queued behind others may take longer; and its id is stored, so a restarted process goes on
 //! editing it.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use poise::serenity_prelude as serenity;
-use tokio::sync::watch;
 
-use super::delivery::{missing_permissions, Discord};
-use super::repair::{classify, in_open_thread, unknown_message};
+use super::repair::{classify, in_open_thread, missing_permissions, unknown_message};
 use super::{answer, permissions, place, post, Context, Data, Error};
 use crate::service::{
-    progress_text, AnalysisAnswer, DeliveryFailure, Place, Reply, Service, ServiceError,
+    progress_text, AnalysisAnswer, Delivery, DeliveryFailure, Place, Reply, Service, ServiceError,
 };
 use crate::store::{AnalysisStatus, MatchId};
-
-/// How often a progress message is edited at most (Discord allows 5 edits in 5 seconds).
-const PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
 /// A finished match looked back at by the engine: a graph and each player's biggest mistakes
 #[poise::command(slash_command)]
@@ -34,157 +25,175 @@ pub async fn analysis(
     match_id: Option<u64>,
 ) -> Result<(), Error> {
     let data = ctx.data();
-    let http = ctx.serenity_context().http.clone();
     answer(ctx, async {
-        request(data, &http, place(ctx)?, match_id.map(MatchId)).await
+        request(data, place(ctx)?, match_id.map(MatchId)).await
     })
     .await
 }
 
 /// Shows match `id`'s analysis, asking for it first if nobody had: the report when it is
-/// done, else a private note, and a progress message in the channel if none shows it yet.
+/// done, else a private note (the outbox posts the progress message in the channel).
 pub async fn request(
     data: &Data,
-    http: &serenity::Http,
     place: Place,
     id: Option<MatchId>,
 ) -> Result<Reply, ServiceError> {
-    let s = &data.service;
-    match s.analysis().ask(place, id).await? {
-        AnalysisAnswer::Report(reply) => Ok(reply),
-        AnalysisAnswer::UnderWay {
-            reply,
-            match_id,
-            status,
-            show_progress,
-        } => {
-            // Of two presses at the same moment only one posts the progress message; the
-            // other's would stay at its first count for ever.
-            if show_progress && s.analysis().claim_progress(match_id, place.channel).await? {
-                let progress = serenity::CreateMessage::new()
-                    .content(progress_markdown(&status))
-                    .allowed_mentions(serenity::CreateAllowedMentions::new());
-                let channel = serenity::ChannelId::new(place.channel.0.max(1));
-                match channel.send_message(http, progress).await {
-                    Ok(message) => {
-                        s.analysis()
-                            .shown_in(match_id, place.channel, message.id.get())
-                            .await?;
-                    }
-                    Err(e) => {
-                        tracing::warn!(match_id = %match_id, error = %e,
-                            "could not post an analysis's progress; asking again shows it");
-                        s.analysis().release_progress(match_id).await?;
-                    }
-                }
-            }
-            Ok(reply)
-        }
-    }
+    Ok(match data.service.analysis().ask(place, id).await? {
+        AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => reply,
+    })
 }
 
 fn progress_markdown(status: &AnalysisStatus) -> String {
     super::markup::markdown(&progress_text(status))
 }
 
-/// Edits each analysis's progress message as it goes, and into the report when it is done.
-/// A failed edit is classified as the delivery worker classifies a post: tried again after a
-/// growing pause, or given up with its reason; a row waiting or given up holds up no other.
-pub async fn progress_worker(
-    service: Arc<Service>,
-    discord: Discord,
-    mut stop: watch::Receiver<bool>,
-) {
-    let mut interval = tokio::time::interval(PROGRESS_EVERY);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = interval.tick() => {}
-            _ = stop.changed() => return,
+/// The service's error while showing, as a delivery failure: tried again later.
+fn later(e: impl std::fmt::Display) -> DeliveryFailure {
+    DeliveryFailure::Transient {
+        reason: e.to_string(),
+        retry_after: None,
+    }
+}
+
+/// Shows the analysis of match `id` as it stands, for the outbox's showing `delivery`: posts
+/// its progress message (with the showing's nonce, so a retry after a lost answer finds the
+/// message made), edits its count, or turns it into the report. One Discord will never take
+/// is given up with its reason, and the thread it was shown in waits for it no more.
+pub(super) async fn show(
+    service: &Service,
+    (http, cache): (&serenity::Http, &serenity::Cache),
+    delivery: &Delivery,
+    id: MatchId,
+) -> Result<Option<u64>, DeliveryFailure> {
+    let status = match service.analysis().status(id).await.map_err(later)? {
+        Some(status) if status.reported_at.is_none() => status,
+        _ => return Ok(None),
+    };
+    let shown = match status.finished_at {
+        None => show_progress(service, http, delivery, &status).await,
+        Some(_) => show_report(service, (http, cache), delivery, &status).await,
+    };
+    if let Err(DeliveryFailure::Permanent { reason }) = &shown {
+        service
+            .analysis()
+            .gave_up(id, reason)
+            .await
+            .map_err(later)?;
+    }
+    shown
+}
+
+/// Posts or edits the progress message of `status`'s analysis.
+async fn show_progress(
+    service: &Service,
+    http: &serenity::Http,
+    delivery: &Delivery,
+    status: &AnalysisStatus,
+) -> Result<Option<u64>, DeliveryFailure> {
+    let id = status.match_id;
+    let content = progress_markdown(status);
+    match status.progress {
+        None => {
+            let Some(channel) = status.channel else {
+                return Ok(None);
+            };
+            let at = serenity::ChannelId::new(channel.0.max(1));
+            let progress = serenity::CreateMessage::new()
+                .content(content)
+                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .nonce(serenity::Nonce::String(delivery.nonce.clone()))
+                .enforce_nonce(true);
+            let posted = in_open_thread(http, at, || at.send_message(http, progress.clone()))
+                .await
+                .map_err(|e| classify(&e))?;
+            let analysis = service.analysis();
+            analysis
+                .shown_in(id, channel, posted.id.get())
+                .await
+                .map_err(later)?;
+            analysis
+                .progress_shown(id, status.judged)
+                .await
+                .map_err(later)?;
+            Ok(Some(posted.id.get()))
         }
-        match service.analysis().to_show().await {
-            Ok(statuses) => {
-                for status in statuses {
-                    if let Err(e) = show(&service, &discord, &status).await {
-                        tracing::warn!(match_id = %status.match_id, error = %e,
-                            "could not record how showing an analysis went");
-                    }
+        Some((channel, message)) => {
+            let at = serenity::ChannelId::new(channel.0.max(1));
+            let edit = serenity::EditMessage::new().content(content);
+            let message_id = serenity::MessageId::new(message.max(1));
+            match in_open_thread(http, at, || at.edit_message(http, message_id, edit.clone())).await
+            {
+                Ok(_) => {}
+                // Somebody deleted it: the next showing posts another, or the report.
+                Err(e) if unknown_message(&e) => {
+                    service
+                        .analysis()
+                        .progress_lost(id, message)
+                        .await
+                        .map_err(later)?;
+                    return Ok(None);
                 }
+                Err(e) => return Err(classify(&e)),
             }
-            Err(e) => tracing::warn!(error = %e, "could not look for analyses to show"),
+            service
+                .analysis()
+                .progress_shown(id, status.judged)
+                .await
+                .map_err(later)?;
+            Ok(Some(message))
         }
     }
 }
 
-/// Edits `status`'s progress message: its count, or the report once finished.
-async fn show(service: &Service, discord: &Discord, status: &AnalysisStatus) -> Result<(), Error> {
-    let Some((channel, message)) = status.progress else {
-        return Ok(());
-    };
+/// Shows the report of `status`'s finished analysis: edited into its progress message, or
+/// posted anew where there is none (it was deleted, or the analysis finished before its
+/// progress could be shown).
+async fn show_report(
+    service: &Service,
+    (http, cache): (&serenity::Http, &serenity::Cache),
+    delivery: &Delivery,
+    status: &AnalysisStatus,
+) -> Result<Option<u64>, DeliveryFailure> {
     let id = status.match_id;
-    let http = &*discord.http;
-    let at = serenity::ChannelId::new(channel.0.max(1));
-    let message = serenity::MessageId::new(message.max(1));
-    if status.finished_at.is_none() {
-        let edit = serenity::EditMessage::new().content(progress_markdown(status));
-        let edited = in_open_thread(http, at, || at.edit_message(http, message, edit.clone()));
-        match edited.await {
-            Ok(_) => service.analysis().progress_shown(id, status.judged).await?,
-            // Its message is gone: the count waits, growing pauses apart, and the report is
-            // posted anew when it is done.
-            Err(e) if unknown_message(&e) => {
-                let later = DeliveryFailure::Transient {
-                    reason: e.to_string(),
-                    retry_after: None,
-                };
-                service.analysis().show_failed(id, &later).await?
-            }
-            Err(e) => service.analysis().show_failed(id, &classify(&e)).await?,
-        }
-        return Ok(());
-    }
-    if !service.analysis().claim_report(id).await? {
-        return Ok(());
-    }
-    let prepared = async {
-        let reply = service.analysis().report_of(id).await?;
-        let guild = service.analysis().guild_of(id).await?;
-        Ok::<_, ServiceError>((reply, guild))
+    let Some(channel) = status.channel else {
+        return Ok(None);
     };
-    let (reply, guild) = match prepared.await {
-        Ok(prepared) => prepared,
-        Err(e) => {
-            service.analysis().unclaim_report(id).await?;
-            return Err(e.into());
-        }
-    };
+    let analysis = service.analysis();
+    let reply = analysis.report_of(id).await.map_err(later)?;
+    let guild = analysis.guild_of(id).await.map_err(later)?;
     let granted = guild
-        .and_then(|g| permissions::in_channel(&discord.cache, g, channel))
+        .and_then(|g| permissions::in_channel(cache, g, channel))
         .map(|(p, _)| p);
     let mut reply = permissions::fit(service, channel, reply, granted).await;
-    let shown = match in_open_thread(http, at, || edit_into(http, at, message, id, &reply)).await {
+    let at = serenity::ChannelId::new(channel.0.max(1));
+    let message = status
+        .progress
+        .map(|(_, m)| serenity::MessageId::new(m.max(1)));
+    let first = delivery.nonce.as_str();
+    let attempt = |reply: Reply| async move {
+        match message {
+            Some(message) => {
+                in_open_thread(http, at, || edit_into(http, at, message, id, &reply)).await
+            }
+            None => in_open_thread(http, at, || post_anew(http, at, id, &reply, first)).await,
+        }
+    };
+    let shown = match attempt(reply.clone()).await {
         Err(e) if missing_permissions(&e) && !reply.attachments.is_empty() => {
             // The graph was refused (the cache did not know yet); the words may not be.
             let none = Some(serenity::Permissions::empty());
             reply = permissions::fit(service, channel, reply, none).await;
-            in_open_thread(http, at, || edit_into(http, at, message, id, &reply)).await
+            attempt(reply.clone()).await
+        }
+        // The message is gone (deleted, say), but the channel may still take the report.
+        Err(e) if message.is_some() && unknown_message(&e) => {
+            in_open_thread(http, at, || post_anew(http, at, id, &reply, first)).await
         }
         shown => shown,
     };
-    match shown {
-        Ok(()) => service.analysis().reported(id).await?,
-        Err(e) => match classify(&e) {
-            // The message is gone (deleted, say), but the channel may still take the report.
-            DeliveryFailure::Permanent { .. } if unknown_message(&e) => {
-                match post_anew(http, at, id, &reply).await {
-                    Ok(()) => service.analysis().reported(id).await?,
-                    Err(e) => service.analysis().show_failed(id, &classify(&e)).await?,
-                }
-            }
-            failure => service.analysis().show_failed(id, &failure).await?,
-        },
-    }
-    Ok(())
+    shown.map_err(|e| classify(&e))?;
+    analysis.reported(id).await.map_err(later)?;
+    Ok(message.map(|m| m.get()))
 }
 
 /// Edits `message` into `reply`'s first message (the report of match `id`) and posts the
@@ -214,16 +223,33 @@ async fn edit_into(
     Ok(())
 }
 
-/// Posts `reply`, the report of match `id`, as new messages in `channel`.
+/// Posts `reply`, the report of match `id`, as new messages in `channel`: the first with the
+/// showing's nonce `first`, so a retry after a lost answer (of this post, or of the progress
+/// message this showing posted before the analysis finished) returns the message made then,
+/// which is edited into the report; the rest with nonces of their own.
 async fn post_anew(
     http: &serenity::Http,
     channel: serenity::ChannelId,
     id: MatchId,
     reply: &Reply,
+    first: &str,
 ) -> Result<(), serenity::Error> {
-    for (part, message) in post::messages(reply).into_iter().enumerate() {
+    let mut parts = post::messages(reply).into_iter().enumerate();
+    let Some((_, head)) = parts.next() else {
+        return Ok(());
+    };
+    let (wanted, files) = (head.content.clone(), head.attachments.len());
+    let head = head
+        .channel()
+        .nonce(serenity::Nonce::String(first.to_string()))
+        .enforce_nonce(true);
+    let posted = channel.send_message(http, head).await?;
+    if posted.content != wanted || posted.attachments.len() != files {
+        return edit_into(http, channel, posted.id, id, reply).await;
+    }
+    for (part, rest) in parts {
         channel
-            .send_message(http, with_nonce(message.channel(), id, part))
+            .send_message(http, with_nonce(rest.channel(), id, part))
             .await?;
     }
     Ok(())

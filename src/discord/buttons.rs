@@ -58,7 +58,7 @@ pub(super) async fn pressed(
             Action::ConfirmResign(id) => s.matches().resign(place, &actor, Some(id)).await,
             Action::Resume(id) => s.matches().resume(place, &actor, id).await,
             Action::AbortUnreachable(id) => s.matches().abort_unreachable(&actor, id).await,
-            Action::Analyse(id) => super::analysis::request(data, &ctx.http, place, Some(id)).await,
+            Action::Analyse(id) => super::analysis::request(data, place, Some(id)).await,
             Action::JoinTournament(id) => s.tournaments().join_numbered(&actor, id).await,
             // A rematch against the computer begins at once, in a thread when threads are on
             // (inside a finished match's thread, where none can open, in that thread).

@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 
-use super::repair::{classify, code_of, status_of, TOKEN_HOLD};
+use super::repair::{classify, missing_permissions, status_of, TOKEN_HOLD};
 use super::{permissions, post};
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
@@ -83,6 +83,10 @@ impl Deliverer for Poster {
         if let Some(tournament) = delivery.shows_field {
             let http = &self.discord.http;
             return super::announcement::show(&self.service, http, tournament).await;
+        }
+        if let Some(id) = delivery.shows_analysis {
+            let discord = (&*self.discord.http, &*self.discord.cache);
+            return super::analysis::show(&self.service, discord, delivery, id).await;
         }
         let last = match send(&self.service, &self.discord, delivery).await {
             Ok(last) => {
@@ -164,11 +168,6 @@ async fn post_reply(
         last = Some(channel.send_message(http, message).await?.id.get());
     }
     Ok(last)
-}
-
-/// Whether Discord refused for a missing permission (50013).
-pub(super) fn missing_permissions(error: &serenity::Error) -> bool {
-    code_of(error) == Some(50013)
 }
 
 /// Archives `channel` if it is a thread that is still open, so finished matches do not count

@@ -258,11 +258,6 @@ pub async fn start(
         tokio::spawn(service.clock_worker(options.clock_interval, stopped.clone())),
         tokio::spawn(service.computer_worker(stopped.clone())),
         tokio::spawn(service.judging_worker(stopped.clone())),
-        tokio::spawn(analysis::progress_worker(
-            service.clone(),
-            discord.clone(),
-            stopped.clone(),
-        )),
         tokio::spawn(tournament::seat_worker(
             service.clone(),
             client.http.clone(),

@@ -36,6 +36,11 @@ pub(super) fn status_of(error: &serenity::Error) -> Option<u16> {
     }
 }
 
+/// Whether Discord refused for a missing permission (50013).
+pub(super) fn missing_permissions(error: &serenity::Error) -> bool {
+    code_of(error) == Some(50013)
+}
+
 /// Whether Discord answered that the thread is archived (50083).
 pub(super) fn archived_thread(error: &serenity::Error) -> bool {
     code_of(error) == Some(ARCHIVED_THREAD)

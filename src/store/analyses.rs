@@ -21,7 +21,9 @@ pub struct AnalysisStatus {
     /// Positions judged so far.
     pub judged: u32,
     pub finished_at: Option<DateTime<Utc>>,
-    /// The message showing its progress, once one was posted.
+    /// Where its progress is shown, once somebody asked in a channel.
+    pub channel: Option<ChannelId>,
+    /// The message showing its progress there, once one was posted.
     pub progress: Option<(ChannelId, u64)>,
     /// How far the progress message has been told.
     pub shown: u32,
@@ -94,6 +96,7 @@ impl Store {
             positions: r.positions as u32,
             judged: r.judged as u32,
             finished_at: r.finished_at,
+            channel: r.progress_channel.map(ChannelId::from_db),
             progress: r
                 .progress_channel
                 .zip(r.progress_message)
@@ -260,64 +263,13 @@ impl Store {
             == 1)
     }
 
-    /// The analyses whose progress message has something new to show (more positions judged
-    /// than it says, or the analysis finished and not yet reported) and may be edited now: one
-    /// waiting out a pause after a failure, or given up, holds up no other.
-    pub async fn analyses_to_show(&self, now: DateTime<Utc>) -> Result<Vec<AnalysisStatus>> {
-        let ids = sqlx::query_scalar!(
-            r#"SELECT a.match_id AS "id: MatchId" FROM analyses a
-               WHERE a.progress_message IS NOT NULL AND a.reported_at IS NULL
-                 AND a.show_failure IS NULL AND (a.show_due_at IS NULL OR a.show_due_at <= $1)
-                 AND (a.finished_at IS NOT NULL OR a.shown_positions <
-                      (SELECT count(*) FROM analysis_positions p WHERE p.match_id = a.match_id))
-               ORDER BY a.show_due_at NULLS FIRST, a.requested_at LIMIT 20"#,
-            now,
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        let mut found = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(status) = self.analysis_status(id).await? {
-                found.push(status);
-            }
-        }
-        Ok(found)
-    }
-
     /// The progress message now says `shown` positions.
     pub async fn analysis_shown(&self, id: MatchId, shown: u32) -> Result<()> {
         sqlx::query!(
-            "UPDATE analyses SET shown_positions = greatest(shown_positions, $2),
-                                 show_attempts = 0, show_due_at = NULL
+            "UPDATE analyses SET shown_positions = greatest(shown_positions, $2)
              WHERE match_id = $1",
             id.db(),
             shown as i32,
-        )
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Claims the report of a finished analysis for its progress message: true for exactly
-    /// one caller, who then shows it (or gives it back with [`Store::unclaim_report`]).
-    pub async fn claim_report(&self, id: MatchId, now: DateTime<Utc>) -> Result<bool> {
-        Ok(sqlx::query!(
-            "UPDATE analyses SET reported_at = $2
-             WHERE match_id = $1 AND reported_at IS NULL AND finished_at IS NOT NULL",
-            id.db(),
-            now,
-        )
-        .execute(&self.pool)
-        .await?
-        .rows_affected()
-            == 1)
-    }
-
-    /// The report could not be shown: another round tries again.
-    pub async fn unclaim_report(&self, id: MatchId) -> Result<()> {
-        sqlx::query!(
-            "UPDATE analyses SET reported_at = NULL WHERE match_id = $1",
-            id.db()
         )
         .execute(&self.pool)
         .await?;
@@ -339,36 +291,29 @@ impl Store {
             == 1)
     }
 
-    /// The progress message could not be posted: the next request may try.
-    pub async fn release_progress(&self, id: MatchId) -> Result<()> {
+    /// The report of match `id`'s analysis is shown.
+    pub async fn analysis_reported(&self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
         sqlx::query!(
-            "UPDATE analyses SET progress_channel = NULL
-             WHERE match_id = $1 AND progress_message IS NULL",
-            id.db()
+            "UPDATE analyses SET reported_at = coalesce(reported_at, $2) WHERE match_id = $1",
+            id.db(),
+            now,
         )
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    /// Showing match `id`'s analysis failed in a way Discord may get over: tried again at
-    /// `due_at` (a claimed report is given back).
-    pub async fn analysis_show_later(
-        &self,
-        id: MatchId,
-        due_at: DateTime<Utc>,
-        reason: &str,
-    ) -> Result<()> {
+    /// The message showing match `id`'s progress is gone (somebody deleted it): the next
+    /// showing posts another.
+    pub async fn forget_analysis_message(&self, id: MatchId, message: u64) -> Result<()> {
         sqlx::query!(
-            "UPDATE analyses SET show_attempts = show_attempts + 1, show_due_at = $2,
-                                 reported_at = NULL
-             WHERE match_id = $1 AND show_failure IS NULL",
+            "UPDATE analyses SET progress_message = NULL, shown_positions = 0
+             WHERE match_id = $1 AND progress_message = $2",
             id.db(),
-            due_at,
+            message as i64,
         )
         .execute(&self.pool)
         .await?;
-        tracing::debug!(match_id = %id, reason, "an analysis will be shown later");
         Ok(())
     }
 
@@ -381,8 +326,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query!(
-            "UPDATE analyses SET show_failure = $2, reported_at = coalesce(reported_at, $3),
-                                 show_due_at = NULL
+            "UPDATE analyses SET show_failure = $2, reported_at = coalesce(reported_at, $3)
              WHERE match_id = $1",
             id.db(),
             reason,
@@ -391,17 +335,6 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
-    }
-
-    /// How many times in a row showing match `id`'s analysis has failed.
-    pub async fn analysis_show_attempts(&self, id: MatchId) -> Result<u32> {
-        let attempts = sqlx::query_scalar!(
-            "SELECT show_attempts FROM analyses WHERE match_id = $1",
-            id.db()
-        )
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(attempts.unwrap_or(0).max(0) as u32)
     }
 }
 

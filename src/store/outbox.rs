@@ -91,6 +91,27 @@ pub struct NoticeRecord {
 }
 
 impl Tx {
+    /// Whether a notice telling `event` (as stored) is queued and not yet taken up at `now`:
+    /// a showing (of an announcement, of an analysis) reads what it shows when it is
+    /// delivered, so a change made now needs no other. (One taken up may have read already.)
+    pub async fn told_later(
+        &mut self,
+        event: &serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Ok(sqlx::query_scalar!(
+            r#"SELECT EXISTS (
+                   SELECT 1 FROM notices
+                   WHERE state = 'pending' AND (leased_until IS NULL OR leased_until <= $2)
+                     AND body @> jsonb_build_object('events', jsonb_build_array($1::JSONB))
+               ) AS "waiting!""#,
+            event,
+            now,
+        )
+        .fetch_one(&mut *self.tx)
+        .await?)
+    }
+
     /// Lets the direct messages of match `id` that wait for the board of battle `battle`
     /// after `plies` moves go now. Only those about this board or an earlier one: a later
     /// move's may be queued already, and its own message is still to come.

@@ -1,35 +1,8 @@
 //! Where a tournament was announced: the message carrying its Join button, kept so the
 //! announcement can be edited with the number of players as they join and leave.
 
-use chrono::{DateTime, Utc};
-
 use super::error::Result;
 use super::tournaments::TournamentId;
-use super::Tx;
-
-impl Tx {
-    /// Whether a showing of tournament `id`'s announcement is queued and not yet taken up at
-    /// `now`: it will read the field as it is when it is delivered, so a change made now needs
-    /// no other. (One taken up may have read the field already.)
-    pub async fn field_shown_later(
-        &mut self,
-        id: TournamentId,
-        now: DateTime<Utc>,
-    ) -> Result<bool> {
-        Ok(sqlx::query_scalar!(
-            r#"SELECT EXISTS (
-                   SELECT 1 FROM notices
-                   WHERE state = 'pending' AND (leased_until IS NULL OR leased_until <= $2)
-                     AND body @> jsonb_build_object('events', jsonb_build_array(
-                           jsonb_build_object('event', 'field-changed', 'tournament', $1::BIGINT)))
-               ) AS "waiting!""#,
-            id.0,
-            now,
-        )
-        .fetch_one(&mut *self.tx)
-        .await?)
-    }
-}
 
 impl super::Store {
     /// Records `message` as the announcement of tournament `id` (the first one recorded stays).

@@ -2,10 +2,17 @@
 //! Analyse button on the result starts it, a progress message of the bot's own is posted and
 //! edited into the report with its graph; `/thud analysis` then answers with the report. The
 //! report is fitted to the bot's permissions, one progress message is posted however many
-//! press at once, and a message Discord no longer has is not edited again.
+//! press at once, and a message Discord no longer has is not edited again. The progress
+//! message and the report go through the outbox: a post Discord fails for the moment, or whose
+//! answer is lost, is tried again (with its nonce) and shown once.
+
+use std::time::Duration;
+
+use chrono::Duration as Span;
 
 use crate::support::bot::*;
 use crate::support::fake_discord::*;
+use crate::support::BotHttp;
 
 #[tokio::test]
 async fn the_analyse_button_posts_progress_then_the_report_and_the_command_shows_it() {
@@ -276,4 +283,120 @@ async fn a_report_whose_message_was_deleted_is_posted_anew_and_not_tried_again()
     );
     bot.finish_expecting(|r| r.error_code() == Some(10008))
         .await;
+}
+
+/// The report shown in #thud since `mark` (edited into the progress message, or posted),
+/// waiting out the outbox's pauses before its next tries (they run on the bot's clock, a few
+/// seconds at a time: Discord remembers a nonce for a few minutes only).
+async fn report_after_retries(bot: &Bot, mark: usize) -> RecordedRequest {
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    let deadline = tokio::time::Instant::now() + WAIT * 3;
+    loop {
+        let shown = bot.fake.requests().into_iter().skip(mark).find(|r| {
+            (r.method == "PATCH" || r.method == "POST")
+                && r.path.starts_with(&messages)
+                && (200..300).contains(&r.status)
+                && content(r).contains("Analysis of match #1")
+        });
+        if let Some(shown) = shown {
+            return shown;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the report was never shown: {:#?}",
+            bot.fake
+                .requests()
+                .iter()
+                .skip(mark)
+                .map(RecordedRequest::summary)
+                .collect::<Vec<_>>()
+        );
+        bot.clock.advance(Span::seconds(5));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The messages in #thud showing the analysis to everyone: its progress, or its report.
+fn analysis_messages(bot: &Bot) -> usize {
+    bot.fake
+        .channel_messages(THUD_CHANNEL)
+        .iter()
+        .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
+        .filter(|m| {
+            m["content"].as_str().is_some_and(|c| {
+                c.contains("Analysing match #1") || c.contains("Analysis of match #1")
+            })
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn a_progress_message_discord_fails_for_the_moment_is_tried_again_and_the_report_shown() {
+    let bot = start_bot(|_| {}).await;
+    let result = finished_match(&bot).await;
+    let post = format!("POST /channels/{THUD_CHANNEL}/messages");
+    bot.fake.fail_with_status(&post, 1, 502);
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    let report = report_after_retries(&bot, mark).await;
+    // The first try (of the progress, or of the report if the analysis was done by then)
+    // failed; the next showed the analysis as it then stood: one message shows it, the report.
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    let first = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .find(|r| r.method == "POST" && r.path == messages)
+        .expect("a post");
+    assert!(first.injected && first.status == 502, "{}", first.summary());
+    assert!(report.seq > first.seq);
+    assert_eq!(analysis_messages(&bot), 1);
+    let shown = bot.fake.channel_messages(THUD_CHANNEL);
+    let last = shown.last().expect("a message");
+    assert!(last["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("Analysis of match #1")));
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_progress_message_whose_answer_was_lost_is_posted_once_and_becomes_the_report() {
+    let timeout = Duration::from_secs(3);
+    let bot = start_bot_with(|fake| fake.http_with_timeout(timeout), |_| {}).await;
+    let result = finished_match(&bot).await;
+    // Discord posts the progress message, but its answer never comes: the request times out.
+    let post = format!("POST /channels/{THUD_CHANNEL}/messages");
+    bot.fake.lose_answer(&post, 1);
+    let mark = bot.fake.mark();
+    bot.press(CAROL, result, "thud:analyse:").await;
+    report_after_retries(&bot, mark).await;
+    // Tried again with the same nonce (the analysis had finished meanwhile, so as the
+    // report's first message), the post returned the message made, which became the report.
+    let messages = format!("/channels/{THUD_CHANNEL}/messages");
+    let posts: Vec<RecordedRequest> = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| r.method == "POST" && r.path == messages)
+        .collect();
+    let seen: Vec<String> = posts.iter().map(RecordedRequest::summary).collect();
+    assert!(posts.len() >= 2, "{seen:#?}");
+    assert!(
+        content(&posts[0]).contains("Analysing match #1"),
+        "{seen:#?}"
+    );
+    assert_eq!(
+        posts[0].json()["nonce"],
+        posts[1].json()["nonce"],
+        "{seen:#?}"
+    );
+    assert_eq!(analysis_messages(&bot), 1, "{seen:#?}");
+    let shown = bot.fake.channel_messages(THUD_CHANNEL);
+    let last = shown.last().expect("a message");
+    assert!(last["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("Analysis of match #1")));
+    bot.finish_expecting(|r| r.injected).await;
 }

@@ -193,11 +193,20 @@ async fn an_analysis_whose_thread_a_moderator_archived_is_still_reported_there()
             && r.path.starts_with(&in_thread)
             && content(r).contains("Analysis of match #1")
     };
-    let failed = bot
-        .fake
-        .wait_for_since(mark, is_report, WAIT * 2)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    // The progress edits fail too; the pauses before their next tries run on the bot's clock.
+    let deadline = tokio::time::Instant::now() + WAIT * 2;
+    let failed = loop {
+        let mut since = bot.fake.requests().into_iter().skip(mark);
+        if let Some(failed) = since.find(|r| is_report(r)) {
+            break failed;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no report was tried"
+        );
+        bot.clock.advance(Span::seconds(30));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     assert!(failed.injected, "{}", failed.summary());
     // Meanwhile a moderator archives the thread; then Discord takes edits again.
     bot.fake.archive_thread(thread).unwrap();

@@ -130,17 +130,22 @@ async fn progress_and_judgements_survive_a_restart_and_nothing_is_judged_twice()
     let first = another_process(&test);
     let id = finished_match(&first, &GIVEN_AWAY).await;
     let at = place(1);
-    let AnalysisAnswer::UnderWay {
-        status,
-        show_progress,
-        reply,
-        ..
-    } = analysis(first.analysis().ask(at, None).await)
+    let AnalysisAnswer::UnderWay { status, reply, .. } =
+        analysis(first.analysis().ask(at, None).await)
     else {
         panic!("a fresh analysis is under way")
     };
-    assert!(show_progress);
     assert!(reply.private);
+    // Its progress is to be shown where it was asked for: a showing waits in the outbox.
+    let shown = test.store().analysis_status(id).await.unwrap().unwrap();
+    assert_eq!(shown.channel, Some(at.channel));
+    let queued = test
+        .store()
+        .notices_to(thudbot::store::Recipient::Channel(at.channel))
+        .await
+        .unwrap();
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0].body["events"][0]["event"], "analysis-changed");
     assert_eq!((status.judged, status.positions), (0, 5));
     assert!(reply.text.contains("0 of 5 positions"), "{}", reply.text);
 

@@ -231,6 +231,10 @@ pub enum Event {
     /// takes players): the announcement is shown afresh, as it reads when this is delivered.
     /// Says nothing.
     FieldChanged { tournament: TournamentId },
+    /// The analysis of match `match_id` has something new to show (its progress message is
+    /// to be posted, its count brought up to date, or its report shown): shown as it stands
+    /// when this is delivered. Says nothing.
+    AnalysisChanged { match_id: MatchId },
 }
 
 /// Why a player leaves a tournament that has started.
@@ -367,7 +371,9 @@ impl Event {
                 }
                 all
             }
-            Event::ThreadDone { .. } | Event::FieldChanged { .. } => Vec::new(),
+            Event::ThreadDone { .. }
+            | Event::FieldChanged { .. }
+            | Event::AnalysisChanged { .. } => Vec::new(),
         }
     }
 }

@@ -80,6 +80,7 @@ impl Notice {
                 }
                 Event::ThreadDone { .. } => return Settled::ClosesThread,
                 Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
+                Event::AnalysisChanged { match_id } => return Settled::ShowsAnalysis(match_id),
                 _ => {}
             }
         }
@@ -113,6 +114,9 @@ pub struct Delivery {
     /// Says nothing: the announcement of this tournament is to be shown as it reads now
     /// (edited, or posted anew if somebody deleted it).
     pub shows_field: Option<crate::store::TournamentId>,
+    /// Says nothing: the analysis of this match is to be shown as it stands (its progress
+    /// message posted or brought up to date, or its report shown).
+    pub shows_analysis: Option<MatchId>,
     /// What was stored, for what a failure does next.
     stored: Stored,
 }
@@ -173,6 +177,23 @@ pub(in crate::service) async fn queue_events(
         now,
     )
     .await
+}
+
+/// Queues a showing, `event`, which says nothing: the front-end shows something (an
+/// announcement, an analysis) as it stands when the notice is delivered. Unless one is queued
+/// and not yet taken up, which will show this change too: latest wins.
+pub(in crate::service) async fn queue_showing(
+    tx: &mut Tx,
+    to: (GuildId, Recipient),
+    event: Event,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let stored = serde_json::to_value(&event)
+        .map_err(|e| ServiceError::System(format!("a showing could not be written: {e}")))?;
+    if tx.told_later(&stored, now).await? {
+        return Ok(());
+    }
+    queue_events(tx, to, None, &Notice::new(vec![event], None), now).await
 }
 
 /// Queues the public part of `reply` for the channel at `place`: as its events where it was
@@ -385,6 +406,10 @@ impl Outbox {
             closes_thread: settled == Settled::ClosesThread,
             shows_field: match settled {
                 Settled::ShowsField(tournament) => Some(tournament),
+                _ => None,
+            },
+            shows_analysis: match settled {
+                Settled::ShowsAnalysis(id) => Some(id),
                 _ => None,
             },
             stored,

@@ -30,6 +30,8 @@ pub(in crate::service) enum Settled {
     ClosesThread,
     /// Says nothing: the announcement of a tournament is shown afresh.
     ShowsField(crate::store::TournamentId),
+    /// Says nothing: the analysis of a match is shown as it stands.
+    ShowsAnalysis(MatchId),
 }
 
 /// Queues a stored `body` of either format.

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::{Entrants, Event, TournamentEvent};
-use crate::service::notices::delivery::{queue_events, Notice};
+use crate::service::notices::delivery::queue_showing;
 use crate::service::voice::Reader;
 use crate::service::wording::word;
 use crate::service::Reply;
@@ -94,10 +94,6 @@ pub(super) async fn show_field(
     t: &StoredTournament,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    if tx.field_shown_later(t.id, now).await? {
-        return Ok(());
-    }
-    let notice = Notice::new(vec![Event::FieldChanged { tournament: t.id }], None);
     let to = (t.guild, Recipient::Channel(t.channel));
-    queue_events(tx, to, None, &notice, now).await
+    queue_showing(tx, to, Event::FieldChanged { tournament: t.id }, now).await
 }

@@ -409,7 +409,9 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
         )),
         Event::DmsClosed { .. } => dms_closed_hint(),
         Event::Tournament(t) => tournament::line(t, names),
-        Event::ThreadDone { .. } | Event::FieldChanged { .. } => return None,
+        Event::ThreadDone { .. } | Event::FieldChanged { .. } | Event::AnalysisChanged { .. } => {
+            return None
+        }
     })
 }
 

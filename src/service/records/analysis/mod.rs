@@ -6,16 +6,20 @@
 //! - `work`: the worker's rounds: claim an analysis through the store (never two processes on
 //!   one match), judge its positions one at a time on a blocking thread under the computer's
 //!   search permit (one core at most), save each judgement at once (a restart resumes there).
+//! - `showing`: the analysis shown where it was asked for, through the outbox: its progress
+//!   message, its count as it goes, then the report.
 //! - `report`: the finished report: the evaluation graph, each player's largest mistakes with
 //!   the better move, and a line per player and battle, all as text too.
 
 mod report;
 mod request;
+mod showing;
 mod work;
 
 pub use request::AnalysisAnswer;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
@@ -24,7 +28,7 @@ use crate::game::{Move, Position};
 use crate::service::clock::Clock;
 use crate::service::notices::Outbox;
 use crate::service::thinking::Thinking;
-use crate::store::{Store, StoredJudgement};
+use crate::store::{MatchId, Store, StoredJudgement};
 
 /// Analyses of finished matches: asked for, judged position by position under the
 /// computer's search places, shown as they progress and reported when done.
@@ -37,6 +41,8 @@ pub struct Analysis {
     analysis_signal: Arc<Notify>,
     /// How hard an analysis looks at each position.
     analysis_budget: Budget,
+    /// When this process last queued a showing of each unfinished analysis's count.
+    progress_queued: Arc<Mutex<HashMap<MatchId, std::time::Instant>>>,
 }
 
 impl Analysis {
@@ -55,6 +61,7 @@ impl Analysis {
             thinking,
             analysis_signal,
             analysis_budget,
+            progress_queued: Arc::default(),
         }
     }
 

@@ -53,7 +53,15 @@ impl Analysis {
             return Ok(0);
         };
         match self.judge_claimed(id, max).await {
-            Ok(judged) => Ok(judged),
+            Ok((judged, finished)) => {
+                if judged > 0 || finished {
+                    // Shown as it goes; never the analysis's own failure.
+                    if let Err(e) = self.queue_showing(id, !finished).await {
+                        tracing::warn!(match_id = %id, error = %e, "could not queue an analysis's showing");
+                    }
+                }
+                Ok(judged)
+            }
             Err(e) => {
                 // Given back at once, for this or another process's next round.
                 if let Err(release) = self.store.release_analysis(id).await {
@@ -64,10 +72,12 @@ impl Analysis {
         }
     }
 
-    async fn judge_claimed(&self, id: MatchId, max: usize) -> Result<usize> {
+    /// Judges up to `max` positions of claimed analysis `id`: how many, and whether that
+    /// finished it.
+    async fn judge_claimed(&self, id: MatchId, max: usize) -> Result<(usize, bool)> {
         let Some(m) = self.store.load_match(id).await? else {
             self.store.release_analysis(id).await?;
-            return Ok(0);
+            return Ok((0, false));
         };
         // What is judged already: each position's score, to judge the move before it by.
         let mut stored: HashMap<(u8, u32), StoredJudgement> = self
@@ -160,7 +170,7 @@ impl Analysis {
         } else {
             self.store.release_analysis(id).await?;
         }
-        Ok(judged)
+        Ok((judged, complete))
     }
 }
 

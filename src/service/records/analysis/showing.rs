@@ -1,0 +1,114 @@
+//! Showing an analysis where it was asked for, through the outbox like every other write to
+//! Discord: a showing (`Event::AnalysisChanged`) is queued when the analysis is asked for, as
+//! its positions are judged (one every few seconds at most) and when it is finished; the
+//! front-end delivers it as the analysis stands then (posting the progress message, editing
+//! its count, or the report), under the outbox's lease, nonces and retries.
+
+use std::time::{Duration, Instant};
+
+use super::Analysis;
+use crate::service::error::Result;
+use crate::service::events::Event;
+use crate::service::notices::delivery::queue_showing;
+use crate::store::{ChannelId, MatchId, Recipient};
+
+/// How often a showing of an analysis's progress is queued at most (Discord allows 5 edits
+/// in 5 seconds).
+const PROGRESS_EVERY: Duration = Duration::from_secs(3);
+
+impl Analysis {
+    /// Queues a showing of match `id`'s analysis where its progress is shown (nowhere yet:
+    /// nothing to do), unless one is queued already. `progress` marks a showing of the count
+    /// only, which this process queues once every few seconds at most; the request and the
+    /// finish always queue theirs.
+    pub(super) async fn queue_showing(&self, id: MatchId, progress: bool) -> Result<()> {
+        if progress {
+            let mut last = self
+                .progress_queued
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            if last
+                .get(&id)
+                .is_some_and(|at| at.elapsed() < PROGRESS_EVERY)
+            {
+                return Ok(());
+            }
+            last.insert(id, Instant::now());
+        } else {
+            self.progress_queued
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+        }
+        let Some(channel) = self
+            .store
+            .analysis_status(id)
+            .await?
+            .and_then(|s| s.channel)
+        else {
+            return Ok(());
+        };
+        let Some(m) = self.store.load_match(id).await? else {
+            return Ok(());
+        };
+        let mut tx = self.store.begin().await?;
+        let to = (m.guild, Recipient::Channel(channel));
+        let event = Event::AnalysisChanged { match_id: id };
+        queue_showing(&mut tx, to, event, self.clock.now()).await?;
+        tx.commit().await?;
+        self.outbox.signal().notify_waiters();
+        Ok(())
+    }
+
+    /// Message `message` in `channel` now shows the progress of match `id`'s analysis.
+    pub async fn shown_in(&self, id: MatchId, channel: ChannelId, message: u64) -> Result<()> {
+        self.store
+            .set_analysis_message(id, channel, message)
+            .await?;
+        Ok(())
+    }
+
+    /// The progress message of match `id`'s analysis now says `judged` positions.
+    pub async fn progress_shown(&self, id: MatchId, judged: u32) -> Result<()> {
+        Ok(self.store.analysis_shown(id, judged).await?)
+    }
+
+    /// The progress message `message` of match `id`'s analysis is gone (deleted): the next
+    /// showing posts another, or the report.
+    pub async fn progress_lost(&self, id: MatchId, message: u64) -> Result<()> {
+        Ok(self.store.forget_analysis_message(id, message).await?)
+    }
+
+    /// The report of match `id`'s analysis is shown: the thread it was shown in is closed if
+    /// the bot opened it for a match and nothing else lives in it.
+    pub async fn reported(&self, id: MatchId) -> Result<()> {
+        self.store.analysis_reported(id, self.clock.now()).await?;
+        self.release_thread(id).await
+    }
+
+    /// Showing match `id`'s analysis failed for good (`reason`, as Discord said it): it is not
+    /// tried again, `/thud analysis` still answers with the report, and the thread it was
+    /// shown in no longer waits for it.
+    pub async fn gave_up(&self, id: MatchId, reason: &str) -> Result<()> {
+        tracing::warn!(match_id = %id, %reason, "an analysis cannot be shown where it was asked for");
+        self.store
+            .analysis_show_failed(id, reason, self.clock.now())
+            .await?;
+        self.release_thread(id).await
+    }
+
+    async fn release_thread(&self, id: MatchId) -> Result<()> {
+        let Some(channel) = self
+            .store
+            .analysis_status(id)
+            .await?
+            .and_then(|s| s.channel)
+        else {
+            return Ok(());
+        };
+        let Some(m) = self.store.load_match(id).await? else {
+            return Ok(());
+        };
+        self.outbox.close_thread_if_idle(id, m.guild, channel).await
+    }
+}
