@@ -12,26 +12,22 @@ use thudbot::store::{
     ChannelId, GuildId, Notify, Recipient, ScratchDatabase, SideChoice, Store, UserId, MIGRATOR,
 };
 
-/// The migrations before notices had readers of their own, copied to `dir`.
-fn migrations_before_readers(dir: &std::path::Path) {
+/// A database migrated up to the migration numbered `upgrade` (left out), as a version
+/// before it left it.
+async fn migrated_before(upgrade: &str) -> ScratchDatabase {
+    let db = ScratchDatabase::create_empty().await.expect("a database");
+    let dir = std::env::temp_dir().join(format!(
+        "thudbot-migrations-{}-{upgrade}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir("migrations").expect("the migrations") {
         let path = entry.expect("a migration").path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.as_str() < "0013" {
+        if name.as_str() < upgrade {
             std::fs::copy(&path, dir.join(&name)).expect("copied");
         }
     }
-}
-
-/// A notice's reader and board columns: channel, DM, silent, board battle and plies.
-type Columns = (Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>);
-
-#[tokio::test]
-async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
-    let db = ScratchDatabase::create_empty().await.expect("a database");
-    let dir = std::env::temp_dir().join(format!("thudbot-migrations-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    migrations_before_readers(&dir);
     sqlx::migrate::Migrator::new(dir.as_path())
         .await
         .unwrap()
@@ -39,6 +35,16 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
         .await
         .unwrap();
     std::fs::remove_dir_all(&dir).ok();
+    db
+}
+
+/// A notice's reader and board columns: channel, DM, silent, board battle and plies.
+type Columns = (Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>);
+
+#[tokio::test]
+async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
+    // Before notices had readers of their own.
+    let db = migrated_before("0013").await;
 
     // As the version before queued them: a direct message under its player's id, a finished
     // match's thread to close, and an announcement for a channel, each worded.
@@ -208,4 +214,41 @@ async fn a_move_is_stored_as_events_for_each_reader_and_worded_when_sent() {
     assert!(words.contains("Play it in match #1's channel"), "{words}");
     assert!(!words.contains("bob, your move"), "{words}");
     assert!(to_bob.reply.mentions.is_empty());
+}
+
+#[tokio::test]
+async fn an_analysis_the_version_before_was_showing_is_shown_through_the_outbox_after_the_upgrade()
+{
+    let db = migrated_before("0023").await;
+    let clock = Arc::new(ManualClock::new(start_time()));
+    let service = Service::new(
+        Store::new(db.pool().clone()),
+        crate::common::renderer(),
+        clock.clone(),
+        ServiceConfig::default(),
+    );
+    let id = crate::analysis::finished_match(&service, &["dA7-F7", "TG8-F8xF7"]).await;
+    let at = place(1);
+    service.analysis().ask(at, Some(id)).await.expect("asked");
+    while service.analysis().analyse_some(100).await.unwrap() > 0 {}
+    // As the version before left it: its progress message posted and recorded, to be edited
+    // into the report by a worker of its own, nothing in the outbox.
+    sqlx::query("DELETE FROM notices WHERE body->'events'->0->>'event' = 'analysis-changed'")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE analyses SET progress_message = 42 WHERE match_id = $1")
+        .bind(id.0 as i64)
+        .execute(db.pool())
+        .await
+        .unwrap();
+
+    MIGRATOR.run(db.pool()).await.expect("the upgrade");
+    let sent = deliver_all(&service).await;
+    let shown: Vec<_> = sent
+        .iter()
+        .filter(|d| d.shows_analysis == Some(id))
+        .collect();
+    assert_eq!(shown.len(), 1, "{sent:#?}");
+    assert_eq!(shown[0].to, Recipient::Channel(at.channel));
 }
