@@ -89,11 +89,13 @@ impl Console<'_> {
                 Err(e) => return Ok(Err(e)),
             }
         }
-        Ok(s.analysis()
-            .ask(place, Some(id))
-            .await
-            .map(|answer| match answer {
-                AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => reply,
-            }))
+        let report = s.analysis().ask(place, Some(id)).await;
+        // Printed here, where it was asked for: nothing else is to show it.
+        if let Err(e) = s.analysis().reported(id).await {
+            return Ok(Err(e));
+        }
+        Ok(report.map(|answer| match answer {
+            AnalysisAnswer::Report(reply) | AnalysisAnswer::UnderWay { reply, .. } => reply,
+        }))
     }
 }

@@ -29,9 +29,10 @@ impl Deliverer for Printer {
         &self,
         delivery: &Delivery,
     ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send {
-        // The console has no threads to archive, and prints a tournament's field where it is
+        // The console has no threads to archive or reopen, and prints a tournament's field where it is
         // asked for (its log cannot be edited); everything else is printed.
         if !delivery.closes_thread
+            && !delivery.reopens_thread
             && delivery.shows_field.is_none()
             && delivery.shows_analysis.is_none()
         {

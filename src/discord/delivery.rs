@@ -127,6 +127,12 @@ async fn send(
             permissions::in_channel(&discord.cache, delivery.guild, channel).map(|(p, _)| p),
         ),
     };
+    if delivery.reopens_thread {
+        let reopen = serenity::EditThread::new().archived(false);
+        channel.edit_thread(http, reopen).await?;
+        tracing::info!(%channel, "reopened the archived thread of a match in play");
+        return Ok(None);
+    }
     if delivery.closes_thread {
         if let Err(e) = service
             .outbox()

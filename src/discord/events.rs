@@ -29,7 +29,7 @@ pub async fn on_event(ctx: &serenity::Context, data: &Data, event: &serenity::Fu
             s.channels().guild_gone(GuildId(incomplete.id.get())).await
         }
         serenity::FullEvent::ThreadUpdate { new, .. } => {
-            return thread_changed(ctx, data, new).await;
+            return thread_changed(data, new).await;
         }
         serenity::FullEvent::GuildCreate { guild, .. } => {
             organiser_role_of(data, guild).await;
@@ -109,9 +109,10 @@ async fn organiser_role_of(data: &Data, guild: &serenity::Guild) {
     }
 }
 
-/// A match thread that Discord archived (after its inactivity time) is opened again at once,
-/// so players can keep using commands in it; a locked one cannot be, and pauses its match.
-async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity::GuildChannel) {
+/// A match thread that Discord archived (after its inactivity time) is opened again at once
+/// (through the outbox), so players can keep using commands in it; a locked one cannot be,
+/// and pauses its match.
+async fn thread_changed(data: &Data, thread: &serenity::GuildChannel) {
     let Some(meta) = thread.thread_metadata else {
         return;
     };
@@ -133,21 +134,16 @@ async fn thread_changed(ctx: &serenity::Context, data: &Data, thread: &serenity:
         .thread_archived(guild, channel, parent)
         .await
     {
-        Ok(ArchivedThread::Reopen) => {}
-        Ok(ArchivedThread::NoMatch) => return,
+        Ok(ArchivedThread::Reopen) => {
+            tracing::info!(%channel, "the archived thread of a match in play is to be reopened")
+        }
+        Ok(ArchivedThread::NoMatch) => {}
         Ok(ArchivedThread::LeftClosed) => {
-            tracing::info!(%channel, "a moderator closed a match thread twice; its match is paused");
-            return;
+            tracing::info!(%channel, "a moderator closed a match thread twice; its match is paused")
         }
         Err(e) => {
-            tracing::error!(error = %e, %channel, "could not decide what becomes of an archived match thread");
-            return;
+            tracing::error!(error = %e, %channel, "could not decide what becomes of an archived match thread")
         }
-    }
-    let reopen = serenity::EditThread::new().archived(false);
-    match thread.id.edit_thread(&ctx.http, reopen).await {
-        Ok(_) => tracing::info!(%channel, "reopened the archived thread of a match in play"),
-        Err(e) => tracing::warn!(error = %e, %channel, "could not reopen a match thread"),
     }
 }
 
@@ -197,7 +193,7 @@ async fn check_unseen(
         let id = serenity::ChannelId::new(channel.0);
         let done = match id.to_channel(&ctx.http).await {
             Ok(serenity::Channel::Guild(thread)) if thread.thread_metadata.is_some() => {
-                thread_changed(ctx, data, &thread).await;
+                thread_changed(data, &thread).await;
                 continue;
             }
             Ok(_) => continue,

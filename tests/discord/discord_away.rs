@@ -26,7 +26,9 @@ async fn stop_after_restart(mut bot: Bot) {
     assert!(bot.fake.unexpected_requests().is_empty());
 }
 
-/// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`.
+/// Waits for the bot to open `thread` again (a PATCH Discord took) since `mark`, and to
+/// record it: the outbox's reopening is settled (a test that then moves the clock on by more
+/// than the outbox's lease would otherwise make the reopening look abandoned).
 pub(crate) async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
     bot.fake
         .wait_for_since(
@@ -40,6 +42,24 @@ pub(crate) async fn reopened_since(bot: &Bot, mark: usize, thread: u64) {
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let to = thudbot::store::Recipient::Channel(ChannelId(thread));
+    loop {
+        let notices = bot
+            .service
+            .store()
+            .notices_to(to)
+            .await
+            .expect("the notices");
+        if notices
+            .iter()
+            .all(|n| n.state != thudbot::store::NoticeState::Pending)
+        {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never settled");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test]

@@ -289,3 +289,60 @@ async fn a_thread_discord_archives_early_in_a_busy_server_is_reopened_and_its_ma
     assert!(!bot.fake.thread_is_archived(thread));
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn reopening_a_thread_discord_fails_for_the_moment_is_tried_again_and_the_match_goes_on() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    let reopen = format!("PATCH /channels/{thread}");
+    bot.fake.fail_with_status(&reopen, 1, 502);
+    let mark = bot.fake.mark();
+    bot.fake.archive_thread(thread).unwrap();
+    // The first try fails; the outbox tries again after its pause (on the bot's clock).
+    let deadline = tokio::time::Instant::now() + WAIT * 2;
+    while bot.fake.thread_is_archived(thread) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the thread was never reopened"
+        );
+        bot.clock.advance(Span::seconds(5));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let path = format!("/channels/{thread}");
+    let tries: Vec<RecordedRequest> = bot
+        .fake
+        .requests()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| r.method == "PATCH" && r.path == path)
+        .collect();
+    let seen: Vec<String> = tries.iter().map(RecordedRequest::summary).collect();
+    assert_eq!(tries.len(), 2, "{seen:#?}");
+    assert!(tries[0].injected && tries[0].status == 502, "{seen:#?}");
+    assert!((200..300).contains(&tries[1].status), "{seen:#?}");
+    let m = stored_match(&bot, thread).await;
+    assert_eq!((m.trouble, m.clock.unwrap().paused_at), (None, None));
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_thread_discord_will_not_let_the_bot_reopen_pauses_its_match() {
+    let bot = start_bot(|o| o.threads = true).await;
+    let (thread, _) = thread_match(&bot, None).await;
+    bot.fake
+        .fail_with_status(&format!("PATCH /channels/{thread}"), 1, 403);
+    bot.fake.archive_thread(thread).unwrap();
+    // Nobody loses on time in a thread they cannot use: the match waits, saying why.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let m = loop {
+        let m = stored_match(&bot, thread).await;
+        if m.trouble.is_some() {
+            break m;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never paused");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(m.clock.unwrap().paused_at.is_some());
+    assert!(bot.fake.thread_is_archived(thread));
+    bot.finish_expecting(|r| r.injected).await;
+}

@@ -235,6 +235,10 @@ pub enum Event {
     /// to be posted, its count brought up to date, or its report shown): shown as it stands
     /// when this is delivered. Says nothing.
     AnalysisChanged { match_id: MatchId },
+    /// The thread of match `match_id`, its reader, was archived while something lives in it
+    /// (by Discord after its idle time, or once by a moderator): it is opened again. Says
+    /// nothing.
+    ThreadArchived { match_id: MatchId },
 }
 
 /// Why a player leaves a tournament that has started.
@@ -373,7 +377,8 @@ impl Event {
             }
             Event::ThreadDone { .. }
             | Event::FieldChanged { .. }
-            | Event::AnalysisChanged { .. } => Vec::new(),
+            | Event::AnalysisChanged { .. }
+            | Event::ThreadArchived { .. } => Vec::new(),
         }
     }
 }

@@ -81,6 +81,7 @@ impl Notice {
                 Event::ThreadDone { .. } => return Settled::ClosesThread,
                 Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
                 Event::AnalysisChanged { match_id } => return Settled::ShowsAnalysis(match_id),
+                Event::ThreadArchived { .. } => return Settled::ReopensThread,
                 _ => {}
             }
         }
@@ -114,6 +115,8 @@ pub struct Delivery {
     /// Says nothing: the announcement of this tournament is to be shown as it reads now
     /// (edited, or posted anew if somebody deleted it).
     pub shows_field: Option<crate::store::TournamentId>,
+    /// Says nothing: the thread it is for, archived, is to be opened again.
+    pub reopens_thread: bool,
     /// Says nothing: the analysis of this match is to be shown as it stands (its progress
     /// message posted or brought up to date, or its report shown).
     pub shows_analysis: Option<MatchId>,
@@ -179,21 +182,22 @@ pub(in crate::service) async fn queue_events(
     .await
 }
 
-/// Queues a showing, `event`, which says nothing: the front-end shows something (an
-/// announcement, an analysis) as it stands when the notice is delivered. Unless one is queued
-/// and not yet taken up, which will show this change too: latest wins.
-pub(in crate::service) async fn queue_showing(
+/// Queues `event`, an effect that says nothing and is made as things stand when the notice is
+/// delivered (an announcement or an analysis shown, a thread reopened), unless the same is
+/// queued and not yet taken up, which will show this change too: latest wins. An effect for
+/// a match in play (`match_id`) that Discord refuses for good pauses it, as a notice would.
+pub(in crate::service) async fn queue_effect(
     tx: &mut Tx,
     to: (GuildId, Recipient),
-    event: Event,
+    (match_id, event): (Option<MatchId>, Event),
     now: DateTime<Utc>,
 ) -> Result<()> {
     let stored = serde_json::to_value(&event)
-        .map_err(|e| ServiceError::System(format!("a showing could not be written: {e}")))?;
+        .map_err(|e| ServiceError::System(format!("an effect could not be written: {e}")))?;
     if tx.told_later(&stored, now).await? {
         return Ok(());
     }
-    queue_events(tx, to, None, &Notice::new(vec![event], None), now).await
+    queue_events(tx, to, match_id, &Notice::new(vec![event], None), now).await
 }
 
 /// Queues the public part of `reply` for the channel at `place`: as its events where it was
@@ -319,6 +323,12 @@ impl Outbox {
                 return Ok(None);
             }
         }
+        if let (Settled::ReopensThread, Recipient::Channel(thread)) = (settled, notice.to) {
+            // Nothing lives in it any more: it stays archived.
+            if !self.store.thread_in_use(thread).await? {
+                return Ok(None);
+            }
+        }
         if let Settled::WhileTurn {
             player,
             turn_started_at,
@@ -404,6 +414,7 @@ impl Outbox {
             nonce: format!("n{}", notice.id),
             attempt: notice.attempts,
             closes_thread: settled == Settled::ClosesThread,
+            reopens_thread: settled == Settled::ReopensThread,
             shows_field: match settled {
                 Settled::ShowsField(tournament) => Some(tournament),
                 _ => None,

@@ -32,6 +32,8 @@ pub(in crate::service) enum Settled {
     ShowsField(crate::store::TournamentId),
     /// Says nothing: the analysis of a match is shown as it stands.
     ShowsAnalysis(MatchId),
+    /// Says nothing: a match's thread, archived while something lives in it, is opened again.
+    ReopensThread,
 }
 
 /// Queues a stored `body` of either format.

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::Tournaments;
 use crate::service::error::Result;
 use crate::service::events::{Entrants, Event, TournamentEvent};
-use crate::service::notices::delivery::queue_showing;
+use crate::service::notices::delivery::queue_effect;
 use crate::service::voice::Reader;
 use crate::service::wording::word;
 use crate::service::Reply;
@@ -95,5 +95,6 @@ pub(super) async fn show_field(
     now: DateTime<Utc>,
 ) -> Result<()> {
     let to = (t.guild, Recipient::Channel(t.channel));
-    queue_showing(tx, to, Event::FieldChanged { tournament: t.id }, now).await
+    let shown = Event::FieldChanged { tournament: t.id };
+    queue_effect(tx, to, (None, shown), now).await
 }

@@ -409,9 +409,10 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
         )),
         Event::DmsClosed { .. } => dms_closed_hint(),
         Event::Tournament(t) => tournament::line(t, names),
-        Event::ThreadDone { .. } | Event::FieldChanged { .. } | Event::AnalysisChanged { .. } => {
-            return None
-        }
+        Event::ThreadDone { .. }
+        | Event::FieldChanged { .. }
+        | Event::AnalysisChanged { .. }
+        | Event::ThreadArchived { .. } => return None,
     })
 }
 

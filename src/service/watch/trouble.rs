@@ -8,8 +8,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 
 use crate::service::error::Result;
+use crate::service::events::Event;
 use crate::service::flow::Matches;
-use crate::service::notices::delivery::{Delivery, DeliveryFailure};
+use crate::service::notices::delivery::{queue_effect, Delivery, DeliveryFailure};
 use crate::service::notices::queue::Settled;
 use crate::service::notices::Outbox;
 use crate::service::tournaments::Tournaments;
@@ -30,7 +31,7 @@ const ARCHIVED_LATELY: Duration = Duration::hours(1);
 pub enum ArchivedThread {
     /// No match is in play in it: it is left as it is.
     NoMatch,
-    /// The front-end opens it again.
+    /// The outbox opens it again.
     Reopen,
     /// A moderator closed it twice: it stays closed, and its match is paused.
     LeftClosed,
@@ -110,8 +111,8 @@ impl Channels {
             .await
     }
 
-    /// A match's thread was archived. With a match in play in it, the front-end opens it
-    /// again, unless a moderator closed it twice: archived again within ten minutes of the
+    /// A match's thread was archived. With a match in play in it, the outbox opens it again
+    /// (`Event::ThreadArchived`), unless a moderator closed it twice: archived again within ten minutes of the
     /// bot reopening it (see [`CLOSED_AGAIN_WITHIN`]), it stays closed, its match is paused
     /// and its players are told in `parent`, where either can carry it on. The bot's own
     /// archive (a match began in the thread as its close went out) is undone without
@@ -122,9 +123,9 @@ impl Channels {
         thread: ChannelId,
         parent: Option<ChannelId>,
     ) -> Result<ArchivedThread> {
-        if self.store.active_match_in(thread).await?.is_none() {
+        let Some(m) = self.store.active_match_in(thread).await? else {
             return Ok(ArchivedThread::NoMatch);
-        }
+        };
         let now = self.clock.now();
         let marks = self.store.thread_marks(thread).await?;
         let within = |at: Option<DateTime<Utc>>, window| at.is_some_and(|at| now - at < window);
@@ -135,11 +136,19 @@ impl Channels {
                 .await?;
             return Ok(ArchivedThread::LeftClosed);
         }
-        // Noted before the front-end reopens it (and kept across restarts), so an archive that
+        // Noted before the outbox reopens it (and kept across restarts), so an archive that
         // races the reopening already counts as the second.
         if let Err(e) = self.store.thread_reopened(thread, now, !own).await {
             tracing::warn!(error = %e, %thread, "could not note that the bot reopens a thread");
         }
+        // Reopened through the outbox, in order with the thread's notices and tried again
+        // after Discord's passing trouble; a locked or deleted thread pauses the match there.
+        let mut tx = self.store.begin().await?;
+        let to = (guild, Recipient::Channel(thread));
+        let reopen = Event::ThreadArchived { match_id: m.id };
+        queue_effect(&mut tx, to, (Some(m.id), reopen), now).await?;
+        tx.commit().await?;
+        self.outbox.signal().notify_waiters();
         Ok(ArchivedThread::Reopen)
     }
 

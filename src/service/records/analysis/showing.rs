@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::Analysis;
 use crate::service::error::Result;
 use crate::service::events::Event;
-use crate::service::notices::delivery::queue_showing;
+use crate::service::notices::delivery::queue_effect;
 use crate::store::{ChannelId, MatchId, Recipient};
 
 /// How often a showing of an analysis's progress is queued at most (Discord allows 5 edits
@@ -21,7 +21,7 @@ impl Analysis {
     /// nothing to do), unless one is queued already. `progress` marks a showing of the count
     /// only, which this process queues once every few seconds at most; the request and the
     /// finish always queue theirs.
-    pub(super) async fn queue_showing(&self, id: MatchId, progress: bool) -> Result<()> {
+    pub(super) async fn queue_effect(&self, id: MatchId, progress: bool) -> Result<()> {
         if progress {
             let mut last = self
                 .progress_queued
@@ -54,7 +54,8 @@ impl Analysis {
         let mut tx = self.store.begin().await?;
         let to = (m.guild, Recipient::Channel(channel));
         let event = Event::AnalysisChanged { match_id: id };
-        queue_showing(&mut tx, to, event, self.clock.now()).await?;
+        // For a finished match: nothing to pause should Discord refuse it.
+        queue_effect(&mut tx, to, (None, event), self.clock.now()).await?;
         tx.commit().await?;
         self.outbox.signal().notify_waiters();
         Ok(())

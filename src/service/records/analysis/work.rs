@@ -56,7 +56,7 @@ impl Analysis {
             Ok((judged, finished)) => {
                 if judged > 0 || finished {
                     // Shown as it goes; never the analysis's own failure.
-                    if let Err(e) = self.queue_showing(id, !finished).await {
+                    if let Err(e) = self.queue_effect(id, !finished).await {
                         tracing::warn!(match_id = %id, error = %e, "could not queue an analysis's showing");
                     }
                 }
