@@ -229,19 +229,6 @@ impl Store {
         Ok(saved)
     }
 
-    /// Marks the analysis of match `id` finished, once every position is judged.
-    pub async fn finish_analysis(&self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
-        sqlx::query!(
-            "UPDATE analyses SET finished_at = coalesce(finished_at, $2), busy_until = NULL
-             WHERE match_id = $1",
-            id.db(),
-            now,
-        )
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// Remembers the message showing the analysis's progress, unless one was posted already;
     /// false then.
     pub async fn set_analysis_message(
@@ -353,4 +340,20 @@ async fn renew_lease(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+impl super::Tx {
+    /// Marks the analysis of match `id` finished, once every position is judged (with its
+    /// showing queued in the same transaction, so no report is left unshown).
+    pub async fn finish_analysis(&mut self, id: MatchId, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query!(
+            "UPDATE analyses SET finished_at = coalesce(finished_at, $2), busy_until = NULL
+             WHERE match_id = $1",
+            id.db(),
+            now,
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
 }

@@ -63,7 +63,7 @@ impl Analysis {
         if !shown_already {
             self.store.claim_progress(m.id, place.channel).await?;
         }
-        self.queue_effect(m.id, false).await?;
+        self.queue_showing(m.id, false).await?;
         let text = analysis_under_way(&status, shown_already);
         Ok(AnalysisAnswer::UnderWay {
             reply: Reply::private(text),

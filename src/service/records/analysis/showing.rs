@@ -10,7 +10,7 @@ use super::Analysis;
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::queue_effect;
-use crate::store::{ChannelId, MatchId, Recipient};
+use crate::store::{ChannelId, MatchId, Recipient, Tx};
 
 /// How often a showing of an analysis's progress is queued at most (Discord allows 5 edits
 /// in 5 seconds).
@@ -18,10 +18,10 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
 impl Analysis {
     /// Queues a showing of match `id`'s analysis where its progress is shown (nowhere yet:
-    /// nothing to do), unless one is queued already. `progress` marks a showing of the count
-    /// only, which this process queues once every few seconds at most; the request and the
-    /// finish always queue theirs.
-    pub(super) async fn queue_effect(&self, id: MatchId, progress: bool) -> Result<()> {
+    /// nothing to do), unless one is queued already. One of its count only (`progress`) is
+    /// queued once every few seconds at most from this process (Discord allows 5 edits in 5
+    /// seconds); the request's always is.
+    pub(super) async fn queue_showing(&self, id: MatchId, progress: bool) -> Result<()> {
         if progress {
             let mut last = self
                 .progress_queued
@@ -34,12 +34,16 @@ impl Analysis {
                 return Ok(());
             }
             last.insert(id, Instant::now());
-        } else {
-            self.progress_queued
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&id);
         }
+        let mut tx = self.store.begin().await?;
+        self.show_in(&mut tx, id).await?;
+        tx.commit().await?;
+        self.outbox.signal().notify_waiters();
+        Ok(())
+    }
+
+    /// Queues, in `tx`, a showing of match `id`'s analysis where its progress is shown.
+    async fn show_in(&self, tx: &mut Tx, id: MatchId) -> Result<()> {
         let Some(channel) = self
             .store
             .analysis_status(id)
@@ -51,12 +55,23 @@ impl Analysis {
         let Some(m) = self.store.load_match(id).await? else {
             return Ok(());
         };
-        let mut tx = self.store.begin().await?;
         let to = (m.guild, Recipient::Channel(channel));
         let event = Event::AnalysisChanged { match_id: id };
         // For a finished match: nothing to pause should Discord refuse it.
-        queue_effect(&mut tx, to, (None, event), self.clock.now()).await?;
+        queue_effect(tx, to, (None, event), self.clock.now()).await
+    }
+
+    /// Every position of match `id` is judged: the analysis is finished, and its report is
+    /// queued for showing in the same transaction.
+    pub(super) async fn finished(&self, id: MatchId) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        tx.finish_analysis(id, self.clock.now()).await?;
+        self.show_in(&mut tx, id).await?;
         tx.commit().await?;
+        self.progress_queued
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
         self.outbox.signal().notify_waiters();
         Ok(())
     }

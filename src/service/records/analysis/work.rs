@@ -54,9 +54,9 @@ impl Analysis {
         };
         match self.judge_claimed(id, max).await {
             Ok((judged, finished)) => {
-                if judged > 0 || finished {
+                if judged > 0 && !finished {
                     // Shown as it goes; never the analysis's own failure.
-                    if let Err(e) = self.queue_effect(id, !finished).await {
+                    if let Err(e) = self.queue_showing(id, true).await {
                         tracing::warn!(match_id = %id, error = %e, "could not queue an analysis's showing");
                     }
                 }
@@ -165,7 +165,7 @@ impl Analysis {
             }
         }
         if complete {
-            self.store.finish_analysis(id, self.clock.now()).await?;
+            self.finished(id).await?;
             tracing::info!(match_id = %id, "analysis finished");
         } else {
             self.store.release_analysis(id).await?;
