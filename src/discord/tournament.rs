@@ -16,7 +16,7 @@ use crate::service::{
     Departure, OrganiserRoleChange, Refusal, Seating, Service, ServiceError, TournamentOptions,
     TournamentRefusal, Unseatable,
 };
-use crate::store::{ChannelId, GuildId, UserId};
+use crate::store::{GuildId, UserId};
 use crate::tournament::Format;
 
 /// How the players are paired.
@@ -281,7 +281,7 @@ pub(super) fn tournament_home(
 
 /// Opens a thread of the tournament's channel for each paired game and begins its match
 /// there; a thread opened for a game that needed none by then (another process seated it, or
-/// the tournament ended meanwhile) is archived again, empty. Games are taken `batch` at a
+/// the tournament ended meanwhile) is archived again, empty, by the outbox. Games are taken `batch` at a
 /// time; while every game of a batch is seated the next batch follows at once, so a round of
 /// a hundred games is seated as fast as Discord's rate limits let threads open rather than
 /// a batch a round of the worker. A game not seated (Discord's trouble, a player gone) backs
@@ -323,26 +323,14 @@ async fn seat_batch(service: &Arc<Service>, http: &Arc<serenity::Http>, batch: u
         let room = super::rooms::thread_room(http.clone(), game.guild);
         match service.tournaments().seat_game(game.game, room).await {
             Ok(Seating::Seated(_)) => seated += 1,
-            Ok(Seating::RoomUnused(thread)) => close_unused(http, thread).await,
-            Ok(Seating::NotSeated) => {}
+            // Closed by the outbox.
+            Ok(Seating::RoomUnused(_)) | Ok(Seating::NotSeated) => {}
             Err(e) => {
                 tracing::warn!(game = game.game, error = %e, "could not seat a tournament game")
             }
         }
     }
     !games.is_empty() && games.len() == batch && seated == games.len()
-}
-
-/// Archives `thread`, opened for a game that needed none by then. The bot opened it, so it
-/// may archive it without Manage Threads; deleting it would need that permission.
-async fn close_unused(http: &serenity::Http, thread: ChannelId) {
-    let archive = serenity::EditThread::new().archived(true);
-    if let Err(e) = serenity::ChannelId::new(thread.0.max(1))
-        .edit_thread(http, archive)
-        .await
-    {
-        tracing::warn!(%thread, error = %e, "could not archive a thread no game needed");
-    }
 }
 
 /// Whether both players of `game` are still members of its server. One who is not (they left

@@ -5,7 +5,7 @@
 //! none by then is handed back for the front-end to close.
 
 use thudbot::service::{NoRoom, Room, Seating, Service};
-use thudbot::store::ChannelId;
+use thudbot::store::{ChannelId, Recipient};
 
 use crate::common::{deliver_all, ok, place, service, start_time};
 use crate::tournaments::{four_started, organiser, HALL};
@@ -74,7 +74,7 @@ async fn discords_passing_trouble_is_not_told_and_the_thread_limit_is_named_once
 }
 
 #[tokio::test]
-async fn a_room_opened_for_a_game_that_needed_none_by_then_is_handed_back() {
+async fn a_room_opened_for_a_game_that_needed_none_by_then_is_closed_through_the_outbox() {
     let s = service().await;
     started(&s).await;
     let game = s.tournaments().games_to_seat(100).await.unwrap()[0].game;
@@ -89,4 +89,15 @@ async fn a_room_opened_for_a_game_that_needed_none_by_then_is_handed_back() {
     });
     let seating = s.tournaments().seat_game(game, room).await.unwrap();
     assert_eq!(seating, Seating::RoomUnused(ChannelId(7_002)));
+    // The outbox archives it, empty, as it closes a finished match's thread: after a while,
+    // and retried after Discord's passing trouble like any notice.
+    s.clock.advance(chrono::Duration::minutes(3));
+    let closed: Vec<_> = deliver_all(&s)
+        .await
+        .into_iter()
+        .filter(|d| d.to == Recipient::Channel(ChannelId(7_002)))
+        .collect();
+    assert_eq!(closed.len(), 1, "{closed:#?}");
+    assert!(closed[0].closes_thread);
+    assert_eq!(closed[0].reply.text.to_string(), "");
 }

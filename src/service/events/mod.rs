@@ -239,6 +239,10 @@ pub enum Event {
     /// (by Discord after its idle time, or once by a moderator): it is opened again. Says
     /// nothing.
     ThreadArchived { match_id: MatchId },
+    /// The thread of its reader was opened for game `game` of tournament `tournament`, which
+    /// needed none by then (another process seated it, or the tournament ended meanwhile):
+    /// it is closed (archived), empty. Says nothing.
+    RoomUnused { tournament: TournamentId, game: i64 },
 }
 
 /// Why a player leaves a tournament that has started.
@@ -378,7 +382,8 @@ impl Event {
             Event::ThreadDone { .. }
             | Event::FieldChanged { .. }
             | Event::AnalysisChanged { .. }
-            | Event::ThreadArchived { .. } => Vec::new(),
+            | Event::ThreadArchived { .. }
+            | Event::RoomUnused { .. } => Vec::new(),
         }
     }
 }

@@ -78,7 +78,9 @@ impl Notice {
                         turn_started_at,
                     }
                 }
-                Event::ThreadDone { .. } => return Settled::ClosesThread,
+                Event::ThreadDone { .. } | Event::RoomUnused { .. } => {
+                    return Settled::ClosesThread
+                }
                 Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
                 Event::AnalysisChanged { match_id } => return Settled::ShowsAnalysis(match_id),
                 Event::ThreadArchived { .. } => return Settled::ReopensThread,

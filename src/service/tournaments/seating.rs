@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::rounds::told;
 use super::Tournaments;
 use crate::service::error::{Result, ServiceError};
-use crate::service::events::{Occasion, SeatTrouble, TournamentEvent};
+use crate::service::events::{Event, Occasion, SeatTrouble, TournamentEvent};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::refusal::Refusal;
 use crate::service::voice;
@@ -77,7 +77,7 @@ impl Tournaments {
     /// the game needs no match any more (seated by another process, decided, or its
     /// tournament over), or when its room could not be opened (the game then backs off, and
     /// its players and organiser are told when the reason is the server's). A room opened for
-    /// a game that needed none by then is handed back, for the front-end to close.
+    /// a game that needed none by then is closed through the outbox (`Event::RoomUnused`).
     pub async fn seat_game(&self, game: i64, room: Room<'_>) -> Result<Seating> {
         let Some(tournament) = self.store.tournament_of_game(game).await? else {
             return Ok(Seating::NotSeated);
@@ -106,7 +106,15 @@ impl Tournaments {
         };
         Ok(match self.seat_in(tournament, game, channel, now).await? {
             Some(id) => Seating::Seated(id),
-            None => Seating::RoomUnused(channel),
+            None => {
+                // Closed through the outbox, as a finished match's thread is.
+                let mut tx = self.store.begin().await?;
+                let unused = Notice::new(vec![Event::RoomUnused { tournament, game }], None);
+                let to = (t.guild, Recipient::Channel(channel));
+                queue_events(&mut tx, to, None, &unused, now).await?;
+                tx.commit().await?;
+                Seating::RoomUnused(channel)
+            }
         })
     }
 

@@ -412,7 +412,8 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
         Event::ThreadDone { .. }
         | Event::FieldChanged { .. }
         | Event::AnalysisChanged { .. }
-        | Event::ThreadArchived { .. } => return None,
+        | Event::ThreadArchived { .. }
+        | Event::RoomUnused { .. } => return None,
     })
 }
 
