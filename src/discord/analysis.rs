@@ -47,14 +47,6 @@ fn progress_markdown(status: &AnalysisStatus) -> String {
     super::markup::markdown(&progress_text(status))
 }
 
-/// The service's error while showing, as a delivery failure: tried again later.
-fn later(e: impl std::fmt::Display) -> DeliveryFailure {
-    DeliveryFailure::Transient {
-        reason: e.to_string(),
-        retry_after: None,
-    }
-}
-
 /// Shows the analysis of match `id` as it stands, for the outbox's showing `delivery`: posts
 /// its progress message (with the showing's nonce, so a retry after a lost answer finds the
 /// message made), edits its count, or turns it into the report. One Discord will never take
@@ -65,7 +57,12 @@ pub(super) async fn show(
     delivery: &Delivery,
     id: MatchId,
 ) -> Result<Option<u64>, DeliveryFailure> {
-    let status = match service.analysis().status(id).await.map_err(later)? {
+    let status = match service
+        .analysis()
+        .status(id)
+        .await
+        .map_err(DeliveryFailure::later)?
+    {
         Some(status) if status.reported_at.is_none() => status,
         _ => return Ok(None),
     };
@@ -78,7 +75,7 @@ pub(super) async fn show(
             .analysis()
             .gave_up(id, reason)
             .await
-            .map_err(later)?;
+            .map_err(DeliveryFailure::later)?;
     }
     shown
 }
@@ -110,11 +107,11 @@ async fn show_progress(
             analysis
                 .shown_in(id, channel, posted.id.get())
                 .await
-                .map_err(later)?;
+                .map_err(DeliveryFailure::later)?;
             analysis
                 .progress_shown(id, status.judged)
                 .await
-                .map_err(later)?;
+                .map_err(DeliveryFailure::later)?;
             Ok(Some(posted.id.get()))
         }
         Some((channel, message)) => {
@@ -130,7 +127,7 @@ async fn show_progress(
                         .analysis()
                         .progress_lost(id, message)
                         .await
-                        .map_err(later)?;
+                        .map_err(DeliveryFailure::later)?;
                     return Ok(None);
                 }
                 Err(e) => return Err(classify(&e)),
@@ -139,7 +136,7 @@ async fn show_progress(
                 .analysis()
                 .progress_shown(id, status.judged)
                 .await
-                .map_err(later)?;
+                .map_err(DeliveryFailure::later)?;
             Ok(Some(message))
         }
     }
@@ -159,8 +156,14 @@ async fn show_report(
         return Ok(None);
     };
     let analysis = service.analysis();
-    let reply = analysis.report_of(id).await.map_err(later)?;
-    let guild = analysis.guild_of(id).await.map_err(later)?;
+    let reply = analysis
+        .report_of(id)
+        .await
+        .map_err(DeliveryFailure::later)?;
+    let guild = analysis
+        .guild_of(id)
+        .await
+        .map_err(DeliveryFailure::later)?;
     let granted = guild
         .and_then(|g| permissions::in_channel(cache, g, channel))
         .map(|(p, _)| p);
@@ -192,7 +195,10 @@ async fn show_report(
         shown => shown,
     };
     shown.map_err(|e| classify(&e))?;
-    analysis.reported(id).await.map_err(later)?;
+    analysis
+        .reported(id)
+        .await
+        .map_err(DeliveryFailure::later)?;
     Ok(message.map(|m| m.get()))
 }
 

@@ -47,12 +47,7 @@ pub(super) async fn show(
     let announcement = match service.tournaments().announcement_of(id).await {
         Ok(Some(a)) => a,
         Ok(None) => return Ok(None),
-        Err(e) => {
-            return Err(DeliveryFailure::Transient {
-                reason: e.to_string(),
-                retry_after: None,
-            })
-        }
+        Err(e) => return Err(DeliveryFailure::later(e)),
     };
     let Some(shown) = post::messages(&announcement.reply).into_iter().next() else {
         return Ok(None);

@@ -95,10 +95,7 @@ pub(super) const TOKEN_HOLD: Duration = Duration::from_secs(600);
 /// Whether Discord may take the notice later.
 pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
     let serenity::Error::Http(http) = error else {
-        return DeliveryFailure::Transient {
-            reason: error.to_string(),
-            retry_after: None,
-        };
+        return DeliveryFailure::later(error);
     };
     match http {
         serenity::HttpError::UnsuccessfulRequest(response) => {
@@ -112,10 +109,7 @@ pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
                 ),
             };
             if status == 429 || status >= 500 {
-                DeliveryFailure::Transient {
-                    reason,
-                    retry_after: None,
-                }
+                DeliveryFailure::later(reason)
             } else if status == 401 {
                 // The bot's token, not the channel: nothing is Discord's last word on it.
                 DeliveryFailure::Transient {
@@ -126,9 +120,6 @@ pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
                 DeliveryFailure::Permanent { reason }
             }
         }
-        _ => DeliveryFailure::Transient {
-            reason: http.to_string(),
-            retry_after: None,
-        },
+        _ => DeliveryFailure::later(http),
     }
 }

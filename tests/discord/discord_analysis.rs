@@ -290,36 +290,20 @@ async fn a_report_whose_message_was_deleted_is_posted_anew_and_not_tried_again()
 /// seconds at a time: Discord remembers a nonce for a few minutes only).
 async fn report_after_retries(bot: &Bot, mark: usize) -> RecordedRequest {
     let messages = format!("/channels/{THUD_CHANNEL}/messages");
-    let deadline = tokio::time::Instant::now() + WAIT * 3;
-    loop {
-        let shown = bot.fake.requests().into_iter().skip(mark).find(|r| {
-            (r.method == "PATCH" || r.method == "POST")
-                && r.path.starts_with(&messages)
-                && (200..300).contains(&r.status)
-                && content(r).contains("Analysis of match #1")
-        });
-        if let Some(shown) = shown {
-            return shown;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the report was never shown: {:#?}",
-            bot.fake
-                .requests()
-                .iter()
-                .skip(mark)
-                .map(RecordedRequest::summary)
-                .collect::<Vec<_>>()
-        );
-        bot.clock.advance(Span::seconds(5));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    bot.wait_advancing(mark, Span::seconds(5), "the report shown", |r| {
+        (r.method == "PATCH" || r.method == "POST")
+            && r.path.starts_with(&messages)
+            && (200..300).contains(&r.status)
+            && content(r).contains("Analysis of match #1")
+    })
+    .await
 }
 
-/// The messages in #thud showing the analysis to everyone: its progress, or its report.
-fn analysis_messages(bot: &Bot) -> usize {
-    bot.fake
-        .channel_messages(THUD_CHANNEL)
+/// Asserts that one message in #thud shows the analysis to everyone, and that it is the
+/// report, the channel's last message (`seen`: what to say otherwise).
+fn one_message_shows_the_report(bot: &Bot, seen: &[String]) {
+    let shown = bot.fake.channel_messages(THUD_CHANNEL);
+    let analysis = shown
         .iter()
         .filter(|m| m["flags"].as_u64().unwrap_or(0) & 64 == 0)
         .filter(|m| {
@@ -327,7 +311,12 @@ fn analysis_messages(bot: &Bot) -> usize {
                 c.contains("Analysing match #1") || c.contains("Analysis of match #1")
             })
         })
-        .count()
+        .count();
+    assert_eq!(analysis, 1, "{seen:#?}");
+    let last = shown.last().expect("a message");
+    assert!(last["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("Analysis of match #1")));
 }
 
 #[tokio::test]
@@ -351,12 +340,7 @@ async fn a_progress_message_discord_fails_for_the_moment_is_tried_again_and_the_
         .expect("a post");
     assert!(first.injected && first.status == 502, "{}", first.summary());
     assert!(report.seq > first.seq);
-    assert_eq!(analysis_messages(&bot), 1);
-    let shown = bot.fake.channel_messages(THUD_CHANNEL);
-    let last = shown.last().expect("a message");
-    assert!(last["content"]
-        .as_str()
-        .is_some_and(|c| c.contains("Analysis of match #1")));
+    one_message_shows_the_report(&bot, &[]);
     bot.finish_expecting(|r| r.injected).await;
 }
 
@@ -392,11 +376,6 @@ async fn a_progress_message_whose_answer_was_lost_is_posted_once_and_becomes_the
         posts[1].json()["nonce"],
         "{seen:#?}"
     );
-    assert_eq!(analysis_messages(&bot), 1, "{seen:#?}");
-    let shown = bot.fake.channel_messages(THUD_CHANNEL);
-    let last = shown.last().expect("a message");
-    assert!(last["content"]
-        .as_str()
-        .is_some_and(|c| c.contains("Analysis of match #1")));
+    one_message_shows_the_report(&bot, &seen);
     bot.finish_expecting(|r| r.injected).await;
 }

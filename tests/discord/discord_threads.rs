@@ -194,47 +194,18 @@ async fn an_analysis_whose_thread_a_moderator_archived_is_still_reported_there()
             && content(r).contains("Analysis of match #1")
     };
     // The progress edits fail too; the pauses before their next tries run on the bot's clock.
-    let deadline = tokio::time::Instant::now() + WAIT * 2;
-    let failed = loop {
-        let mut since = bot.fake.requests().into_iter().skip(mark);
-        if let Some(failed) = since.find(|r| is_report(r)) {
-            break failed;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no report was tried"
-        );
-        bot.clock.advance(Span::seconds(30));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let failed = bot
+        .wait_advancing(mark, Span::seconds(30), "a report tried", is_report)
+        .await;
     assert!(failed.injected, "{}", failed.summary());
     // Meanwhile a moderator archives the thread; then Discord takes edits again.
     bot.fake.archive_thread(thread).unwrap();
     bot.fake.clear_failures();
     let after = failed.seq + 1;
-    let shown = |bot: &Bot| {
-        bot.fake
-            .requests()
-            .iter()
-            .skip(after)
-            .any(|r| is_report(r) && (200..300).contains(&r.status))
-    };
-    let deadline = tokio::time::Instant::now() + WAIT * 2;
-    while !shown(&bot) {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the report was never shown: {:#?}",
-            bot.fake
-                .requests()
-                .iter()
-                .skip(after)
-                .map(RecordedRequest::summary)
-                .collect::<Vec<_>>()
-        );
-        // The pause before the next try runs on the bot's clock.
-        bot.clock.advance(Span::seconds(30));
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    bot.wait_advancing(after, Span::seconds(30), "the report shown", |r| {
+        is_report(r) && (200..300).contains(&r.status)
+    })
+    .await;
     // The edit found the thread archived (50083), and the bot opened it again to show it.
     let since: Vec<RecordedRequest> = bot.fake.requests().into_iter().skip(after).collect();
     assert!(since.iter().any(|r| r.error_code() == Some(50083)));

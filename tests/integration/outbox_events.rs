@@ -38,6 +38,18 @@ async fn migrated_before(upgrade: &str) -> ScratchDatabase {
     db
 }
 
+/// A service on `db` with its clock at the tests' start.
+fn service_on(db: &ScratchDatabase) -> (Service, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new(start_time()));
+    let service = Service::new(
+        Store::new(db.pool().clone()),
+        crate::common::renderer(),
+        clock.clone(),
+        ServiceConfig::default(),
+    );
+    (service, clock)
+}
+
 /// A notice's reader and board columns: channel, DM, silent, board battle and plies.
 type Columns = (Option<i64>, Option<i64>, bool, Option<i16>, Option<i32>);
 
@@ -115,13 +127,7 @@ async fn notices_queued_before_the_upgrade_are_delivered_to_their_readers() {
             (None, me, false, Some(2), Some(7)),
         ]
     );
-    let clock = Arc::new(ManualClock::new(start_time()));
-    let service = Service::new(
-        Store::new(db.pool().clone()),
-        crate::common::renderer(),
-        clock.clone(),
-        ServiceConfig::default(),
-    );
+    let (service, clock) = service_on(&db);
     let sent = deliver_all(&service).await;
     let said: Vec<(Recipient, String)> = sent
         .iter()
@@ -220,13 +226,7 @@ async fn a_move_is_stored_as_events_for_each_reader_and_worded_when_sent() {
 async fn an_analysis_the_version_before_was_showing_is_shown_through_the_outbox_after_the_upgrade()
 {
     let db = migrated_before("0023").await;
-    let clock = Arc::new(ManualClock::new(start_time()));
-    let service = Service::new(
-        Store::new(db.pool().clone()),
-        crate::common::renderer(),
-        clock.clone(),
-        ServiceConfig::default(),
-    );
+    let (service, _) = service_on(&db);
     let id = crate::analysis::finished_match(&service, &["dA7-F7", "TG8-F8xF7"]).await;
     let at = place(1);
     service.analysis().ask(at, Some(id)).await.expect("asked");

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::Outbox;
 use crate::service::error::{Result, ServiceError};
 use crate::service::events::Event;
+use crate::service::notices::failure::{pause_before_retry, DeliveryFailure};
 use crate::service::notices::queue::{queue_body, Settled};
 use crate::service::notices::worded::{NoticeBody, NoticeKind};
 use crate::service::outcome::{channel_link, message_link, BoardShot, Reply};
@@ -26,8 +27,6 @@ use crate::store::{
 
 /// How long a worker holds a claimed notice before another process may take it over.
 const LEASE_SECONDS: i64 = 120;
-/// The longest pause between two tries of a notice.
-const MAX_BACKOFF_SECONDS: i64 = 600;
 
 /// A notice as the outbox keeps it: what happened, to be worded for its reader when it is
 /// sent, and the board to show with it.
@@ -142,18 +141,6 @@ impl Delivery {
             Stored::Worded(_) => None,
         }
     }
-}
-
-/// Why a post failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DeliveryFailure {
-    /// Worth trying again (a 5xx, a rate limit, the network); `retry_after` when Discord said.
-    Transient {
-        reason: String,
-        retry_after: Option<std::time::Duration>,
-    },
-    /// Discord will never take it: no access, a missing permission, the channel gone.
-    Permanent { reason: String },
 }
 
 impl BoardShot {
@@ -508,36 +495,9 @@ impl Outbox {
     }
 }
 
-/// How long to wait before try `attempt` + 1: what Discord asked for (`retry_after`), else the
-/// growing pause, never more than ten minutes.
-pub(in crate::service) fn pause_before_retry(
-    attempt: u32,
-    retry_after: Option<std::time::Duration>,
-) -> Duration {
-    match retry_after {
-        Some(after) => Duration::from_std(after)
-            .unwrap_or(Duration::seconds(MAX_BACKOFF_SECONDS))
-            .min(Duration::seconds(MAX_BACKOFF_SECONDS)),
-        None => backoff(attempt),
-    }
-}
-
-/// Waits between tries: 2, 4, 8 … seconds, at most ten minutes.
-fn backoff(attempt: u32) -> Duration {
-    let seconds = 1i64 << attempt.clamp(1, 10);
-    Duration::seconds(seconds.min(MAX_BACKOFF_SECONDS))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn backoff_grows_and_is_capped() {
-        assert_eq!(backoff(1), Duration::seconds(2));
-        assert_eq!(backoff(3), Duration::seconds(8));
-        assert_eq!(backoff(40), Duration::seconds(MAX_BACKOFF_SECONDS));
-    }
 
     #[test]
     fn a_notice_reads_back_and_so_does_one_worded_before() {

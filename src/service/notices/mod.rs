@@ -4,6 +4,7 @@
 //! notices to a front-end and settles what Discord refused, is `watch/courier.rs`.
 
 pub(super) mod delivery;
+pub(super) mod failure;
 pub(super) mod notify;
 pub(super) mod queue;
 pub(super) mod threads;

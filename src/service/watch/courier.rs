@@ -15,7 +15,8 @@ use tokio::task::JoinSet;
 
 use super::trouble::Channels;
 use crate::service::error::Result;
-use crate::service::notices::delivery::{Delivery, DeliveryFailure};
+use crate::service::notices::delivery::Delivery;
+use crate::service::notices::failure::DeliveryFailure;
 use crate::service::notices::Outbox;
 use crate::store::Recipient;
 

@@ -185,6 +185,32 @@ impl Bot {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// The first request since `mark` that `wanted` accepts, waiting for it while moving the
+    /// bot's clock on by `step` between looks (the outbox's pauses before a retry run on that
+    /// clock); panics after `WAIT * 3` saying it never saw `what`, with the requests it did.
+    pub async fn wait_advancing(
+        &self,
+        mark: usize,
+        step: chrono::Duration,
+        what: &str,
+        wanted: impl Fn(&RecordedRequest) -> bool,
+    ) -> RecordedRequest {
+        let deadline = tokio::time::Instant::now() + WAIT * 3;
+        loop {
+            let since = self.fake.requests().into_iter().skip(mark);
+            if let Some(found) = since.clone().find(|r| wanted(r)) {
+                return found;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "never saw {what}: {:#?}",
+                since.map(|r| r.summary()).collect::<Vec<_>>()
+            );
+            self.clock.advance(step);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     /// Stops the bot the way SIGTERM does, and checks that nothing went wrong on the wire.
     pub async fn finish(self) {
         self.stop(|_| false, false).await

@@ -10,7 +10,7 @@ use super::Analysis;
 use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::queue_effect;
-use crate::store::{ChannelId, MatchId, Recipient, Tx};
+use crate::store::{ChannelId, GuildId, MatchId, Recipient, Tx};
 
 /// How often a showing of an analysis's progress is queued at most (Discord allows 5 edits
 /// in 5 seconds).
@@ -44,18 +44,10 @@ impl Analysis {
 
     /// Queues, in `tx`, a showing of match `id`'s analysis where its progress is shown.
     async fn show_in(&self, tx: &mut Tx, id: MatchId) -> Result<()> {
-        let Some(channel) = self
-            .store
-            .analysis_status(id)
-            .await?
-            .and_then(|s| s.channel)
-        else {
+        let Some((guild, channel)) = self.shown_where(id).await? else {
             return Ok(());
         };
-        let Some(m) = self.store.load_match(id).await? else {
-            return Ok(());
-        };
-        let to = (m.guild, Recipient::Channel(channel));
+        let to = (guild, Recipient::Channel(channel));
         let event = Event::AnalysisChanged { match_id: id };
         // For a finished match: nothing to pause should Discord refuse it.
         queue_effect(tx, to, (None, event), self.clock.now()).await
@@ -114,17 +106,22 @@ impl Analysis {
     }
 
     async fn release_thread(&self, id: MatchId) -> Result<()> {
+        match self.shown_where(id).await? {
+            Some((guild, channel)) => self.outbox.close_thread_if_idle(id, guild, channel).await,
+            None => Ok(()),
+        }
+    }
+
+    /// The server and channel match `id`'s analysis is shown in (`None`: nowhere yet).
+    async fn shown_where(&self, id: MatchId) -> Result<Option<(GuildId, ChannelId)>> {
         let Some(channel) = self
             .store
             .analysis_status(id)
             .await?
             .and_then(|s| s.channel)
         else {
-            return Ok(());
+            return Ok(None);
         };
-        let Some(m) = self.store.load_match(id).await? else {
-            return Ok(());
-        };
-        self.outbox.close_thread_if_idle(id, m.guild, channel).await
+        Ok(self.store.load_match(id).await?.map(|m| (m.guild, channel)))
     }
 }
