@@ -5,8 +5,8 @@
 use chrono::{TimeZone, Utc};
 use thudbot::game::{Battle, Match, MoveText, Seat, Variant};
 use thudbot::store::{
-    BoardStyle, ChannelId, Conflict, Finish, GuildId, MatchId, MatchState, NewMatch, Notify,
-    Player, ScratchDatabase, Settings, Store, StoreError, TurnClock, UserId,
+    BoardStyle, ChannelId, Conflict, Finish, GuildId, MatchId, MatchState, NewMatch, NewNotice,
+    Notify, Player, Recipient, ScratchDatabase, Settings, Store, StoreError, TurnClock, UserId,
 };
 
 fn now() -> chrono::DateTime<Utc> {
@@ -346,4 +346,47 @@ async fn a_damaged_row_is_reported_not_panicked_over() {
     let err = store.settings(UserId(1)).await.unwrap_err();
     assert!(matches!(err, StoreError::Corrupt(_)), "{err}");
     assert!(err.to_string().contains("board_style"), "{err}");
+}
+
+/// A showing reads what it shows when it is delivered, so a change that finds one queued
+/// queues no other. The showing it found must not be taken up and read before that change is
+/// committed, or the change is shown by nobody: it stays locked until then, and the courier,
+/// which skips locked notices, takes it up afterwards.
+#[tokio::test]
+async fn a_showing_a_change_relies_on_is_not_taken_up_before_the_change_is_committed() {
+    let db = ScratchDatabase::create().await.unwrap();
+    let store = store_with_players(&db).await;
+    let event = serde_json::json!({"kind": "announcement_changed", "tournament": 1});
+    let mut tx = store.begin().await.unwrap();
+    tx.queue_notice(&NewNotice {
+        guild: GuildId(9),
+        to: Recipient::Channel(ChannelId(9)),
+        match_id: None,
+        body: serde_json::json!({ "events": [event.clone()] }),
+        silent: false,
+        board: None,
+        created_at: now(),
+        due_at: now(),
+    })
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+
+    let lease = chrono::Duration::minutes(2);
+    let mut change = store.begin().await.unwrap();
+    assert!(change.told_later(&event, now()).await.unwrap());
+    assert_eq!(
+        store.claim_notices(now(), lease, 10).await.unwrap(),
+        vec![],
+        "taken up while the change that relies on it was uncommitted"
+    );
+    change.commit().await.unwrap();
+    assert_eq!(
+        store.claim_notices(now(), lease, 10).await.unwrap().len(),
+        1
+    );
+
+    // Once taken up it no longer stands for a later change.
+    let mut later = store.begin().await.unwrap();
+    assert!(!later.told_later(&event, now()).await.unwrap());
 }
