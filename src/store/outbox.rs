@@ -91,25 +91,20 @@ pub struct NoticeRecord {
 }
 
 impl Tx {
-    /// Whether a notice telling `event` (as stored) is queued and not yet taken up at `now`:
-    /// a showing (of an announcement, of an analysis) reads what it shows when it is
-    /// delivered, so a change made now needs no other. (One taken up may have read already.)
-    /// The notice found stays locked until this transaction ends, so no worker takes it up
-    /// and reads what it shows before this change is committed; one being taken up now is
-    /// waited for and then counts as taken.
-    pub async fn told_later(
-        &mut self,
-        event: &serde_json::Value,
-        now: DateTime<Utc>,
-    ) -> Result<bool> {
+    /// Whether a notice telling `event` (as stored) is queued and not taken up: a showing (of
+    /// an announcement, of an analysis) reads what it shows when it is delivered, so a change
+    /// made now needs no other. One taken up may have read already, even if its lease has run
+    /// out (a slow delivery is not a dead one), so it does not count. The notice found stays
+    /// locked until this transaction ends, so no worker takes it up and reads before this
+    /// change is committed; one being taken up now is waited for and then counts as taken.
+    pub async fn told_later(&mut self, event: &serde_json::Value) -> Result<bool> {
         let waiting = sqlx::query_scalar!(
             r#"SELECT id FROM notices
-               WHERE state = 'pending' AND (leased_until IS NULL OR leased_until <= $2)
+               WHERE state = 'pending' AND leased_until IS NULL
                  AND body @> jsonb_build_object('events', jsonb_build_array($1::JSONB))
                ORDER BY id LIMIT 1
                FOR UPDATE"#,
             event,
-            now,
         )
         .fetch_optional(&mut *self.tx)
         .await?;

@@ -183,7 +183,7 @@ pub(in crate::service) async fn queue_effect(
 ) -> Result<()> {
     let stored = serde_json::to_value(&event)
         .map_err(|e| ServiceError::System(format!("an effect could not be written: {e}")))?;
-    if tx.told_later(&stored, now).await? {
+    if tx.told_later(&stored).await? {
         return Ok(());
     }
     queue_events(tx, to, match_id, &Notice::new(vec![event], None), now).await
