@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 
-use super::repair::{classify, missing_permissions, status_of, TOKEN_HOLD};
+use super::repair::{archive_if_thread, classify, missing_permissions, status_of, TOKEN_HOLD};
 use super::{permissions, post};
 use crate::service::{Deliverer, Delivery, DeliveryFailure, Reply, Service};
 use crate::store::{ChannelId, Recipient};
@@ -83,6 +83,10 @@ impl Deliverer for Poster {
         if let Some(tournament) = delivery.shows_field {
             let http = &self.discord.http;
             return super::announcement::show(&self.service, http, tournament).await;
+        }
+        if let Some(name) = &delivery.clears_room {
+            let http = &self.discord.http;
+            return super::rooms::clear_unused(&self.service, http, delivery, name).await;
         }
         if let Some(id) = delivery.shows_analysis {
             let discord = (&*self.discord.http, &*self.discord.cache);
@@ -174,25 +178,4 @@ async fn post_reply(
         last = Some(channel.send_message(http, message).await?.id.get());
     }
     Ok(last)
-}
-
-/// Archives `channel` if it is a thread that is still open, so finished matches do not count
-/// against the server's active threads.
-async fn archive_if_thread(
-    http: &serenity::Http,
-    channel: serenity::ChannelId,
-) -> Result<(), serenity::Error> {
-    let serenity::Channel::Guild(c) = channel.to_channel(http).await? else {
-        return Ok(());
-    };
-    let open_thread = matches!(
-        c.kind,
-        serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
-    ) && c.thread_metadata.is_some_and(|t| !t.archived);
-    if open_thread {
-        channel
-            .edit_thread(http, serenity::EditThread::new().archived(true))
-            .await?;
-    }
-    Ok(())
 }

@@ -4,7 +4,8 @@
 //! archived (50083) goes through once the thread is opened again, as a post would have opened
 //! it (docs/topics/threads.md: "Sending a message will automatically unarchive the thread";
 //! unarchiving an unlocked thread needs no more than sending does). A locked thread stays
-//! closed: only a moderator may open it, and its 160005 is the answer.
+//! closed: only a moderator may open it, and its 160005 is the answer. The bot archives its own
+//! threads here too (`archive_if_thread`), for every write that closes one.
 
 use std::future::Future;
 use std::time::Duration;
@@ -122,4 +123,25 @@ pub(super) fn classify(error: &serenity::Error) -> DeliveryFailure {
         }
         _ => DeliveryFailure::later(http),
     }
+}
+
+/// Archives `channel` if it is a thread that is still open, so finished matches do not count
+/// against the server's active threads.
+pub(super) async fn archive_if_thread(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+) -> Result<(), serenity::Error> {
+    let serenity::Channel::Guild(c) = channel.to_channel(http).await? else {
+        return Ok(());
+    };
+    let open_thread = matches!(
+        c.kind,
+        serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
+    ) && c.thread_metadata.is_some_and(|t| !t.archived);
+    if open_thread {
+        channel
+            .edit_thread(http, serenity::EditThread::new().archived(true))
+            .await?;
+    }
+    Ok(())
 }

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use crate::service::{NoRoom, Room};
-use crate::store::{ChannelId, GuildId};
+use super::repair::classify;
+use crate::service::{Delivery, DeliveryFailure, NoRoom, Room, Service};
+use crate::store::{ChannelId, GuildId, Recipient};
 
 /// Discord's JSON error codes for a thread the bot may not open there.
 const REFUSED: [(isize, &str); 3] = [
@@ -47,7 +48,7 @@ async fn match_thread(
     };
     let why = no_room(&error);
     if matches!(why, NoRoom::Later(_)) {
-        if let Some(made) = made_anyway(http, guild, parent, &name).await {
+        if let Ok(Some(made)) = made_anyway(http, guild, parent, &name).await {
             tracing::info!(%channel, thread = %made, "a thread whose creation timed out was made; using it");
             return Ok(made);
         }
@@ -85,17 +86,51 @@ async fn made_anyway(
     guild: GuildId,
     parent: serenity::ChannelId,
     name: &str,
-) -> Option<ChannelId> {
-    let me = http.get_current_user().await.ok()?.id;
+) -> Result<Option<ChannelId>, serenity::Error> {
+    let me = http.get_current_user().await?.id;
     let active = serenity::GuildId::new(guild.0.max(1))
         .get_active_threads(http)
-        .await
-        .ok()?;
-    active
+        .await?;
+    Ok(active
         .threads
         .iter()
         .filter(|t| t.parent_id == Some(parent) && t.name == name && t.owner_id == Some(me))
         .map(|t| t.id.get())
         .max()
-        .map(ChannelId)
+        .map(ChannelId))
+}
+
+/// Delivers the outbox's record of a room no match began in (`Delivery::clears_room`): the
+/// thread named `name` the bot made in the record's channel, if a creation made one after
+/// all, is closed unless something lives in it. Looked for again on Discord's passing trouble.
+pub(super) async fn clear_unused(
+    service: &Service,
+    http: &serenity::Http,
+    delivery: &Delivery,
+    name: &str,
+) -> Result<Option<u64>, DeliveryFailure> {
+    let Recipient::Channel(parent) = delivery.to else {
+        return Ok(None);
+    };
+    let parent = serenity::ChannelId::new(parent.0.max(1));
+    let name: String = name.chars().take(100).collect();
+    let Some(thread) = made_anyway(http, delivery.guild, parent, &name)
+        .await
+        .map_err(|e| classify(&e))?
+    else {
+        return Ok(None);
+    };
+    let in_use = service.outbox().thread_in_use(thread).await;
+    if in_use.map_err(|e| DeliveryFailure::later(&e))? {
+        return Ok(None);
+    }
+    if let Err(e) = service.outbox().closing_thread(thread).await {
+        tracing::warn!(error = %e, %thread, "could not note that the bot archives a thread");
+    }
+    let channel = serenity::ChannelId::new(thread.0.max(1));
+    super::repair::archive_if_thread(http, channel)
+        .await
+        .map_err(|e| classify(&e))?;
+    tracing::info!(%thread, "closed a thread opened for a match that did not begin in it");
+    Ok(None)
 }

@@ -111,6 +111,20 @@ impl Tx {
         Ok(waiting.is_some())
     }
 
+    /// Settles notice `id`, a record of something done while it was not yet due (a thread
+    /// opened for the match this transaction begins), as delivered: nothing is left to do.
+    pub async fn settle_notice(&mut self, id: i64, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query!(
+            "UPDATE notices SET state = 'delivered', finished_at = $2, leased_until = NULL
+             WHERE id = $1 AND state = 'pending'",
+            id,
+            now,
+        )
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
     /// Lets the direct messages of match `id` that wait for the board of battle `battle`
     /// after `plies` moves go now. Only those about this board or an earlier one: a later
     /// move's may be queued already, and its own message is still to come.
@@ -223,6 +237,18 @@ impl Store {
             id,
             state as _,
             failure,
+            now,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Makes pending notice `id` due at `now`, not when it was meant to fall due.
+    pub async fn notice_due(&self, id: i64, now: DateTime<Utc>) -> Result<()> {
+        sqlx::query!(
+            "UPDATE notices SET due_at = LEAST(due_at, $2) WHERE id = $1 AND state = 'pending'",
+            id,
             now,
         )
         .execute(&self.pool)

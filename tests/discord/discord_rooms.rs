@@ -1,7 +1,8 @@
 //! The threads matches are played in, when Discord does not simply open them: a creation whose
 //! answer was lost made the thread, and the bot plays in it rather than open a second; a server
 //! at its limit of active threads is told so, not to grant permissions it already gave; and
-//! Discord's passing trouble is tried again without a word to anyone.
+//! Discord's passing trouble is tried again without a word to anyone; and a thread made though
+//! its answer was lost, where the bot found no thread then, is closed by the outbox later.
 
 use std::time::Duration;
 
@@ -80,6 +81,56 @@ async fn a_thread_made_though_its_answer_was_lost_is_played_in_and_not_made_twic
     let m = stored_match(&bot, threads[0]).await;
     assert_eq!(m.channel.0, threads[0]);
     assert_eq!(threads_opened(&bot).len(), 1, "no second thread");
+    bot.finish_expecting(|r| r.injected).await;
+}
+
+#[tokio::test]
+async fn a_thread_made_though_its_answer_was_lost_and_not_found_then_is_closed_by_the_outbox() {
+    let timeout = Duration::from_secs(3);
+    let bot = start_bot_with(|fake| fake.http_with_timeout(timeout), |o| o.threads = true).await;
+    // Discord opens the thread but its answer is lost, and the look through the server's
+    // active threads that follows fails for the moment too.
+    bot.fake.lose_answer("POST /channels/*/threads", 1);
+    bot.fake
+        .fail_with_status("GET /guilds/*/threads/active", 1, 502);
+    let mark = bot.fake.mark();
+    let (sent, _) = bot
+        .command(
+            SlashCommand::thud("challenge")
+                .option("opponent", BOB)
+                .option("side", 0i64),
+        )
+        .await;
+    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
+        .await;
+    let threads = threads_opened(&bot);
+    assert_eq!(threads.len(), 1, "one thread was made");
+    // The match is played in the channel, as where no thread opens: the accept's answer,
+    // there, shows its board.
+    bot.fake
+        .wait_for_since(
+            mark,
+            |r| r.method == "POST" && r.path.starts_with("/webhooks/"),
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let m = stored_match(&bot, GENERAL_CHANNEL).await;
+    assert_eq!(m.channel.0, GENERAL_CHANNEL);
+    // The outbox's record of the thread wanted falls due: it looks again, finds the thread
+    // Discord made, and closes it, since nothing lives in it.
+    let thread = threads[0];
+    bot.wait_advancing(mark, Span::seconds(5), "the empty thread closed", |r| {
+        r.method == "PATCH"
+            && r.path == format!("/channels/{thread}")
+            && (200..300).contains(&r.status)
+            && r.json()["archived"] == true
+    })
+    .await;
+    assert!(bot.fake.thread_is_archived(thread));
+    assert_eq!(threads_opened(&bot).len(), 1, "no second thread");
+    let m = stored_match(&bot, GENERAL_CHANNEL).await;
+    assert!(m.trouble.is_none(), "{m:?}");
     bot.finish_expecting(|r| r.injected).await;
 }
 

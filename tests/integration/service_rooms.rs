@@ -209,3 +209,111 @@ async fn a_claim_to_accept_holds_off_expiry_and_a_second_accept_and_lapses_if_ab
     service.clock.advance(chrono::Duration::seconds(31));
     assert_eq!(service.tick().await.unwrap().expired_challenges, 1);
 }
+
+/// A room that, while it is being opened, reads the outbox's record of it (its state, whether
+/// it falls due at once, and the name it wants) into `seen`, and, if `cancel`, has the challenge
+/// cancelled meanwhile; each opening gets channel `room`.
+fn recorded_room(
+    pool: sqlx::PgPool,
+    seen: Arc<std::sync::Mutex<Vec<(String, bool, String)>>>,
+    cancel: bool,
+    room: u64,
+) -> Room<'static> {
+    Box::new(move |_, name| {
+        Box::pin(async move {
+            let rows: Vec<(String, bool, serde_json::Value)> = sqlx::query_as(
+                "SELECT state, due_at < created_at + interval '5 minutes', body FROM notices
+                 WHERE body::text LIKE '%room-wanted%'",
+            )
+            .fetch_all(&pool)
+            .await
+            .expect("the outbox");
+            for (state, due, body) in rows {
+                let wanted = body["events"][0]["name"].as_str().unwrap_or("").to_string();
+                seen.lock().unwrap().push((state, due, wanted));
+            }
+            assert!(!name.is_empty());
+            if cancel {
+                sqlx::query("UPDATE challenges SET state = 'cancelled'")
+                    .execute(&pool)
+                    .await
+                    .expect("cancelled");
+            }
+            Ok(ChannelId(room))
+        })
+    })
+}
+
+#[tokio::test]
+async fn a_rooms_opening_is_recorded_in_the_outbox_first_and_settled_with_its_match() {
+    let service = service().await;
+    let pool = service.store().pool().clone();
+    let at = place(36);
+    let id = challenged(&service, at).await;
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let room = recorded_room(pool, seen.clone(), false, 9_600);
+    ok(service
+        .matches()
+        .accept(at, &bob(), Some(id), Some(room))
+        .await);
+    // While Discord was asked, the outbox held the room as wanted, not yet due.
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    let (state, due, name) = &seen[0];
+    assert_eq!((state.as_str(), *due), ("pending", false), "{seen:?}");
+    assert!(name.contains("alice") && name.contains("bob"), "{name}");
+    // The match began in the room: the record is settled, and the front-end has nothing to
+    // clear.
+    assert!(service
+        .store()
+        .active_match_in(ChannelId(9_600))
+        .await
+        .unwrap()
+        .is_some());
+    let deliveries = crate::common::deliver_all(&service).await;
+    assert!(
+        deliveries.iter().all(|d| d.clears_room.is_none()),
+        "{deliveries:?}"
+    );
+    let states: Vec<String> =
+        sqlx::query_scalar("SELECT state FROM notices WHERE body::text LIKE '%room-wanted%'")
+            .fetch_all(service.store().pool())
+            .await
+            .unwrap();
+    assert_eq!(states, ["delivered"]);
+}
+
+#[tokio::test]
+async fn a_room_its_match_did_not_begin_in_is_handed_to_the_front_end_to_clear_at_once() {
+    let service = service().await;
+    let pool = service.store().pool().clone();
+    let at = place(37);
+    let id = challenged(&service, at).await;
+    // The challenge is cancelled while its room opens: the accept is refused.
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let room = recorded_room(pool, seen.clone(), true, 9_700);
+    let refused = refusal(
+        service
+            .matches()
+            .accept(at, &bob(), Some(id), Some(room))
+            .await,
+    );
+    assert!(matches!(refused, Refusal::ChallengeClosed), "{refused:?}");
+    let wanted = seen.lock().unwrap()[0].2.clone();
+    // The record falls due at once, and its delivery asks the front-end to look for the
+    // thread it may have made and to close it, since nothing lives in it.
+    let deliveries = crate::common::deliver_all(&service).await;
+    let clearing: Vec<_> = deliveries
+        .iter()
+        .filter_map(|d| d.clears_room.clone())
+        .collect();
+    assert_eq!(clearing, [wanted], "{deliveries:?}");
+    let clear = deliveries.iter().find(|d| d.clears_room.is_some()).unwrap();
+    assert_eq!(clear.to, thudbot::store::Recipient::Channel(at.channel));
+    assert!(service
+        .store()
+        .active_match_in(ChannelId(9_700))
+        .await
+        .unwrap()
+        .is_none());
+}

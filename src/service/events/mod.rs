@@ -243,6 +243,12 @@ pub enum Event {
     /// needed none by then (another process seated it, or the tournament ended meanwhile):
     /// it is closed (archived), empty. Says nothing.
     RoomUnused { tournament: TournamentId, game: i64 },
+    /// A thread named `name` was wanted in its reader, a channel, for a match (the outbox's
+    /// record of a thread being opened): settled with the match that begins in it. One left
+    /// pending (the match never began there, or its process stopped in between) is delivered
+    /// by looking for such a thread of the bot's and closing it if nothing lives in it. Says
+    /// nothing.
+    RoomWanted { name: String },
 }
 
 /// Why a player leaves a tournament that has started.
@@ -383,7 +389,8 @@ impl Event {
             | Event::FieldChanged { .. }
             | Event::AnalysisChanged { .. }
             | Event::ThreadArchived { .. }
-            | Event::RoomUnused { .. } => Vec::new(),
+            | Event::RoomUnused { .. }
+            | Event::RoomWanted { .. } => Vec::new(),
         }
     }
 }

@@ -7,7 +7,7 @@ use super::Matches;
 use crate::game::{Seat, Side, Variant};
 use crate::service::error::{refuse, Result};
 use crate::service::events::{Event, Occasion};
-use crate::service::flow::room::{open_room, Room};
+use crate::service::flow::room::{end_opening, open_room, Room};
 use crate::service::flow::told::Told;
 use crate::service::notices::delivery::{queue_events, queue_thread_close, Notice};
 use crate::service::notices::notify::tell_turn;
@@ -165,10 +165,12 @@ impl Matches {
             return refuse(Refusal::ChallengeClosed);
         }
         let name = room_name(&challenger, &actor.name);
-        let channel = open_room(room, challenge.channel, name).await;
+        let at = (challenge.guild, challenge.channel);
+        let (channel, opening) = open_room(&self.store, now, room, at, name).await?;
         let begun = self
             .begin_accepted(&challenge, players, channel, place, actor, now)
             .await;
+        end_opening(&self.store, now, opening, begun.is_ok()).await;
         if begun.is_err() {
             // Refused or failed before the match began: the challenge may be accepted again
             // at once (nothing if it was accepted after all).

@@ -20,7 +20,7 @@ use crate::service::error::{refuse, Result, ServiceError};
 use crate::service::events::{Event, Occasion};
 use crate::service::flow::play::moved;
 use crate::service::flow::progress::side_of;
-use crate::service::flow::room::{open_room, Room};
+use crate::service::flow::room::{end_opening, open_room, Room};
 use crate::service::flow::told::Told;
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::outcome::BoardShot;
@@ -83,42 +83,48 @@ impl Matches {
         let now = self.clock.now();
         // The room is a Discord call: opened before the transaction, so no lock waits on it.
         let name = room_name(&challenger.name, &computer.name);
-        let channel = open_room(room, place.channel, name).await;
-        let mut tx = self.store.begin().await?;
-        tx.save_player(&challenger.player(), now).await?;
-        tx.save_player(&computer.player(), now).await?;
-        let new = NewMatch {
-            guild: place.guild,
-            channel,
-            challenge: None,
-            players,
-            variant,
-            days_per_move: days,
-            created_at: now,
-            rated: false,
-            computer: Some(ComputerSeat {
-                player: computer.id,
+        let at = (place.guild, place.channel);
+        let (channel, opening) = open_room(&self.store, now, room, at, name).await?;
+        let begun: Result<Reply> = async {
+            let mut tx = self.store.begin().await?;
+            tx.save_player(&challenger.player(), now).await?;
+            tx.save_player(&computer.player(), now).await?;
+            let new = NewMatch {
+                guild: place.guild,
+                channel,
+                challenge: None,
+                players,
+                variant,
+                days_per_move: days,
+                created_at: now,
+                rated: false,
+                computer: Some(ComputerSeat {
+                    player: computer.id,
+                    level: level.number(),
+                }),
+            };
+            let match_id = match tx.insert_match(&new).await {
+                Ok(id) => id,
+                Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
+                    return refuse(Refusal::ChannelBusy)
+                }
+                Err(e) => return Err(e.into()),
+            };
+            crate::service::flow::progress::start_clock(&mut tx, match_id, players[0], now, days)
+                .await?;
+            let occasion = Occasion::Computer {
+                player: challenger.id,
+                computer: computer.id,
                 level: level.number(),
-            }),
-        };
-        let match_id = match tx.insert_match(&new).await {
-            Ok(id) => id,
-            Err(StoreError::Conflict(Conflict::ChannelBusy)) => {
-                return refuse(Refusal::ChannelBusy)
-            }
-            Err(e) => return Err(e.into()),
-        };
-        crate::service::flow::progress::start_clock(&mut tx, match_id, players[0], now, days)
-            .await?;
-        let occasion = Occasion::Computer {
-            player: challenger.id,
-            computer: computer.id,
-            level: level.number(),
-            days_per_move: days,
-        };
-        self.open_match(tx, match_id, place, None, occasion)
-            .await
-            .map(Told::worded)
+                days_per_move: days,
+            };
+            self.open_match(tx, match_id, place, None, occasion)
+                .await
+                .map(Told::worded)
+        }
+        .await;
+        end_opening(&self.store, now, opening, begun.is_ok()).await;
+        begun
     }
 
     /// The computer's worker: plays its moves at once when woken (it may be the computer's

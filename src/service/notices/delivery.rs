@@ -83,6 +83,7 @@ impl Notice {
                 Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
                 Event::AnalysisChanged { match_id } => return Settled::ShowsAnalysis(match_id),
                 Event::ThreadArchived { .. } => return Settled::ReopensThread,
+                Event::RoomWanted { .. } => return Settled::ClearsRoom,
                 _ => {}
             }
         }
@@ -121,6 +122,9 @@ pub struct Delivery {
     /// Says nothing: the analysis of this match is to be shown as it stands (its progress
     /// message posted or brought up to date, or its report shown).
     pub shows_analysis: Option<MatchId>,
+    /// Says nothing: a thread of this name was wanted in the channel it is for, and no match
+    /// began in it; one the bot made is to be found and closed if nothing lives in it.
+    pub clears_room: Option<String>,
     /// What was stored, for what a failure does next.
     stored: Stored,
 }
@@ -411,6 +415,13 @@ impl Outbox {
             shows_analysis: match settled {
                 Settled::ShowsAnalysis(id) => Some(id),
                 _ => None,
+            },
+            clears_room: match &stored {
+                Stored::Events(n) => n.events.iter().find_map(|e| match e {
+                    Event::RoomWanted { name } => Some(name.clone()),
+                    _ => None,
+                }),
+                Stored::Worded(_) => None,
             },
             stored,
         }))

@@ -34,6 +34,8 @@ pub(in crate::service) enum Settled {
     ShowsAnalysis(MatchId),
     /// Says nothing: a match's thread, archived while something lives in it, is opened again.
     ReopensThread,
+    /// Says nothing: a thread wanted for a match that did not begin in it is closed if made.
+    ClearsRoom,
 }
 
 /// Queues a stored `body` of either format.

@@ -28,6 +28,12 @@ impl Outbox {
         Ok(())
     }
 
+    /// Whether anything lives in `thread` (a match in play, a rematch asked for, an analysis
+    /// being shown), so that it must stay open.
+    pub async fn thread_in_use(&self, thread: crate::store::ChannelId) -> Result<bool> {
+        Ok(self.store.thread_in_use(thread).await?)
+    }
+
     /// The bot is about to archive `thread` itself: remembered, so that the archive is not
     /// taken for a moderator's when a match in it (one that began in a race) reopens it.
     pub async fn closing_thread(&self, thread: crate::store::ChannelId) -> Result<()> {

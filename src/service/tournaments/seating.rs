@@ -9,6 +9,7 @@ use super::rounds::told;
 use super::Tournaments;
 use crate::service::error::{Result, ServiceError};
 use crate::service::events::{Event, Occasion, SeatTrouble, TournamentEvent};
+use crate::service::flow::room::{end_opening, Opening};
 use crate::service::notices::delivery::{queue_events, Notice};
 use crate::service::refusal::Refusal;
 use crate::service::voice;
@@ -97,14 +98,20 @@ impl Tournaments {
             return Ok(Seating::NotSeated);
         }
         tx.commit().await?;
-        let channel = match room(t.channel, voice::game_room_name(&t.name, game)).await {
+        let name = voice::game_room_name(&t.name, game);
+        let opening = Opening::open(&self.store, now, room, (t.guild, t.channel), name).await?;
+        let channel = match opening.opened.clone() {
             Ok(channel) => channel,
             Err(why) => {
+                end_opening(&self.store, now, Some(opening), false).await;
                 self.seating_failed(&t, game, &why).await?;
                 return Ok(Seating::NotSeated);
             }
         };
-        Ok(match self.seat_in(tournament, game, channel, now).await? {
+        let seated = self.seat_in(tournament, game, channel, now).await;
+        // A room its game did not need is closed below, as a finished match's thread is.
+        end_opening(&self.store, now, Some(opening), seated.is_ok()).await;
+        Ok(match seated? {
             Some(id) => Seating::Seated(id),
             None => {
                 // Closed through the outbox, as a finished match's thread is.

@@ -413,7 +413,8 @@ fn line(event: &Event, names: &Names, reader: &Reader) -> Option<Text> {
         | Event::FieldChanged { .. }
         | Event::AnalysisChanged { .. }
         | Event::ThreadArchived { .. }
-        | Event::RoomUnused { .. } => return None,
+        | Event::RoomUnused { .. }
+        | Event::RoomWanted { .. } => return None,
     })
 }
 
