@@ -273,3 +273,39 @@ fn with_nonce(
         .nonce(serenity::Nonce::String(format!("r{}p{part}", id.0)))
         .enforce_nonce(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use fake_discord::{FakeDiscord, THUD_CHANNEL, TOKEN};
+
+    use super::*;
+
+    /// A report long enough for three messages.
+    fn long_report() -> Reply {
+        let line = format!("{}\n", "x".repeat(99));
+        Reply::public(line.repeat(45))
+    }
+
+    #[tokio::test]
+    async fn every_part_of_a_report_tried_again_is_posted_once() {
+        let fake = FakeDiscord::start().await;
+        let http = crate::discord::http(TOKEN, Some(fake.rest_url()), Duration::from_secs(5));
+        let channel = serenity::ChannelId::new(THUD_CHANNEL);
+        let reply = long_report();
+        let parts = post::messages(&reply).len();
+        assert_eq!(parts, 3);
+        let before = fake.channel_messages(THUD_CHANNEL).len();
+        post_anew(&http, channel, MatchId(7), &reply, "n41")
+            .await
+            .expect("posted");
+        assert_eq!(fake.channel_messages(THUD_CHANNEL).len(), before + parts);
+        // The showing is tried again (a later part's answer was lost, say): every part is
+        // answered with the message made before, and none is posted twice.
+        post_anew(&http, channel, MatchId(7), &reply, "n41")
+            .await
+            .expect("answered");
+        assert_eq!(fake.channel_messages(THUD_CHANNEL).len(), before + parts);
+    }
+}
