@@ -48,7 +48,9 @@ async fn match_thread(
     };
     let why = no_room(&error);
     if matches!(why, NoRoom::Later(_)) {
-        if let Ok(Some(made)) = made_anyway(http, guild, parent, &name).await {
+        // The newest, should there be several.
+        let made = made_anyway(http, guild, parent, &name).await;
+        if let Some(&made) = made.as_ref().ok().and_then(|m| m.last()) {
             tracing::info!(%channel, thread = %made, "a thread whose creation timed out was made; using it");
             return Ok(made);
         }
@@ -79,28 +81,29 @@ fn no_room(error: &serenity::Error) -> NoRoom {
     }
 }
 
-/// The thread named `name` in `parent` that the bot itself opened and that is still active,
-/// if a creation whose answer was lost made one (the newest, should there be several).
+/// The threads named `name` in `parent` that the bot itself opened and that are still active,
+/// oldest first: a creation whose answer was lost may have made one.
 async fn made_anyway(
     http: &serenity::Http,
     guild: GuildId,
     parent: serenity::ChannelId,
     name: &str,
-) -> Result<Option<ChannelId>, serenity::Error> {
+) -> Result<Vec<ChannelId>, serenity::Error> {
     let me = http.get_current_user().await?.id;
     let active = serenity::GuildId::new(guild.0.max(1))
         .get_active_threads(http)
         .await?;
-    Ok(active
+    let mut made: Vec<u64> = active
         .threads
         .iter()
         .filter(|t| t.parent_id == Some(parent) && t.name == name && t.owner_id == Some(me))
         .map(|t| t.id.get())
-        .max()
-        .map(ChannelId))
+        .collect();
+    made.sort_unstable();
+    Ok(made.into_iter().map(ChannelId).collect())
 }
 
-/// Delivers the outbox's record of a room no match began in (`Delivery::clears_room`): the
+/// Delivers the outbox's record of a room no match began in (`Delivery::clears_room`): each
 /// thread named `name` the bot made in the record's channel, if a creation made one after
 /// all, is closed unless something lives in it. Looked for again on Discord's passing trouble.
 pub(super) async fn clear_unused(
@@ -114,23 +117,23 @@ pub(super) async fn clear_unused(
     };
     let parent = serenity::ChannelId::new(parent.0.max(1));
     let name: String = name.chars().take(100).collect();
-    let Some(thread) = made_anyway(http, delivery.guild, parent, &name)
-        .await
-        .map_err(|e| classify(&e))?
-    else {
-        return Ok(None);
-    };
-    let in_use = service.outbox().thread_in_use(thread).await;
-    if in_use.map_err(|e| DeliveryFailure::later(&e))? {
-        return Ok(None);
-    }
-    if let Err(e) = service.outbox().closing_thread(thread).await {
-        tracing::warn!(error = %e, %thread, "could not note that the bot archives a thread");
-    }
-    let channel = serenity::ChannelId::new(thread.0.max(1));
-    super::repair::archive_if_thread(http, channel)
+    let made = made_anyway(http, delivery.guild, parent, &name)
         .await
         .map_err(|e| classify(&e))?;
-    tracing::info!(%thread, "closed a thread opened for a match that did not begin in it");
+    // Every one: a later opening of the same name (a retried seating) may be in use meanwhile.
+    for thread in made {
+        let in_use = service.outbox().thread_in_use(thread).await;
+        if in_use.map_err(|e| DeliveryFailure::later(&e))? {
+            continue;
+        }
+        if let Err(e) = service.outbox().closing_thread(thread).await {
+            tracing::warn!(error = %e, %thread, "could not note that the bot archives a thread");
+        }
+        let channel = serenity::ChannelId::new(thread.0.max(1));
+        super::repair::archive_if_thread(http, channel)
+            .await
+            .map_err(|e| classify(&e))?;
+        tracing::info!(%thread, "closed a thread opened for a match that did not begin in it");
+    }
     Ok(None)
 }
