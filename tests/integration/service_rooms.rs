@@ -317,3 +317,39 @@ async fn a_room_its_match_did_not_begin_in_is_handed_to_the_front_end_to_clear_a
         .unwrap()
         .is_none());
 }
+
+#[tokio::test]
+async fn a_room_whose_process_stopped_before_its_match_began_is_cleared_once_its_opening_had_its_time(
+) {
+    let service = service().await;
+    let at = place(38);
+    let id = challenged(&service, at).await;
+    // Discord opens the room, and the process stops before the match's transaction: the
+    // accept is dropped where it waits.
+    let (opened, told) = tokio::sync::oneshot::channel();
+    let room: Room<'static> = Box::new(move |_, name| {
+        Box::pin(async move {
+            let _ = opened.send(name);
+            std::future::pending::<Result<ChannelId, thudbot::service::NoRoom>>().await
+        })
+    });
+    let bob = bob();
+    let name = tokio::select! {
+        _ = service.matches().accept(at, &bob, Some(id), Some(room)) => {
+            panic!("the accept went on")
+        }
+        name = told => name.expect("the room was asked for"),
+    };
+    // While the opening has its time, nothing is asked of the front-end.
+    service.clock.advance(chrono::Duration::minutes(9));
+    let early = crate::common::deliver_all(&service).await;
+    assert!(early.iter().all(|d| d.clears_room.is_none()), "{early:?}");
+    // Then the record falls due: the front-end looks for the thread and closes it.
+    service.clock.advance(chrono::Duration::minutes(2));
+    let deliveries = crate::common::deliver_all(&service).await;
+    let clearing: Vec<_> = deliveries
+        .iter()
+        .filter_map(|d| d.clears_room.clone())
+        .collect();
+    assert_eq!(clearing, [name], "{deliveries:?}");
+}
