@@ -166,7 +166,14 @@ impl Matches {
         }
         let name = room_name(&challenger, &actor.name);
         let at = (challenge.guild, challenge.channel);
-        let (channel, opening) = open_room(&self.store, now, room, at, name).await?;
+        let (channel, opening) = match open_room(&self.store, now, room, at, name).await {
+            Ok(opened) => opened,
+            Err(e) => {
+                // Nothing was asked of Discord: the challenge may be accepted again at once.
+                self.store.release_acceptance(challenge.id).await?;
+                return Err(e);
+            }
+        };
         let begun = self
             .begin_accepted(&challenge, players, channel, place, actor, now)
             .await;
