@@ -29,8 +29,8 @@ impl Deliverer for Printer {
         &self,
         delivery: &Delivery,
     ) -> impl Future<Output = Result<Option<u64>, DeliveryFailure>> + Send {
-        // The console has no threads to archive, reopen or clear, prints a tournament's field where it
-        // is asked for and an analysis where it judges it (its log cannot be edited);
+        // The console has no threads to archive, reopen or clear, prints a tournament's field
+        // where it is asked for and an analysis where it judges it (its log cannot be edited);
         // everything else is printed.
         if !delivery.closes_thread
             && !delivery.reopens_thread

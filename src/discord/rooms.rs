@@ -37,7 +37,7 @@ async fn match_thread(
     channel: ChannelId,
     name: &str,
 ) -> Result<ChannelId, NoRoom> {
-    let name: String = name.chars().take(100).collect();
+    let name = thread_name(name);
     let thread = serenity::CreateThread::new(name.clone())
         .kind(serenity::ChannelType::PublicThread)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
@@ -57,6 +57,11 @@ async fn match_thread(
     }
     tracing::warn!(%channel, error = %error, ?why, "could not open a thread for the match");
     Err(why)
+}
+
+/// `name` as Discord keeps a thread's name: at most 100 characters.
+fn thread_name(name: &str) -> String {
+    name.chars().take(100).collect()
 }
 
 /// Why Discord did not open the thread.
@@ -116,7 +121,7 @@ pub(super) async fn clear_unused(
         return Ok(None);
     };
     let parent = serenity::ChannelId::new(parent.0.max(1));
-    let name: String = name.chars().take(100).collect();
+    let name = thread_name(name);
     let made = made_anyway(http, delivery.guild, parent, &name)
         .await
         .map_err(|e| classify(&e))?;

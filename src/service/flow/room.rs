@@ -15,10 +15,11 @@ use std::pin::Pin;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::service::error::{Result, ServiceError};
+use crate::service::error::Result;
 use crate::service::events::Event;
 use crate::service::notices::delivery::Notice;
-use crate::store::{ChannelId, GuildId, NewNotice, Recipient, Store};
+use crate::service::notices::queue::queue_record;
+use crate::store::{ChannelId, GuildId, Recipient, Store};
 
 /// How long the front-end has to open a room and begin its match before the outbox takes the
 /// room for unused: far longer than its requests may take.
@@ -67,22 +68,10 @@ impl Opening {
         name: String,
     ) -> Result<Opening> {
         let wanted = Notice::new(vec![Event::RoomWanted { name: name.clone() }], None);
-        let body = serde_json::to_value(&wanted)
-            .map_err(|e| ServiceError::System(format!("a room could not be recorded: {e}")))?;
+        let to = (guild, Recipient::Channel(parent));
+        let due_at = now + Duration::minutes(OPENING_MINUTES);
         let mut tx = store.begin().await?;
-        let wanted = tx
-            .queue_notice(&NewNotice {
-                guild,
-                to: Recipient::Channel(parent),
-                match_id: None,
-                body,
-                // It holds none of the channel's notices back.
-                silent: true,
-                board: None,
-                created_at: now,
-                due_at: now + Duration::minutes(OPENING_MINUTES),
-            })
-            .await?;
+        let wanted = queue_record(&mut tx, to, &wanted, now, due_at).await?;
         tx.commit().await?;
         let opened = room(parent, name).await;
         Ok(Opening { opened, wanted })
@@ -128,9 +117,9 @@ pub(in crate::service) async fn open_room(
 }
 
 /// Ends `opening`, if any, once its match began (`begun`: or the room is otherwise seen to)
-/// or did not. A record that cannot be
-/// ended now falls due later all the same, and a thread its match lives in is never closed, so
-/// a failure here is logged and changes nothing the player was told.
+/// or did not. A record that cannot be ended now falls due later all the same, and a thread
+/// its match lives in is never closed, so a failure here is logged and changes nothing the
+/// player was told.
 pub(in crate::service) async fn end_opening(
     store: &Store,
     now: DateTime<Utc>,

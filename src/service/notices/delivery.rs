@@ -64,6 +64,14 @@ impl Notice {
         self
     }
 
+    /// The thread it records as wanted, if it is such a record.
+    fn room_wanted(&self) -> Option<&str> {
+        self.events.iter().find_map(|e| match e {
+            Event::RoomWanted { name } => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
     fn settled(&self) -> Settled {
         for event in &self.events {
             match *event {
@@ -83,7 +91,6 @@ impl Notice {
                 Event::FieldChanged { tournament } => return Settled::ShowsField(tournament),
                 Event::AnalysisChanged { match_id } => return Settled::ShowsAnalysis(match_id),
                 Event::ThreadArchived { .. } => return Settled::ReopensThread,
-                Event::RoomWanted { .. } => return Settled::ClearsRoom,
                 _ => {}
             }
         }
@@ -417,10 +424,7 @@ impl Outbox {
                 _ => None,
             },
             clears_room: match &stored {
-                Stored::Events(n) => n.events.iter().find_map(|e| match e {
-                    Event::RoomWanted { name } => Some(name.clone()),
-                    _ => None,
-                }),
+                Stored::Events(n) => n.room_wanted().map(str::to_string),
                 Stored::Worded(_) => None,
             },
             stored,

@@ -34,8 +34,6 @@ pub(in crate::service) enum Settled {
     ShowsAnalysis(MatchId),
     /// Says nothing: a match's thread, archived while something lives in it, is opened again.
     ReopensThread,
-    /// Says nothing: a thread wanted for a match that did not begin in it is closed if made.
-    ClearsRoom,
 }
 
 /// Queues a stored `body` of either format.
@@ -48,8 +46,7 @@ pub(in crate::service) async fn queue_body(
     board: Option<BoardShot>,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let value = serde_json::to_value(body)
-        .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))?;
+    let value = stored(body)?;
     let silent = settled == Settled::ClosesThread;
     // A turn notice by DM links to the move's message in the channel: it waits for it a
     // little (see `Outbox::board_posted`).
@@ -73,4 +70,34 @@ pub(in crate::service) async fn queue_body(
     })
     .await?;
     Ok(())
+}
+
+/// Queues `body`, a record of something under way that says nothing (a thread wanted for a
+/// match: `Event::RoomWanted`), for `to`, due at `due_at`; it holds none of its reader's
+/// notices back. Returns its id, for settling it when the work is done.
+pub(in crate::service) async fn queue_record(
+    tx: &mut Tx,
+    (guild, to): (GuildId, Recipient),
+    body: &impl Serialize,
+    now: DateTime<Utc>,
+    due_at: DateTime<Utc>,
+) -> Result<i64> {
+    Ok(tx
+        .queue_notice(&NewNotice {
+            guild,
+            to,
+            match_id: None,
+            body: stored(body)?,
+            silent: true,
+            board: None,
+            created_at: now,
+            due_at,
+        })
+        .await?)
+}
+
+/// `body` as the outbox stores it.
+fn stored(body: &impl Serialize) -> Result<serde_json::Value> {
+    serde_json::to_value(body)
+        .map_err(|e| ServiceError::System(format!("a notice could not be written: {e}")))
 }
