@@ -9,11 +9,12 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::game::{Move, Position, Side};
+use crate::game::{Move, Position, Side, Variant};
 
 use super::calibration::{expected_margin, search_score};
 use super::evaluation::{final_value, WIN};
-use super::level::Settings;
+use super::features::{SideWeights, Weights};
+use super::level::{Level, Settings};
 
 /// How hard each position is looked at: a number of positions searched, never a time, so the
 /// same position gets the same judgement on any machine under any load.
@@ -77,47 +78,86 @@ pub const MISTAKE: i32 = 100;
 /// How many times the standard budget the deeper look at a suspected mistake gets.
 pub const DEEPER: u64 = 4;
 
-/// Judges `position` under `budget`.
-pub fn judge(position: &Position, budget: &Budget) -> Judgement {
-    judge_within(position, budget, 32)
+/// Whose eyes a search judges with: how it weighs what it sees besides material, and whether
+/// it searches late quiet moves shallower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eye {
+    pub weights: Weights,
+    pub late_move_reductions: bool,
 }
 
-/// The last searches made, by position, budget and depth. The deeper look at a move searches
+impl Eye {
+    /// The standard look's, for every position whoever moves: one set of weights for both
+    /// sides, so the scores before and after a move (the graph, the first look) are on one
+    /// scale.
+    pub fn standard(variant: Variant) -> Eye {
+        Eye {
+            weights: Weights::for_variant(variant),
+            late_move_reductions: true,
+        }
+    }
+
+    /// The verdict on a move of `side`'s: level 5's search as it plays that side. A move is
+    /// held against what the strongest player the bot knows would do in its place; judged
+    /// with other weights than the player's, level 5's own moves were called mistakes where
+    /// the two evaluations only differ in taste (docs/analysis.md, "Mistakes in self-play").
+    pub fn of_player(variant: Variant, side: Side) -> Eye {
+        let settings = Level::STRONGEST.settings(variant);
+        Eye {
+            weights: settings.weights.of(side),
+            late_move_reductions: settings.late_move_reductions,
+        }
+    }
+}
+
+/// Judges `position` under `budget`.
+pub fn judge(position: &Position, budget: &Budget) -> Judgement {
+    judge_within(position, budget, 32, &Eye::standard(position.variant()))
+}
+
+/// [`judge`] with `eye`.
+pub fn judge_by(position: &Position, budget: &Budget, eye: &Eye) -> Judgement {
+    judge_within(position, budget, 32, eye)
+}
+
+/// The last searches made, by position, budget, depth and eye. The deeper look at a move searches
 /// the position the move led to, which is the deeper look of the next move too, and a battle's
-/// moves are judged one after another; a search is a function of these three alone (no clock,
+/// moves are judged one after another; a search is a function of these four alone (no clock,
 /// a fresh table), so a remembered one is the same judgement, found without searching again.
 static RECENT: Mutex<VecDeque<Remembered>> = Mutex::new(VecDeque::new());
 
-/// A search [`RECENT`] keeps: its position, budget's nodes, depth and judgement.
-type Remembered = (Position, u64, u8, Judgement);
+/// A search [`RECENT`] keeps: its position, budget's nodes, depth, eye and judgement.
+type Remembered = (Position, u64, u8, Eye, Judgement);
 
 /// How many searches [`RECENT`] keeps: a move's screen and deeper look make up to seven.
 const RECENT_SEARCHES: usize = 12;
 
-/// [`judge`], searching no deeper than `depth` plies.
-fn judge_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
+/// [`judge_by`], searching no deeper than `depth` plies.
+fn judge_within(position: &Position, budget: &Budget, depth: u8, eye: &Eye) -> Judgement {
     let remembered = |recent: &VecDeque<Remembered>| {
         recent
             .iter()
-            .find(|(p, nodes, d, _)| *nodes == budget.nodes && *d == depth && p == position)
+            .find(|(p, nodes, d, e, _)| {
+                *nodes == budget.nodes && *d == depth && e == eye && p == position
+            })
             .map(|&(.., judgement)| judgement)
     };
     // A poisoned lock only loses what was remembered: the search is made again.
     if let Some(judgement) = RECENT.lock().ok().and_then(|recent| remembered(&recent)) {
         return judgement;
     }
-    let judgement = search_within(position, budget, depth);
+    let judgement = search_within(position, budget, depth, eye);
     if let Ok(mut recent) = RECENT.lock() {
         if recent.len() == RECENT_SEARCHES {
             recent.pop_front();
         }
-        recent.push_back((position.clone(), budget.nodes, depth, judgement));
+        recent.push_back((position.clone(), budget.nodes, depth, *eye, judgement));
     }
     judgement
 }
 
 /// [`judge_within`], always searching.
-fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
+fn search_within(position: &Position, budget: &Budget, depth: u8, eye: &Eye) -> Judgement {
     if let Some(winner) = position.objective_reached() {
         let score = for_dwarfs(winner, DECIDED);
         return Judgement {
@@ -135,8 +175,8 @@ fn search_within(position: &Position, budget: &Budget, depth: u8) -> Judgement {
         nodes: budget.nodes.max(1),
         temperature: 0,
         plain_evaluation: false,
-        late_move_reductions: true,
-        weights: super::features::SideWeights::for_variant(position.variant()),
+        late_move_reductions: eye.late_move_reductions,
+        weights: SideWeights::both(eye.weights),
     };
     match super::think(position, &settings, 0) {
         // Over: the result as the rules count it, not a forecast.
@@ -223,6 +263,9 @@ pub struct Look {
     /// Whether the two moves are first scored alike at the standard budget, and the deeper
     /// look made only when that agrees the move lost [`Look::mistake`].
     pub screen: bool,
+    /// Whether the screen and the deeper look judge with the eye of the side that moved
+    /// ([`Eye::of_player`]) rather than the standard look's.
+    pub players_eye: bool,
 }
 
 impl Look {
@@ -231,6 +274,7 @@ impl Look {
         mistake: MISTAKE,
         deeper: DEEPER,
         screen: true,
+        players_eye: true,
     };
 }
 
@@ -294,10 +338,11 @@ fn first_look_by(
 /// played is the best, the suspicion `None`). Then the deeper look: both the move played and
 /// the deeper look's own choice are judged at [`DEEPER`] times the budget, and the move is a
 /// mistake (the choice stays the judgement's best) only if it still loses at least
-/// [`MISTAKE`]; else the move played is the best (the suspicion checked either way). A
-/// judgement not suspected, or checked already, is returned as it is. `after`, when given, is
-/// the judgement of the position the move led to under `budget` (of which the screen reads
-/// the search's score and depth instead of searching it again).
+/// [`MISTAKE`]; else the move played is the best (the suspicion checked either way). Both
+/// judge with the eye of the side that moved ([`Eye::of_player`]). A judgement not
+/// suspected, or checked already, is returned as it is. `after`, when given, is the
+/// standard look's judgement of the position the move led to under `budget` (which the screen
+/// reads instead of searching again where the two eyes are the same: outside classic).
 pub fn check(
     position: &Position,
     judgement: Judgement,
@@ -320,15 +365,22 @@ fn check_by(
     let Some(suspicion) = judgement.suspicion.filter(|s| !s.checked) else {
         return judgement;
     };
+    let variant = position.variant();
+    let eye = match look.players_eye {
+        true => Eye::of_player(variant, position.side_to_move()),
+        false => Eye::standard(variant),
+    };
     // The drop across the move compares searches that may have stopped at depths of different
     // parity, which swings the score by a tempo no move made: the two moves are first scored
     // alike at the standard budget, and the deeper look, twelve times the work, is only for a
     // move that still loses. A move the screen clears is no suspect at all.
     if let Some(standard) = judgement.best.filter(|b| look.screen && b != played) {
+        // The stored judgement of where the move led is the standard look's.
         let after = after
+            .filter(|_| eye == Eye::standard(variant))
             .copied()
-            .unwrap_or_else(|| judge(&position.after(played), budget));
-        if loss_after(position, played, after, &standard, budget) < look.mistake {
+            .unwrap_or_else(|| judge_by(&position.after(played), budget, &eye));
+        if loss_after(position, played, after, &standard, budget, &eye) < look.mistake {
             judgement.best = Some(*played);
             judgement.suspicion = None;
             return judgement;
@@ -344,11 +396,14 @@ fn check_by(
     // The better move is the deeper look's own choice (the standard look's may not survive
     // a deeper look), and both moves are judged alike: the position each leads to, searched
     // with the deeper budget.
-    let Some(better) = judge(position, &deeper).best.filter(|b| b != played) else {
+    let Some(better) = judge_by(position, &deeper, &eye)
+        .best
+        .filter(|b| b != played)
+    else {
         judgement.best = Some(*played);
         return judgement;
     };
-    judgement.best = if loss(position, played, &better, &deeper) >= look.mistake {
+    judgement.best = if loss(position, played, &better, &deeper, &eye) >= look.mistake {
         Some(better)
     } else {
         Some(*played)
@@ -411,25 +466,28 @@ pub fn due(suspects: &[Suspect]) -> Vec<Suspect> {
 }
 
 /// What `played` from `position` loses against `better` (from the side to move's view), the
-/// positions the two lead to scored alike under `budget`.
-fn loss(position: &Position, played: &Move, better: &Move, budget: &Budget) -> i32 {
-    let after = judge(&position.after(played), budget);
-    loss_after(position, played, after, better, budget)
+/// positions the two lead to scored alike under `budget` with `eye`.
+fn loss(position: &Position, played: &Move, better: &Move, budget: &Budget, eye: &Eye) -> i32 {
+    let after = judge_by(&position.after(played), budget, eye);
+    loss_after(position, played, after, better, budget, eye)
 }
 
-/// [`loss`] given `after`, the judgement under `budget` of the position `played` led to.
+/// [`loss`] given `after`, the judgement under `budget` with `eye` of the position `played`
+/// led to.
 fn loss_after(
     position: &Position,
     played: &Move,
     after: Judgement,
     better: &Move,
     budget: &Budget,
+    eye: &Eye,
 ) -> i32 {
     let (of_played, of_better) = alike(
         &position.after(played),
         after,
         &position.after(better),
         budget,
+        eye,
     );
     for_dwarfs(position.side_to_move(), of_better - of_played)
 }
@@ -437,18 +495,18 @@ fn loss_after(
 /// The search scores of positions `a` and `b` (the same side to move) at one depth: a search
 /// its budget stopped a ply deeper than the other sees one more move of one side, which moves
 /// its score by a margin no move made, so the deeper one is searched again to the shallower's
-/// depth. `of_a` is `a` judged under `budget`.
-fn alike(a: &Position, of_a: Judgement, b: &Position, budget: &Budget) -> (i32, i32) {
-    let of_b = judge(b, budget);
+/// depth. `of_a` is `a` judged under `budget` with `eye`.
+fn alike(a: &Position, of_a: Judgement, b: &Position, budget: &Budget, eye: &Eye) -> (i32, i32) {
+    let of_b = judge_by(b, budget, eye);
     // A position over (depth 0) scores its result, whatever the other's depth.
     if of_a.depth == 0 || of_b.depth == 0 || of_a.depth == of_b.depth {
         return (of_a.raw, of_b.raw);
     }
     let depth = of_a.depth.min(of_b.depth);
     if of_a.depth > depth {
-        (judge_within(a, budget, depth).raw, of_b.raw)
+        (judge_within(a, budget, depth, eye).raw, of_b.raw)
     } else {
-        (of_a.raw, judge_within(b, budget, depth).raw)
+        (of_a.raw, judge_within(b, budget, depth, eye).raw)
     }
 }
 
@@ -461,96 +519,16 @@ pub(crate) fn tame(score: i32) -> i32 {
     }
 }
 
-fn for_dwarfs(side: Side, value: i32) -> i32 {
+pub(super) fn for_dwarfs(side: Side, value: i32) -> i32 {
     match side {
         Side::Dwarfs => value,
         Side::Trolls => -value,
     }
 }
 
-/// One move of a battle, looked back at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveReview {
-    /// The move's number in the battle, from 1.
-    pub ply: usize,
-    pub side: Side,
-    pub played: Move,
-    /// What the search preferred before the move; `None` when it agrees with the move played.
-    pub better: Option<Move>,
-    /// What the move cost the side that played it, in hundredths of a point (0 or more): the
-    /// drop in the search's own score across it (the calibration shifts the level of the score
-    /// with the phase, not the difference between moves).
-    pub cost: i32,
-    /// The score before and after the move, from the dwarfs' side.
-    pub before: i32,
-    pub after: i32,
-    /// Pieces the move captured.
-    pub captures: usize,
-    /// A suspected mistake the deeper look was not given (see [`CHECKED`]): not counted as
-    /// a mistake, whatever its cost.
-    pub unchecked: bool,
-}
+mod review;
 
-/// The positions reached by a capture (the plies of the moves that captured), for the marks
-/// on an evaluation graph.
-pub fn capture_plies(reviews: &[MoveReview]) -> Vec<usize> {
-    reviews
-        .iter()
-        .filter(|r| r.captures > 0)
-        .map(|r| r.ply)
-        .collect()
-}
-
-/// Reviews the moves of a battle from its `start`, given a judgement of every position
-/// (`judgements[i]` of the position after `i` moves, so one more than there are moves).
-/// Moves without both judgements are left out.
-pub fn review(start: &Position, moves: &[Move], judgements: &[Judgement]) -> Vec<MoveReview> {
-    let mut reviews = Vec::with_capacity(moves.len());
-    let mut position = start.clone();
-    for (i, mv) in moves.iter().enumerate() {
-        let side = position.side_to_move();
-        position.make(mv);
-        let (Some(before), Some(after)) = (judgements.get(i), judgements.get(i + 1)) else {
-            break;
-        };
-        let agreed = before.best == Some(*mv);
-        // On the search's own scale, as `confirm` compares them.
-        let lost = for_dwarfs(side, before.raw - after.raw);
-        // The move the search itself prefers costs nothing: a deeper look afterwards is no
-        // fault of the player's.
-        let cost = if agreed { 0 } else { lost.max(0) };
-        reviews.push(MoveReview {
-            ply: i + 1,
-            side,
-            played: *mv,
-            better: before.best.filter(|_| !agreed && cost > 0),
-            cost,
-            before: before.score,
-            after: after.score,
-            captures: mv.captured().len(),
-            unchecked: before.suspicion.is_some_and(|s| !s.checked),
-        });
-    }
-    reviews
-}
-
-/// The costliest moves of `side`, worst first, at least `threshold` each, at most `limit`;
-/// a move the deeper look was not given is none of them.
-pub fn mistakes(
-    reviews: &[MoveReview],
-    side: Side,
-    threshold: i32,
-    limit: usize,
-) -> Vec<MoveReview> {
-    let mut found: Vec<MoveReview> = reviews
-        .iter()
-        .filter(|r| r.side == side && r.cost >= threshold && r.better.is_some() && !r.unchecked)
-        .copied()
-        .collect();
-    found.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.ply.cmp(&b.ply)));
-    found.truncate(limit);
-    found
-}
+pub use review::{capture_plies, mistakes, review, MoveReview};
 
 #[cfg(test)]
 mod tests;

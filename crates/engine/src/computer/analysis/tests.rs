@@ -98,13 +98,15 @@ fn two_moves_are_compared_at_one_depth() {
         "every search reached depth {}",
         deepest.0
     );
+    let eye = Eye::standard(start.variant());
     let (a, b) = alike(
         &deepest.1,
         judge(&deepest.1, &budget),
         &shallowest.1,
         &budget,
+        &eye,
     );
-    assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0).raw);
+    assert_eq!(a, judge_within(&deepest.1, &budget, shallowest.0, &eye).raw);
     assert_eq!(b, judge(&shallowest.1, &budget).raw);
     assert_ne!(
         a,
@@ -123,8 +125,10 @@ fn a_move_the_deeper_look_finds_as_good_is_cleared() {
     let deeper = Budget {
         nodes: budget.nodes * DEEPER,
     };
-    // The deeper look's own choice is what the move played is held against.
-    let choice = judge(&start, &deeper).best.expect("a move");
+    // The deeper look's own choice, with the eye of the dwarfs as level 5 plays them, is what
+    // the move played is held against.
+    let eye = Eye::of_player(start.variant(), start.side_to_move());
+    let choice = judge_by(&start, &deeper, &eye).best.expect("a move");
     // The start is symmetric left to right: the mirror image of the search's choice is
     // exactly as good.
     let played = mirrored(&start, &choice);
@@ -138,8 +142,8 @@ fn a_move_the_deeper_look_finds_as_good_is_cleared() {
         confirm_by(&start, judged, &played, told, &budget, &unscreened).best,
         Some(played),
         "the choice {} the mirror {}",
-        judge(&start.after(&choice), &deeper).score,
-        judge(&start.after(&played), &deeper).score,
+        judge_by(&start.after(&choice), &deeper, &eye).score,
+        judge_by(&start.after(&played), &deeper, &eye).score,
     );
     // Told the truth, a move the search does not prefer keeps the search's choice.
     let honest = judge(&start.after(&played), &budget).score;
@@ -157,7 +161,8 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     let choice = judged.best.expect("a move");
     let mirrored = mirrored(&start, &choice);
     assert_ne!(mirrored, choice);
-    assert!(loss(&start, &mirrored, &choice, &budget) < MISTAKE);
+    let eye = Eye::of_player(start.variant(), start.side_to_move());
+    assert!(loss(&start, &mirrored, &choice, &budget, &eye) < MISTAKE);
     // Told it lost ten points, the bot's look clears it at the screen.
     let cleared = judge_move(&start, &mirrored, judged.score - 1_000, &budget);
     assert_eq!(cleared.best, Some(mirrored));
@@ -177,7 +182,8 @@ fn the_screen_clears_a_move_as_good_and_keeps_the_blunder() {
     let planted = planted();
     let blunder = play(&planted, "TI6-H7");
     let best = judge(&planted, &budget).best.expect("a move");
-    assert!(loss(&planted, &blunder, &best, &budget) >= MISTAKE);
+    let eye = Eye::of_player(planted.variant(), planted.side_to_move());
+    assert!(loss(&planted, &blunder, &best, &budget, &eye) >= MISTAKE);
 }
 
 /// The legal move from `position` that is `mv` mirrored left to right (columns A and O
@@ -207,14 +213,15 @@ fn the_same_position_judged_twice_gets_the_same_judgement() {
     }
     let budget = Budget { nodes: 30_000 };
     // Searched each time: `judge` would answer the second from the searches it remembers.
-    let first = search_within(&position, &budget, 32);
+    let eye = Eye::standard(position.variant());
+    let first = search_within(&position, &budget, 32, &eye);
     // A second search on another thread at the same time loads the machine: the node
     // budget, not the clock, decides where each stops.
     let busy = {
         let p = position.clone();
-        std::thread::spawn(move || search_within(&p, &Budget { nodes: 60_000 }, 32))
+        std::thread::spawn(move || search_within(&p, &Budget { nodes: 60_000 }, 32, &eye))
     };
-    let second = search_within(&position, &budget, 32);
+    let second = search_within(&position, &budget, 32, &eye);
     busy.join().expect("the other search ends");
     assert_eq!(first, second);
     assert_eq!(judge(&position, &budget), first);
@@ -323,4 +330,46 @@ fn each_side_of_each_battle_gets_its_costliest_suspects_checked_last_ply_first()
     }
     assert!(due(&suspects).is_empty());
     assert_eq!(CHECKED, 4, "the test counts four a side");
+}
+
+#[test]
+fn a_dwarf_that_lets_a_troll_in_reach_of_a_hurl_go_is_found_by_the_dwarfs_eye() {
+    // The troll has walked onto H7; the dwarfs can hurl it. The last dwarf of the line
+    // stepping aside instead lets it go: the screen and the deeper look, with the dwarfs'
+    // weights as level 5 plays them, call it a mistake and answer with the hurl.
+    let planted = planted();
+    let walked = planted.after(&play(&planted, "TI6-H7"));
+    let hurl = play(&walked, "dH4-H7xH7");
+    let aside = play(&walked, "dH2-G2");
+    let budget = Budget { nodes: 20_000 };
+    let after = judge(&walked.after(&aside), &budget);
+    let judged = judge_move(&walked, &aside, after.score, &budget);
+    assert_eq!(judged.best, Some(hurl), "{judged:?}");
+    let eye = Eye::of_player(walked.variant(), Side::Dwarfs);
+    assert!(loss(&walked, &aside, &hurl, &budget, &eye) >= MISTAKE);
+    let moves = [aside];
+    let reviews = review(&walked, &moves, &[judged, after]);
+    assert_eq!(mistakes(&reviews, Side::Dwarfs, MISTAKE, 3).len(), 1);
+}
+
+#[test]
+fn a_moves_verdict_is_given_with_the_eye_of_level_5_playing_the_side_that_moved() {
+    use crate::game::Variant;
+    // Classic: level 5 weighs positions its own way as each side, without late-move
+    // reductions; the standard look keeps one set for both, so the graph has one scale.
+    let dwarfs = Eye::of_player(Variant::Classic, Side::Dwarfs);
+    let trolls = Eye::of_player(Variant::Classic, Side::Trolls);
+    assert_eq!(dwarfs.weights, Weights::AS_DWARFS);
+    assert_eq!(trolls.weights, Weights::AS_TROLLS);
+    assert!(!dwarfs.late_move_reductions && !trolls.late_move_reductions);
+    let standard = Eye::standard(Variant::Classic);
+    assert_eq!(standard.weights, Weights::TUNED);
+    assert!(standard.late_move_reductions);
+    assert_ne!(dwarfs, standard);
+    // Elsewhere level 5 plays as the standard look judges.
+    for variant in [Variant::Original, Variant::KoomValley] {
+        for side in [Side::Dwarfs, Side::Trolls] {
+            assert_eq!(Eye::of_player(variant, side), Eye::standard(variant));
+        }
+    }
 }

@@ -97,6 +97,11 @@ enum Command {
         /// alike at the standard budget (the bot's look before the screen).
         #[arg(long)]
         unscreened: bool,
+        /// The screen and the deeper look judge with the standard look's eye (one set of
+        /// weights for both sides) rather than level 5's as it plays the side that moved (the
+        /// bot's before 2026-12-07).
+        #[arg(long)]
+        standard_eye: bool,
         #[arg(long)]
         out: PathBuf,
     },
@@ -143,12 +148,14 @@ fn main() {
             margin,
             deeper,
             unscreened,
+            standard_eye,
             out,
         } => {
             let look = Look {
                 mistake: margin,
                 deeper,
                 screen: !unscreened,
+                players_eye: !standard_eye,
             };
             judge_battles(&battles, nodes, reuse.as_ref(), standard_only, &look, &out)
         }
