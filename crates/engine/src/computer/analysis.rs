@@ -333,7 +333,7 @@ fn first_look_by(
 }
 
 /// The bot's check of a move its [`first_look`] suspected. First the screen: the positions
-/// the move and the search's choice lead to are scored alike (at one depth) under `budget`,
+/// the move and the search's choice under `budget` lead to are scored alike (at one depth),
 /// and a move that loses less than [`MISTAKE`] there is cleared and no suspect (the move
 /// played is the best, the suspicion `None`). Then the deeper look: both the move played and
 /// the deeper look's own choice are judged at [`DEEPER`] times the budget, and the move is a
@@ -374,13 +374,26 @@ fn check_by(
     // parity, which swings the score by a tempo no move made: the two moves are first scored
     // alike at the standard budget, and the deeper look, twelve times the work, is only for a
     // move that still loses. A move the screen clears is no suspect at all.
-    if let Some(standard) = judgement.best.filter(|b| look.screen && b != played) {
-        // The stored judgement of where the move led is the standard look's.
-        let after = after
-            .filter(|_| eye == Eye::standard(variant))
-            .copied()
-            .unwrap_or_else(|| judge_by(&position.after(played), budget, &eye));
-        if loss_after(position, played, after, &standard, budget, &eye) < look.mistake {
+    if look.screen {
+        // The move is held against the eye's own choice: another eye's may be no better by it.
+        let standard = Eye::standard(variant);
+        let choice = match eye == standard {
+            true => judgement.best,
+            false => judge_by(position, budget, &eye).best,
+        };
+        let cleared = match choice.filter(|c| c != played) {
+            Some(choice) => {
+                // The stored judgement of where the move led is the standard look's.
+                let after = after
+                    .filter(|_| eye == standard)
+                    .copied()
+                    .unwrap_or_else(|| judge_by(&position.after(played), budget, &eye));
+                loss_after(position, played, after, &choice, budget, &eye) < look.mistake
+            }
+            // The eye would have played it.
+            None => true,
+        };
+        if cleared {
             judgement.best = Some(*played);
             judgement.suspicion = None;
             return judgement;
