@@ -269,7 +269,7 @@ pub struct Look {
 }
 
 impl Look {
-    /// The bot's: [`MISTAKE`] and [`DEEPER`], screened.
+    /// The bot's: [`MISTAKE`] and [`DEEPER`], screened, in the eye of the side that moved.
     pub const BOT: Look = Look {
         mistake: MISTAKE,
         deeper: DEEPER,
