@@ -58,8 +58,12 @@ pub(crate) async fn thread_match(bot: &Bot, days: Option<i64>) -> (u64, Recorded
         challenge = challenge.option("days", days);
     }
     let (sent, _) = bot.command(challenge).await;
-    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
+    let (accepted, _) = bot
+        .press(BOB, bot.message_id(&sent).await, "thud:accept:")
         .await;
+    // The accept's answer comes after the thread is opened; a test that moves Discord's clock
+    // on by days before it lands would find the interaction's token expired.
+    bot.followup(&accepted).await;
     let created = bot
         .fake
         .wait_for_since(
