@@ -36,19 +36,6 @@ fn threads_opened(bot: &Bot) -> Vec<u64> {
         .collect()
 }
 
-/// ALICE challenges BOB, who accepts.
-async fn challenged_and_accepted(bot: &Bot) {
-    let (sent, _) = bot
-        .command(
-            SlashCommand::thud("challenge")
-                .option("opponent", BOB)
-                .option("side", 0i64),
-        )
-        .await;
-    bot.press(BOB, bot.message_id(&sent).await, "thud:accept:")
-        .await;
-}
-
 /// Moves the bot's clock on, a minute at a time, until both games of round 1 have their
 /// threads and matches.
 async fn until_both_games_seated(bot: &Bot) {
@@ -71,7 +58,7 @@ async fn a_thread_made_though_its_answer_was_lost_is_played_in_and_not_made_twic
     // Discord opens the thread, but its answer never comes: the request times out.
     bot.fake.lose_answer("POST /channels/*/threads", 1);
     let mark = bot.fake.mark();
-    challenged_and_accepted(&bot).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
     bot.fake
         .wait_for_since(mark, |r| r.path.ends_with("/threads") && r.injected, WAIT)
         .await
@@ -99,7 +86,7 @@ async fn a_thread_made_though_its_answer_was_lost_and_not_found_then_is_closed_b
     bot.fake
         .fail_with_status("GET /guilds/*/threads/active", 1, 502);
     let mark = bot.fake.mark();
-    challenged_and_accepted(&bot).await;
+    start_match(&bot, GENERAL_CHANNEL).await;
     let threads = threads_opened(&bot);
     assert_eq!(threads.len(), 1, "one thread was made");
     // The match is played in the channel, as where no thread opens: the accept's answer,
