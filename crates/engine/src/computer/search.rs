@@ -232,9 +232,16 @@ impl<'t> Search<'t> {
                 }
             }
         }
-        let static_value = self.value();
+        // The static value is wanted only by the null move and futility pruning; the
+        // evaluation is most of a search's time, so other nodes skip it.
+        let may_pass = !pv && null && depth >= 3 && beta.abs() < WIN_BOUND;
+        let static_value = if may_pass || (depth == 1 && !pv) {
+            self.value()
+        } else {
+            0
+        };
         // Passing is not allowed, but if passing still beats beta a real move would too.
-        if !pv && null && depth >= 3 && static_value >= beta && beta.abs() < WIN_BOUND {
+        if may_pass && static_value >= beta {
             let score = self.pass(depth - 3, ply, beta);
             if self.stopped {
                 return 0;
@@ -355,8 +362,13 @@ impl<'t> Search<'t> {
         // Classic and original dwarfs capture only by hurling, and hurls are quick to find.
         let hurls_only =
             self.pos.variant() != Variant::KoomValley && self.pos.side_to_move() == Side::Dwarfs;
+        let classic_trolls =
+            self.pos.variant() == Variant::Classic && self.pos.side_to_move() == Side::Trolls;
         let no_moves = if hurls_only {
             self.pos.hurls(&mut moves);
+            moves.is_empty() && !self.pos.has_legal_move()
+        } else if classic_trolls {
+            self.pos.classic_troll_sweeps(&mut moves, false);
             moves.is_empty() && !self.pos.has_legal_move()
         } else {
             candidates(&self.pos, &mut moves);
