@@ -47,16 +47,22 @@ fn level_5_to_depth(c: &mut Criterion, depth: u8) {
         .filter_map(|pos| think(pos, &settings, 1))
         .map(|thought| thought.nodes)
         .sum();
-    println!("level 5 to depth {depth}: {nodes} positions searched over {} positions", positions.len());
+    println!(
+        "level 5 to depth {depth}: {nodes} positions searched over {} positions",
+        positions.len()
+    );
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    group.bench_function(format!("level 5 to depth {depth}, {} positions", positions.len()), |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(think(black_box(pos), &settings, 1));
-            }
-        })
-    });
+    group.bench_function(
+        format!("level 5 to depth {depth}, {} positions", positions.len()),
+        |b| {
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(think(black_box(pos), &settings, 1));
+                }
+            })
+        },
+    );
     group.finish();
 }
 
