@@ -235,13 +235,10 @@ impl<'t> Search<'t> {
         // The static value is wanted only by the null move and futility pruning; the
         // evaluation is most of a search's time, so other nodes skip it.
         let may_pass = !pv && null && depth >= 3 && beta.abs() < WIN_BOUND;
-        let static_value = if may_pass || (depth == 1 && !pv) {
-            self.value()
-        } else {
-            0
-        };
+        let frontier = depth == 1 && !pv;
+        let static_value = (may_pass || frontier).then(|| self.value());
         // Passing is not allowed, but if passing still beats beta a real move would too.
-        if may_pass && static_value >= beta {
+        if may_pass && static_value.is_some_and(|value| value >= beta) {
             let score = self.pass(depth - 3, ply, beta);
             if self.stopped {
                 return 0;
@@ -255,14 +252,15 @@ impl<'t> Search<'t> {
         let result = if list.is_empty() {
             self.side_value(final_value(&self.pos))
         } else {
-            let futile = depth == 1 && !pv && static_value + FUTILITY_MARGIN <= alpha;
-            self.search_moves(&list, depth, ply, &mut alpha, beta, futile, static_value)
+            let futile = static_value.filter(|value| frontier && value + FUTILITY_MARGIN <= alpha);
+            self.search_moves(&list, depth, ply, &mut alpha, beta, futile)
         };
         self.lists[ply] = list;
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// `futile` is the static value when quiet moves cannot bring the score up to alpha: only
+    /// forcing moves are tried, and standing on that value is the floor.
     fn search_moves(
         &mut self,
         list: &[(i32, Move)],
@@ -270,15 +268,14 @@ impl<'t> Search<'t> {
         ply: usize,
         alpha: &mut i32,
         beta: i32,
-        futile: bool,
-        static_value: i32,
+        futile: Option<i32>,
     ) -> i32 {
         let original_alpha = *alpha;
-        let mut best = if futile { static_value } else { -INFINITY };
+        let mut best = futile.unwrap_or(-INFINITY);
         let mut best_move = None;
         for (i, &(_, mv)) in list.iter().enumerate() {
             let forcing = is_forcing(&self.pos, &mv);
-            if futile && !forcing {
+            if futile.is_some() && !forcing {
                 continue;
             }
             let killer = self.killers[ply].contains(&Some(mv));
