@@ -359,13 +359,8 @@ impl<'t> Search<'t> {
         // Classic and original dwarfs capture only by hurling, and hurls are quick to find.
         let hurls_only =
             self.pos.variant() != Variant::KoomValley && self.pos.side_to_move() == Side::Dwarfs;
-        let classic_trolls =
-            self.pos.variant() == Variant::Classic && self.pos.side_to_move() == Side::Trolls;
         let no_moves = if hurls_only {
             self.pos.hurls(&mut moves);
-            moves.is_empty() && !self.pos.has_legal_move()
-        } else if classic_trolls {
-            self.pos.classic_troll_sweeps(&mut moves, false);
             moves.is_empty() && !self.pos.has_legal_move()
         } else {
             candidates(&self.pos, &mut moves);

@@ -299,41 +299,6 @@ impl Position {
         }
     }
 
-    /// Classic trolls' moves that take every dwarf around where they land (and, with
-    /// `with_quiet`, the steps beside no dwarf): the moves the search keeps of theirs, listed
-    /// without first listing every subset of the dwarfs taken.
-    pub(crate) fn classic_troll_sweeps(&self, out: &mut Vec<Move>, with_quiet: bool) {
-        for from in self.trolls() {
-            let origin = from.index() as u8;
-            for d in Direction::ALL {
-                let first = step_index(origin, d);
-                if self.cells[first as usize] != Cell::Empty {
-                    continue;
-                }
-                let to = Square::from_index_unchecked(first);
-                let around = self.dwarf_mask_around(to);
-                if with_quiet || !around.is_empty() {
-                    out.push(Move::Troll {
-                        from,
-                        to,
-                        captures: around,
-                    });
-                }
-                if self.cells[step_index(origin, d.opposite()) as usize] != Cell::Troll {
-                    continue;
-                }
-                let line = self.line_length(from, d.opposite(), Cell::Troll, u8::MAX);
-                self.push_shoves(out, from, d, line, 2, |out, to, around| {
-                    out.push(Move::Troll {
-                        from,
-                        to,
-                        captures: around,
-                    })
-                });
-            }
-        }
-    }
-
     /// Classic trolls counted: `2^n` subsets after a step next to `n` dwarfs, `2^n - 1` for a
     /// shove of two or more squares.
     fn count_troll_moves_classic(&self) -> u64 {
